@@ -1,0 +1,144 @@
+"""Reverie settings: every value is read once, here, through django-environ.
+
+A bad value (say, ``DEBUG=maybe``) fails at start-up rather than at first use.
+"""
+
+from pathlib import Path
+
+import environ
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = BASE_DIR / "var"
+
+env = environ.Env()
+environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+
+DEBUG = env.bool("DEBUG", default=False)
+SECRET_KEY = env.str("SECRET_KEY", default="" if not DEBUG else "insecure-development-key")
+if not SECRET_KEY:
+    raise environ.ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for a development key).")
+ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django_q",
+    "accounts",
+    "memory",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "memory.middleware.PrincipalContextMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# SQLite is the embedded default. IMMEDIATE transactions take the write lock when
+# they begin, so two processes (web and q2 worker) serialise instead of failing
+# with "database is locked" halfway through a unit of work.
+DATABASES = {
+    "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'reverie.sqlite3'}"),
+}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+    )
+    # A file (not the in-memory default) so that tests can use several
+    # connections and processes, as the web process and the worker do.
+    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+AUTH_USER_MODEL = "accounts.User"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = env.path("STATIC_ROOT", default=VAR_DIR / "static")
+
+LOGIN_URL = "admin:login"
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+}
+
+# django-q2: the ORM broker works on both databases with nothing else installed;
+# set REDIS_URL to use Redis instead.
+Q_CLUSTER = {
+    "name": "reverie",
+    "workers": env.int("Q_WORKERS", default=2),
+    "timeout": env.int("Q_TIMEOUT", default=120),
+    "retry": env.int("Q_RETRY", default=180),
+    "max_attempts": 3,
+    "catch_up": False,
+    "save_limit": 250,
+    "poll": 1,
+}
+if env.str("REDIS_URL", default=""):
+    Q_CLUSTER["redis"] = env.str("REDIS_URL")
+else:
+    Q_CLUSTER["orm"] = "default"
+
+# Limits. Each is a ceiling that a request or task may not exceed; the services
+# raise validation_error (or payload_too_large) above it.
+REVERIE_LIMITS = {
+    "event_max_bytes": env.int("REVERIE_EVENT_MAX_BYTES", default=64 * 1024),
+    "event_max_parts": env.int("REVERIE_EVENT_MAX_PARTS", default=32),
+    "statement_max_chars": env.int("REVERIE_STATEMENT_MAX_CHARS", default=2000),
+    "recall_max_limit": env.int("REVERIE_RECALL_MAX_LIMIT", default=100),
+    "recall_default_limit": env.int("REVERIE_RECALL_DEFAULT_LIMIT", default=10),
+    "recall_default_budget_chars": env.int("REVERIE_RECALL_BUDGET_CHARS", default=4000),
+    # Matches ranked per source on PostgreSQL. Bounds recall's cost on very
+    # large banks; past the cap, which matches get ranked is up to the index
+    # scan (see docs/benchmarks.md).
+    "recall_candidate_cap": env.int("REVERIE_RECALL_CANDIDATE_CAP", default=2000),
+    "expiry_sweep_batch": env.int("REVERIE_EXPIRY_SWEEP_BATCH", default=500),
+}
+
+# Defaults for operator-toggled flags; a row in memory.Flag overrides its default.
+REVERIE_FLAG_DEFAULTS = {
+    "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
+    "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
+}

@@ -1,0 +1,28 @@
+from django.core.checks import Tags, Warning, register
+from django.db import connections
+
+
+@register(Tags.database)
+def full_text_match_is_leakproof(app_configs, databases=None, **kwargs):
+    """Warn when row-level security keeps recall away from its GIN indexes."""
+    problems = []
+    for alias in databases or []:
+        connection = connections[alias]
+        if connection.vendor != "postgresql":
+            continue
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT proleakproof FROM pg_proc "
+                "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
+            )
+            (leakproof,) = cursor.fetchone()
+        if not leakproof:
+            problems.append(
+                Warning(
+                    "Full-text matching is not LEAKPROOF, so under row-level security recall "
+                    "scans every memory of a principal instead of using its index.",
+                    hint="Run deploy/postgres-provision.sql as a superuser in this database.",
+                    id="memory.W001",
+                )
+            )
+    return problems

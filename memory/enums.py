@@ -1,0 +1,144 @@
+"""Closed vocabularies of the memory app.
+
+Ordered enumerations list their members from least to most restrictive, so that
+"the most restrictive of several values" is the one with the highest index.
+"""
+
+import re
+
+from django.db import models
+
+
+class EventType(models.TextChoices):
+    USER_MESSAGE = "user.message.created"
+    ASSISTANT_MESSAGE = "assistant.message.created"
+    PARTICIPANT_MESSAGE = "participant.message.created"
+    RUN_COMPLETED = "run.completed"
+    RUN_FAILED = "run.failed"
+    RUN_WAITING = "run.waiting"
+    SESSION_CLOSED = "session.closed"
+    FORMATION_REQUESTED = "memory.formation.requested"
+    EXTRACTION_COMPLETED = "memory.extraction.completed"
+
+
+MESSAGE_EVENT_TYPES = (
+    EventType.USER_MESSAGE,
+    EventType.ASSISTANT_MESSAGE,
+    EventType.PARTICIPANT_MESSAGE,
+)
+
+# Who may author which kind of event. The owner authors user messages; other
+# people in the conversation author participant messages.
+MESSAGE_AUTHOR_KIND = {
+    EventType.USER_MESSAGE: "principal",
+    EventType.ASSISTANT_MESSAGE: "assistant",
+    EventType.PARTICIPANT_MESSAGE: "participant",
+}
+
+
+class AuthorKind(models.TextChoices):
+    PRINCIPAL = "principal"
+    ASSISTANT = "assistant"
+    PARTICIPANT = "participant"
+    SYSTEM = "system"
+
+
+class PartType(models.TextChoices):
+    TEXT = "text"
+    CAPTION = "caption"
+
+
+class RunStatus(models.TextChoices):
+    RUNNING = "running"
+    WAITING = "waiting"
+    COMPLETED = "completed"
+    FAILED = "failed"
+
+
+RUN_TERMINAL_STATUSES = (RunStatus.COMPLETED, RunStatus.FAILED)
+
+
+class BeliefType(models.TextChoices):
+    OWNERSHIP = "ownership"
+    PREFERENCE = "preference"
+    ATTRIBUTE = "attribute"
+    RELATIONSHIP = "relationship"
+    DECISION = "decision"
+    OUTCOME = "outcome"
+    FACT = "fact"
+
+
+class Polarity(models.TextChoices):
+    POSITIVE = "positive"
+    NEGATIVE = "negative"
+
+
+class Authority(models.TextChoices):
+    EXPLICIT = "explicit"
+    INFERRED = "inferred"
+    DERIVED = "derived"
+
+
+class BeliefStatus(models.TextChoices):
+    PROVISIONAL = "provisional"
+    ACTIVE = "active"
+    SUPERSEDED = "superseded"
+    RETRACTED = "retracted"
+    REJECTED = "rejected"
+    EXPIRED = "expired"
+    DELETED = "deleted"
+
+
+# What recall returns and what the owner can still act on.
+LIVE_BELIEF_STATUSES = (BeliefStatus.ACTIVE, BeliefStatus.PROVISIONAL)
+
+
+class Sensitivity(models.TextChoices):
+    NORMAL = "normal"
+    PERSONAL = "personal"
+    SENSITIVE = "sensitive"
+
+
+class Portability(models.TextChoices):
+    PORTABLE = "portable"
+    LOCAL = "local"
+
+
+def most_restrictive(enum, values):
+    """The most restrictive member of an ordered enumeration among ``values``."""
+    order = list(enum.values)
+    return max(values, key=order.index)
+
+
+SCOPE_PRINCIPAL = "principal"
+_SCOPE_RE = re.compile(r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$")
+
+
+def is_valid_scope(value):
+    """``principal`` (every assistant of the owner) or ``assistant:<slug>``."""
+    return isinstance(value, str) and bool(_SCOPE_RE.match(value))
+
+
+class PolicyVersion(models.TextChoices):
+    FORMATION_1 = "formation@1"
+    FORMATION_2 = "formation@2"
+    FORMATION_3 = "formation@3"
+    FORMATION_4 = "formation@4"
+
+
+class AuditAction(models.TextChoices):
+    REMEMBERED = "remembered"
+    FORMED = "formed"
+    CONFIRMED = "confirmed"
+    REJECTED = "rejected"
+    CORRECTED = "corrected"
+    SUPERSEDED = "superseded"
+    DELETED = "deleted"
+    EXPIRED = "expired"
+    EVENT_ERASED = "event_erased"
+    SESSION_ERASED = "session_erased"
+
+
+class Actor(models.TextChoices):
+    PRINCIPAL = "principal"
+    SYSTEM = "system"

@@ -1,0 +1,38 @@
+"""The catalogue of feature flags and kill switches.
+
+A flag's value is its row in ``Flag`` when an operator has set one, otherwise
+its default from ``settings.REVERIE_FLAG_DEFAULTS``. Kill switches are flags
+whose *enabled* state stops work.
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+
+
+@dataclass(frozen=True)
+class FlagSpec:
+    key: str
+    kind: str  # "surface", "processing" or "kill_switch"
+    description: str
+
+    @property
+    def default(self):
+        return settings.REVERIE_FLAG_DEFAULTS[self.key]
+
+
+CATALOGUE = {
+    spec.key: spec
+    for spec in (
+        FlagSpec(
+            "memory_api",
+            "surface",
+            "The memory API for assistant runtimes. Off: its routes answer 404.",
+        ),
+        FlagSpec(
+            "maintenance_kill_switch",
+            "kill_switch",
+            "On: background maintenance (expiry, formation, reconsolidation) starts no new work.",
+        ),
+    )
+}

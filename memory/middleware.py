@@ -1,0 +1,18 @@
+from .principal import principal_context
+
+
+class PrincipalContextMiddleware:
+    """Run each request inside its user's principal context.
+
+    Must come after AuthenticationMiddleware. Anonymous requests run with no
+    principal, so owner-bearing tables read as empty for them.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        user = getattr(request, "user", None)
+        principal = user if user is not None and user.is_authenticated else None
+        with principal_context(principal):
+            return self.get_response(request)

@@ -1,0 +1,70 @@
+from django.db import models
+
+from memory.enums import PolicyVersion
+
+from .base import OwnedModel, new_public_id
+from .sessions import Session
+
+
+class ConsolidationWatermark(OwnedModel):
+    """The last event sequence of a session that formation has consolidated."""
+
+    session = models.OneToOneField(Session, on_delete=models.CASCADE, related_name="watermark")
+    sequence = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+
+class FormationAudit(OwnedModel):
+    """One aggregate record per consolidation of a session prefix.
+
+    Every returned proposal reaches exactly one terminal count; proposals past
+    the service's consumption ceiling count as rejected (reason ``excess``).
+    """
+
+    class Outcome(models.TextChoices):
+        COMMITTED = "committed"
+        CONTENTION = "contention"
+        NOOP = "noop"
+
+    public_id = models.UUIDField(default=new_public_id, unique=True, editable=False)
+    session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="formations")
+    policy_version = models.CharField(max_length=20, choices=PolicyVersion.choices)
+    outcome = models.CharField(max_length=12, choices=Outcome.choices)
+    from_sequence = models.PositiveIntegerField()
+    to_sequence = models.PositiveIntegerField()
+    returned_count = models.PositiveIntegerField(default=0)
+    consumed_count = models.PositiveIntegerField(default=0)
+    committed_count = models.PositiveIntegerField(default=0)
+    reinforced_count = models.PositiveIntegerField(default=0)
+    superseded_count = models.PositiveIntegerField(default=0)
+    rejected_count = models.PositiveIntegerField(default=0)
+    # {"reason": count}; reasons are a closed set of codes, never text.
+    rejection_reasons = models.JSONField(default=dict, blank=True)
+    started_at = models.DateTimeField()
+    duration_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["owner", "created_at"])]
+
+
+class ExtractionAudit(OwnedModel):
+    """Usage of one model-assisted extraction attempt. Stores no source text or output."""
+
+    public_id = models.UUIDField(default=new_public_id, unique=True, editable=False)
+    formation = models.ForeignKey(
+        FormationAudit,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="extractions",
+    )
+    provider = models.CharField(max_length=80)
+    model = models.CharField(max_length=120, blank=True, default="")
+    model_policy = models.CharField(max_length=80, blank=True, default="")
+    # Normalised usage: input_bytes, input_tokens, output_tokens, cost_usd, duration_ms.
+    usage = models.JSONField(default=dict, blank=True)
+    returned_count = models.PositiveIntegerField(default=0)
+    fallback = models.BooleanField(default=False)
+    error_class = models.CharField(max_length=80, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)

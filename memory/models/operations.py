@@ -1,0 +1,54 @@
+"""Content-free tables outside row-level security.
+
+They hold principal ids, kinds, times and counts, never memory text, so that
+maintenance and operators can see across principals without reading content.
+"""
+
+from django.conf import settings
+from django.db import models
+
+
+class Flag(models.Model):
+    """An operator's setting of a feature flag or kill switch (see ``memory.flags``)."""
+
+    key = models.CharField(max_length=60, unique=True)
+    enabled = models.BooleanField()
+    updated_at = models.DateTimeField(auto_now=True)
+    updated_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    def __str__(self):
+        return self.key
+
+
+class MaintenanceDue(models.Model):
+    """When a principal next has maintenance of a kind due (e.g. a belief expiry)."""
+
+    class Kind(models.TextChoices):
+        BELIEF_EXPIRY = "belief_expiry"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    due_at = models.DateTimeField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "kind"], name="maintenance_due_unique"),
+        ]
+        indexes = [models.Index(fields=["kind", "due_at"])]
+
+
+class BeliefStatusCount(models.Model):
+    """How many beliefs a principal has in each status, kept by the belief services."""
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    status = models.CharField(max_length=12)
+    count = models.IntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "status"], name="belief_status_count_unique"),
+        ]
+        verbose_name = "memory overview"
+        verbose_name_plural = "memory overview"

@@ -1,0 +1,54 @@
+"""The database principal: whose rows the current transaction may see.
+
+On PostgreSQL every owner-bearing table is under FORCE row-level security whose
+policies compare ``owner_id`` with the transaction-local setting
+``app.principal_id``. ``principal_context`` is the one place that sets it, for
+requests (middleware), tasks and commands alike.
+
+The setting is transaction-local (``set_config(..., true)``): a session-wide
+value would survive into the next request on a reused connection. So the
+context opens an atomic block, and restores the enclosing value on the way out
+so that nested contexts behave like a stack. On SQLite, which has no row-level
+security, only the application's own owner filters apply and no transaction is
+opened for reads.
+"""
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+
+_current_principal_id = ContextVar("reverie_principal_id", default=None)
+
+
+def current_principal_id():
+    """The id set by the innermost ``principal_context``, or None."""
+    return _current_principal_id.get()
+
+
+def _set_database_principal(connection, value):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT set_config('app.principal_id', %s, true)", [value])
+
+
+@contextmanager
+def principal_context(principal, *, using=DEFAULT_DB_ALIAS):
+    """Scope the database to ``principal`` (a user or None) for the block."""
+    principal_id = None if principal is None else principal.pk
+    token = _current_principal_id.set(principal_id)
+    try:
+        connection = connections[using]
+        if connection.vendor != "postgresql":
+            yield
+            return
+        with transaction.atomic(using=using):
+            previous = "" if token.old_value in (None, token.MISSING) else str(token.old_value)
+            _set_database_principal(connection, "" if principal_id is None else str(principal_id))
+            yield
+            # On an exception the atomic block's rollback (of the transaction or
+            # of its savepoint) discards the setting, so only a clean exit
+            # restores the enclosing value by hand.
+            if not connection.needs_rollback:
+                _set_database_principal(connection, previous)
+    finally:
+        _current_principal_id.reset(token)

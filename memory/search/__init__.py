@@ -1,0 +1,26 @@
+"""Owner-scoped full-text matching of beliefs and original messages.
+
+Each backend returns ``[(row id, score)]``, best match first, with a higher
+score for a better match. PostgreSQL ranks with ``ts_rank_cd`` over a GIN
+index; SQLite ranks with FTS5's BM25. Both stem English words and both get the
+same query terms (see ``memory.text.query_terms``), so the ordering contract
+("a better match ranks higher") holds on each.
+"""
+
+from django.db import connection
+
+from . import postgres, sqlite
+
+
+def _backend():
+    return postgres if connection.vendor == "postgresql" else sqlite
+
+
+def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
+    return _backend().belief_matches(
+        owner_id=owner_id, terms=terms, statuses=statuses, types=types, since=since, limit=limit
+    )
+
+
+def message_matches(*, owner_id, terms, since=None, limit):
+    return _backend().message_matches(owner_id=owner_id, terms=terms, since=since, limit=limit)

@@ -1,0 +1,63 @@
+from django.db import connection
+
+from memory.enums import MESSAGE_EVENT_TYPES
+
+
+def _match_expression(terms):
+    # Each term is a quoted FTS5 string, so user text never reaches the query
+    # syntax; OR lets any term match and BM25 favours rows matching more.
+    return " OR ".join('"{}"'.format(term.replace('"', '""')) for term in terms)
+
+
+def _placeholders(values):
+    return ", ".join("%s" for _ in values)
+
+
+def _ranked(sql, params):
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        # BM25 is lower for better matches; negate it so higher is better.
+        return [(row_id, -score) for row_id, score in cursor.fetchall()]
+
+
+def belief_matches(*, owner_id, terms, statuses, types, since, limit):
+    statuses = list(statuses)
+    where = [
+        "memory_belief_fts MATCH %s",
+        "b.owner_id = %s",
+        f"b.status IN ({_placeholders(statuses)})",
+    ]
+    params = [_match_expression(terms), owner_id, *statuses]
+    if types:
+        where.append(f"b.type IN ({_placeholders(types)})")
+        params += list(types)
+    if since is not None:
+        where.append("b.updated_at >= %s")
+        params.append(connection.ops.adapt_datetimefield_value(since))
+    return _ranked(
+        "SELECT b.id, bm25(memory_belief_fts) AS score FROM memory_belief_fts "
+        "JOIN memory_belief b ON b.id = memory_belief_fts.rowid "
+        f"WHERE {' AND '.join(where)} ORDER BY score, b.id DESC LIMIT %s",
+        [*params, limit],
+    )
+
+
+def message_matches(*, owner_id, terms, since, limit):
+    types = list(MESSAGE_EVENT_TYPES)
+    where = [
+        "memory_event_fts MATCH %s",
+        "e.owner_id = %s",
+        "e.redacted_at IS NULL",
+        f"e.event_type IN ({_placeholders(types)})",
+        "NOT EXISTS (SELECT 1 FROM memory_fencedevent f WHERE f.event_id = e.id)",
+    ]
+    params = [_match_expression(terms), owner_id, *types]
+    if since is not None:
+        where.append("e.occurred_at >= %s")
+        params.append(connection.ops.adapt_datetimefield_value(since))
+    return _ranked(
+        "SELECT e.id, bm25(memory_event_fts) AS score FROM memory_event_fts "
+        "JOIN memory_event e ON e.id = memory_event_fts.rowid "
+        f"WHERE {' AND '.join(where)} ORDER BY score, e.id DESC LIMIT %s",
+        [*params, limit],
+    )

@@ -1,0 +1,72 @@
+from memory.enums import BeliefStatus, BeliefType
+from memory.errors import not_found, validation_error
+from memory.models import AuditRecord, Belief
+
+from ._ids import parse_public_id
+
+
+def _check_choices(values, allowed, field):
+    values = list(values)
+    unknown = sorted(set(values) - set(allowed))
+    if unknown:
+        raise validation_error(
+            f"Unknown {field}: {', '.join(map(str, unknown))}.", field=field, allowed=list(allowed)
+        )
+    return values
+
+
+def belief_list(*, principal, statuses=None, types=None, needs_review=None, since=None):
+    """The principal's beliefs, newest change first; every filter is optional."""
+    beliefs = Belief.objects.filter(owner=principal)
+    if statuses is not None:
+        beliefs = beliefs.filter(
+            status__in=_check_choices(statuses, BeliefStatus.values, "statuses")
+        )
+    if types is not None:
+        beliefs = beliefs.filter(type__in=_check_choices(types, BeliefType.values, "types"))
+    if needs_review is not None:
+        beliefs = beliefs.filter(needs_review=needs_review)
+    if since is not None:
+        beliefs = beliefs.filter(updated_at__gte=since)
+    return beliefs.order_by("-updated_at", "-id")
+
+
+def belief_get(*, principal, belief_id, for_update=False):
+    beliefs = Belief.objects.filter(owner=principal)
+    if for_update:
+        beliefs = beliefs.select_for_update()
+    belief = beliefs.filter(public_id=parse_public_id(belief_id, "belief_id")).first()
+    if belief is None:
+        raise not_found("belief")
+    return belief
+
+
+def belief_versions(*, principal, belief):
+    """Every version of the memory ``belief`` belongs to, oldest first.
+
+    Versions are linked by corrections: each new belief ``supersedes`` the one
+    it corrected. The chain is walked in both directions from ``belief``.
+    """
+    earlier = []
+    current = belief
+    while current.supersedes_id is not None:
+        current = Belief.objects.get(owner=principal, pk=current.supersedes_id)
+        earlier.append(current)
+    later = []
+    current = belief
+    while successor := Belief.objects.filter(owner=principal, supersedes=current).first():
+        later.append(successor)
+        current = successor
+    return [*reversed(earlier), belief, *later]
+
+
+def belief_history(*, principal, belief_id):
+    """The versions of a memory and every audited change to them, oldest first."""
+    belief = belief_get(principal=principal, belief_id=belief_id)
+    versions = belief_versions(principal=principal, belief=belief)
+    changes = (
+        AuditRecord.objects.filter(owner=principal, belief__in=versions)
+        .select_related("belief")
+        .order_by("created_at", "id")
+    )
+    return {"belief": belief, "versions": versions, "changes": list(changes)}

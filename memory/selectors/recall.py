@@ -1,0 +1,273 @@
+"""Recall: what an assistant asks for before it answers."""
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
+from memory.errors import validation_error
+from memory.models import Belief, BeliefSource, Event
+from memory.principal import principal_context
+from memory.search import belief_matches, message_matches
+from memory.text import query_terms
+
+# Reciprocal-rank fusion constant: damps the head of each list so that one
+# source cannot crowd out another by its raw scores.
+RRF_K = 60
+BUDGET_MAX_CHARS = 200_000
+
+
+@dataclass(frozen=True)
+class RecallSource:
+    event_id: str
+    session_id: str
+    sequence: int
+    event_type: str
+    occurred_at: datetime
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class RecallItem:
+    kind: str  # "belief" or "message"
+    id: str
+    text: str
+    rank: int
+    score: float
+    sources: tuple = ()
+    # Beliefs only.
+    type: str = ""
+    subject: str = ""
+    status: str = ""
+    needs_review: bool = False
+    confidence: float | None = None
+    revision: int | None = None
+    # Messages only.
+    session_id: str = ""
+    sequence: int | None = None
+    event_type: str = ""
+    occurred_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    items: list
+    terms: list
+    chars: int
+    # True when matches were left out because of the budget.
+    truncated: bool = False
+    included: tuple = field(default=())
+
+
+# Further recall sources (e.g. derived memories) register here by name, so
+# that ``include`` can name them without this module importing their apps.
+# Each is ``fn(principal, terms, since, limit) -> [RecallItem]``, best first.
+EXTRA_SOURCES = {}
+
+
+def register_recall_source(name, fn):
+    EXTRA_SOURCES[name] = fn
+
+
+def _check_datetime(value, name):
+    if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
+        raise validation_error(f"{name} must be a datetime with a timezone.", field=name)
+    return value
+
+
+def _check_options(*, types, statuses, include, limit, budget_chars, since):
+    limits = settings.REVERIE_LIMITS
+    limit = limits["recall_default_limit"] if limit is None else limit
+    if (
+        isinstance(limit, bool)
+        or not isinstance(limit, int)
+        or not 1 <= limit <= limits["recall_max_limit"]
+    ):
+        raise validation_error(
+            f"limit must be between 1 and {limits['recall_max_limit']}.",
+            field="limit",
+            limit=limits["recall_max_limit"],
+        )
+    budget_chars = limits["recall_default_budget_chars"] if budget_chars is None else budget_chars
+    if (
+        isinstance(budget_chars, bool)
+        or not isinstance(budget_chars, int)
+        or not 1 <= budget_chars <= BUDGET_MAX_CHARS
+    ):
+        raise validation_error(
+            f"budget_chars must be between 1 and {BUDGET_MAX_CHARS}.", field="budget_chars"
+        )
+    types = list(types or [])
+    if unknown := sorted(set(types) - set(BeliefType.values)):
+        raise validation_error(f"Unknown types: {', '.join(unknown)}.", field="types")
+    statuses = list(statuses or LIVE_BELIEF_STATUSES)
+    if unknown := sorted(set(statuses) - set(LIVE_BELIEF_STATUSES)):
+        raise validation_error(
+            f"Recall returns only active and provisional memories, not {', '.join(unknown)}.",
+            field="statuses",
+        )
+    include = list(dict.fromkeys(include or []))
+    known = {"messages", *EXTRA_SOURCES}
+    if unknown := sorted(set(include) - known):
+        raise validation_error(
+            f"Unknown include: {', '.join(unknown)}.", field="include", allowed=sorted(known)
+        )
+    return types, statuses, include, limit, budget_chars, _check_datetime(since, "since")
+
+
+def _source(event, excerpt):
+    return RecallSource(
+        event_id=str(event.public_id),
+        session_id=str(event.session.public_id),
+        sequence=event.sequence,
+        event_type=event.event_type,
+        occurred_at=event.occurred_at,
+        excerpt=excerpt,
+    )
+
+
+def _belief_items(principal, matches):
+    ids = [row_id for row_id, _ in matches]
+    beliefs = Belief.objects.filter(owner=principal, pk__in=ids).in_bulk()
+    sources = {}
+    for source in (
+        BeliefSource.objects.filter(owner=principal, belief_id__in=ids)
+        .select_related("event__session")
+        .order_by("event__occurred_at", "id")
+    ):
+        sources.setdefault(source.belief_id, []).append(_source(source.event, source.excerpt))
+    return [
+        RecallItem(
+            kind="belief",
+            id=str(belief.public_id),
+            text=belief.statement,
+            rank=0,
+            score=score,
+            sources=tuple(sources.get(belief.pk, ())),
+            type=belief.type,
+            subject=belief.subject,
+            status=belief.status,
+            needs_review=belief.needs_review,
+            confidence=belief.confidence,
+            revision=belief.revision,
+        )
+        for row_id, score in matches
+        if (belief := beliefs.get(row_id)) is not None
+    ]
+
+
+def _message_items(principal, matches):
+    ids = [row_id for row_id, _ in matches]
+    events = Event.objects.filter(owner=principal, pk__in=ids).select_related("session").in_bulk()
+    return [
+        RecallItem(
+            kind="message",
+            id=str(event.public_id),
+            text=event.text,
+            rank=0,
+            score=score,
+            sources=(_source(event, event.text),),
+            session_id=str(event.session.public_id),
+            sequence=event.sequence,
+            event_type=event.event_type,
+            occurred_at=event.occurred_at,
+        )
+        for row_id, score in matches
+        if (event := events.get(row_id)) is not None
+    ]
+
+
+def _recent_beliefs(principal, *, statuses, types, since, limit):
+    beliefs = Belief.objects.filter(owner=principal, status__in=statuses)
+    if types:
+        beliefs = beliefs.filter(type__in=types)
+    if since is not None:
+        beliefs = beliefs.filter(updated_at__gte=since)
+    rows = beliefs.order_by("-updated_at", "-id").values_list("id", flat=True)[:limit]
+    return [(row_id, 0.0) for row_id in rows]
+
+
+def _fuse(ranked_lists):
+    """Reciprocal-rank fusion; with one list it keeps that list's order."""
+    if len(ranked_lists) == 1:
+        return list(ranked_lists[0])
+    scores = {}
+    for items in ranked_lists:
+        for position, item in enumerate(items, start=1):
+            key = (item.kind, item.id)
+            best, total = scores.get(key, (item, 0.0))
+            scores[key] = (best, total + 1.0 / (RRF_K + position))
+    fused = sorted(scores.values(), key=lambda pair: -pair[1])
+    return [replace(item, score=total) for item, total in fused]
+
+
+def recall(
+    *,
+    principal,
+    query="",
+    types=None,
+    statuses=None,
+    since=None,
+    include=(),
+    limit=None,
+    budget_chars=None,
+):
+    """The principal's memories that best match ``query``, within a character budget.
+
+    Returns active and provisional beliefs (status shown) and, with
+    ``include=["messages"]``, original messages too, fused by reciprocal rank.
+    Erased and fenced messages never appear. Without query terms, the most
+    recently changed beliefs come first. Items are taken in rank order while
+    their text fits ``budget_chars``; each carries its sources.
+    """
+    if not isinstance(query, str):
+        raise validation_error("query must be a string.", field="query")
+    types, statuses, include, limit, budget_chars, since = _check_options(
+        types=types,
+        statuses=statuses,
+        include=include,
+        limit=limit,
+        budget_chars=budget_chars,
+        since=since,
+    )
+    terms = query_terms(query)
+    # Fetch more than ``limit`` so that items skipped for the budget can be
+    # replaced by shorter ones further down.
+    fetch = limit * 2
+    with principal_context(principal):
+        if terms:
+            belief_rows = belief_matches(
+                owner_id=principal.pk,
+                terms=terms,
+                statuses=statuses,
+                types=types,
+                since=since,
+                limit=fetch,
+            )
+        else:
+            belief_rows = _recent_beliefs(
+                principal, statuses=statuses, types=types, since=since, limit=fetch
+            )
+        ranked_lists = [_belief_items(principal, belief_rows)]
+        if "messages" in include and terms:
+            message_rows = message_matches(
+                owner_id=principal.pk, terms=terms, since=since, limit=fetch
+            )
+            ranked_lists.append(_message_items(principal, message_rows))
+        for name in include:
+            if name in EXTRA_SOURCES:
+                ranked_lists.append(EXTRA_SOURCES[name](principal, terms, since, fetch))
+    items, chars, truncated = [], 0, False
+    for item in _fuse(ranked_lists):
+        if len(items) == limit:
+            break
+        if chars + len(item.text) > budget_chars:
+            truncated = True
+            continue
+        chars += len(item.text)
+        items.append(replace(item, rank=len(items) + 1))
+    return RecallResult(
+        items=items, terms=terms, chars=chars, truncated=truncated, included=tuple(include)
+    )

@@ -1,0 +1,348 @@
+"""Explicit memory writes and the owner's actions on beliefs.
+
+Every function here changes beliefs inside one transaction, bumps the
+revision of each row it changes, writes an ``AuditRecord`` per change and
+shifts the status counts in that same transaction.
+"""
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from memory.enums import (
+    LIVE_BELIEF_STATUSES,
+    MESSAGE_EVENT_TYPES,
+    SCOPE_PRINCIPAL,
+    Actor,
+    AuditAction,
+    Authority,
+    BeliefStatus,
+    BeliefType,
+    Polarity,
+    Portability,
+    Sensitivity,
+    is_valid_scope,
+)
+from memory.errors import conflict, validation_error
+from memory.models import Belief, Event
+from memory.principal import principal_context
+from memory.selectors._ids import parse_public_id
+from memory.selectors.beliefs import belief_get, belief_versions
+from memory.text import claim_fingerprint, is_valid_subject, topic_subject
+
+from .erasure import belief_erase
+from .records import create_belief, set_status
+
+EXPLICIT_CONFIDENCE = 0.95
+MAX_SOURCES = 20
+
+
+def _check_revision(belief, expected_revision):
+    if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
+        raise validation_error("expected_revision must be an integer.", field="expected_revision")
+    if belief.revision != expected_revision:
+        raise conflict(
+            "The memory has changed since you read it.",
+            field="expected_revision",
+            current_revision=belief.revision,
+        )
+
+
+def _check_choice(value, enum, field):
+    if value not in enum.values:
+        raise validation_error(
+            f"{field} must be one of {', '.join(enum.values)}.", field=field, allowed=enum.values
+        )
+    return value
+
+
+def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_until, expires_at):
+    limit = settings.REVERIE_LIMITS["statement_max_chars"]
+    if not isinstance(statement, str) or not statement.strip():
+        raise validation_error("statement must be a non-empty string.", field="statement")
+    statement = statement.strip()
+    if len(statement) > limit:
+        raise validation_error(
+            f"statement is longer than {limit} characters.", field="statement", limit=limit
+        )
+    if subject is None:
+        subject = topic_subject(statement)
+    elif not is_valid_subject(subject):
+        raise validation_error(
+            "subject must look like '<kind>:<entity>', e.g. 'device:apple-watch'.",
+            field="subject",
+        )
+    if isinstance(confidence, bool) or not isinstance(confidence, (int, float)):
+        raise validation_error("confidence must be a number.", field="confidence")
+    if not 0 <= confidence <= 1:
+        raise validation_error("confidence must lie between 0 and 1.", field="confidence")
+    if not is_valid_scope(scope):
+        raise validation_error("scope must be 'principal' or 'assistant:<slug>'.", field="scope")
+    for field, value in (
+        ("valid_from", valid_from),
+        ("valid_until", valid_until),
+        ("expires_at", expires_at),
+    ):
+        if value is not None and timezone.is_naive(value):
+            raise validation_error(f"{field} must carry a timezone.", field=field)
+    if valid_from and valid_until and valid_until < valid_from:
+        raise validation_error("valid_until is before valid_from.", field="valid_until")
+    if expires_at is not None and expires_at <= timezone.now():
+        raise validation_error("expires_at must be in the future.", field="expires_at")
+    return statement, subject, float(confidence)
+
+
+def _source_events(principal, source_event_ids):
+    """The principal's message events named by public id, in the order given."""
+    if not isinstance(source_event_ids, (list, tuple)):
+        raise validation_error("source_event_ids must be a list.", field="source_event_ids")
+    if len(source_event_ids) > MAX_SOURCES:
+        raise validation_error(
+            f"At most {MAX_SOURCES} sources.", field="source_event_ids", limit=MAX_SOURCES
+        )
+    ids = list(dict.fromkeys(parse_public_id(i, "source_event_ids") for i in source_event_ids))
+    events = {
+        e.public_id: e
+        for e in Event.objects.filter(
+            owner=principal,
+            public_id__in=ids,
+            event_type__in=MESSAGE_EVENT_TYPES,
+            redacted_at__isnull=True,
+        )
+    }
+    missing = [str(i) for i in ids if i not in events]
+    if missing:
+        # Another owner's event answers exactly like a missing one.
+        raise validation_error(
+            "Some source events do not exist.", field="source_event_ids", missing=missing
+        )
+    return [events[i] for i in ids]
+
+
+def belief_remember(
+    *,
+    principal,
+    statement,
+    type=BeliefType.FACT,
+    subject=None,
+    polarity=Polarity.POSITIVE,
+    confidence=EXPLICIT_CONFIDENCE,
+    scope=SCOPE_PRINCIPAL,
+    portability=Portability.PORTABLE,
+    sensitivity=Sensitivity.NORMAL,
+    valid_from=None,
+    valid_until=None,
+    expires_at=None,
+    source_event_ids=(),
+):
+    """Store an explicit memory the owner (or their assistant on their word) stated.
+
+    Explicit memories are active at once. Remembering a claim that is already
+    an active explicit memory returns that memory unchanged; an equal inferred
+    memory is superseded by the explicit one.
+    """
+    _check_choice(type, BeliefType, "type")
+    _check_choice(polarity, Polarity, "polarity")
+    _check_choice(portability, Portability, "portability")
+    _check_choice(sensitivity, Sensitivity, "sensitivity")
+    statement, subject, confidence = _check_claim(
+        statement=statement,
+        subject=subject,
+        confidence=confidence,
+        scope=scope,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        expires_at=expires_at,
+    )
+    with principal_context(principal), transaction.atomic():
+        sources = _source_events(principal, source_event_ids)
+        fingerprint = claim_fingerprint(subject, statement)
+        equal = (
+            Belief.objects.select_for_update()
+            .filter(
+                owner=principal,
+                fingerprint=fingerprint,
+                polarity=polarity,
+                scope=scope,
+                status__in=LIVE_BELIEF_STATUSES,
+            )
+            .order_by("-authority", "id")  # "inferred" > "explicit": inferred first
+        )
+        replaced = None
+        for existing in equal:
+            if existing.authority == Authority.EXPLICIT and existing.status == BeliefStatus.ACTIVE:
+                return existing
+            replaced = existing
+        belief = create_belief(
+            principal=principal,
+            sources=sources,
+            action=AuditAction.REMEMBERED,
+            actor=Actor.PRINCIPAL,
+            type=type,
+            subject=subject,
+            statement=statement,
+            polarity=polarity,
+            authority=Authority.EXPLICIT,
+            status=BeliefStatus.ACTIVE,
+            confidence=confidence,
+            scope=scope,
+            portability=portability,
+            sensitivity=sensitivity,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            expires_at=expires_at,
+            evidence_at=max((e.occurred_at for e in sources), default=None),
+            supersedes=replaced,
+        )
+        if replaced is not None:
+            set_status(
+                replaced,
+                BeliefStatus.SUPERSEDED,
+                action=AuditAction.SUPERSEDED,
+                actor=Actor.PRINCIPAL,
+                details={"superseded_by": str(belief.public_id)},
+            )
+        return belief
+
+
+def belief_confirm(*, principal, belief_id, expected_revision):
+    """The owner confirms a memory: provisional becomes active, review is done."""
+    with principal_context(principal), transaction.atomic():
+        belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
+        _check_revision(belief, expected_revision)
+        if belief.status == BeliefStatus.PROVISIONAL or (
+            belief.status == BeliefStatus.ACTIVE and belief.needs_review
+        ):
+            belief.needs_review = False
+            return set_status(
+                belief,
+                BeliefStatus.ACTIVE,
+                action=AuditAction.CONFIRMED,
+                actor=Actor.PRINCIPAL,
+                extra_fields=["needs_review"],
+            )
+        raise conflict(
+            f"A {belief.status} memory cannot be confirmed.", field="status", status=belief.status
+        )
+
+
+def belief_reject(*, principal, belief_id, expected_revision):
+    """The owner rejects a memory. Formation will not propose the same claim again."""
+    with principal_context(principal), transaction.atomic():
+        belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
+        _check_revision(belief, expected_revision)
+        if belief.status not in LIVE_BELIEF_STATUSES:
+            raise conflict(
+                f"A {belief.status} memory cannot be rejected.",
+                field="status",
+                status=belief.status,
+            )
+        belief.needs_review = False
+        return set_status(
+            belief,
+            BeliefStatus.REJECTED,
+            action=AuditAction.REJECTED,
+            actor=Actor.PRINCIPAL,
+            extra_fields=["needs_review"],
+        )
+
+
+def belief_correct(
+    *,
+    principal,
+    belief_id,
+    expected_revision,
+    statement,
+    subject=None,
+    polarity=None,
+    sensitivity=None,
+    valid_from=None,
+    valid_until=None,
+    expires_at=None,
+):
+    """Replace a memory's claim with the owner's correction; return the new memory.
+
+    The correction is a new, active, explicit belief that supersedes the old
+    one; the old row keeps its text as history. It keeps the old subject unless
+    one is given, so it supersedes only the belief it corrects.
+    """
+    with principal_context(principal), transaction.atomic():
+        old = belief_get(principal=principal, belief_id=belief_id, for_update=True)
+        _check_revision(old, expected_revision)
+        if old.status not in LIVE_BELIEF_STATUSES:
+            raise conflict(
+                f"A {old.status} memory cannot be corrected.", field="status", status=old.status
+            )
+        polarity = (
+            old.polarity if polarity is None else _check_choice(polarity, Polarity, "polarity")
+        )
+        sensitivity = (
+            old.sensitivity
+            if sensitivity is None
+            else _check_choice(sensitivity, Sensitivity, "sensitivity")
+        )
+        statement, subject, confidence = _check_claim(
+            statement=statement,
+            subject=old.subject if subject is None else subject,
+            confidence=max(old.confidence, EXPLICIT_CONFIDENCE),
+            scope=old.scope,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            expires_at=expires_at,
+        )
+        if (subject, polarity) == (old.subject, old.polarity) and claim_fingerprint(
+            subject, statement
+        ) == old.fingerprint:
+            raise validation_error("The correction states the same claim.", field="statement")
+        new = create_belief(
+            principal=principal,
+            action=AuditAction.CORRECTED,
+            actor=Actor.PRINCIPAL,
+            type=old.type,
+            subject=subject,
+            statement=statement,
+            polarity=polarity,
+            authority=Authority.EXPLICIT,
+            status=BeliefStatus.ACTIVE,
+            confidence=confidence,
+            scope=old.scope,
+            portability=old.portability,
+            sensitivity=sensitivity,
+            valid_from=valid_from,
+            valid_until=valid_until,
+            expires_at=expires_at,
+            evidence_at=old.evidence_at,
+            supersedes=old,
+        )
+        old.needs_review = False
+        set_status(
+            old,
+            BeliefStatus.SUPERSEDED,
+            action=AuditAction.SUPERSEDED,
+            actor=Actor.PRINCIPAL,
+            extra_fields=["needs_review"],
+            details={"superseded_by": str(new.public_id)},
+        )
+        return new
+
+
+def belief_delete(*, principal, belief_id, expected_revision):
+    """Erase a memory and every earlier version of it, leaving tombstones and fences.
+
+    The text and copied excerpts are removed; what remains is the row's id,
+    kind and history, and a fence so the same claim is not formed again from
+    the same messages.
+    """
+    with principal_context(principal), transaction.atomic():
+        belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
+        _check_revision(belief, expected_revision)
+        if belief.status == BeliefStatus.DELETED:
+            raise conflict("The memory is already deleted.", field="status", status=belief.status)
+        versions = belief_versions(principal=principal, belief=belief)
+        # This version and the ones it corrected; later corrections stay.
+        versions = versions[: versions.index(belief) + 1]
+        for version in versions:
+            if version.status != BeliefStatus.DELETED:
+                belief_erase(version, actor=Actor.PRINCIPAL)
+        belief.refresh_from_db()
+        return belief

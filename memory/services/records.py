@@ -1,0 +1,66 @@
+"""Building blocks of the belief services: each runs inside the caller's transaction."""
+
+from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
+from memory.text import claim_fingerprint
+
+from .tallies import belief_status_count_shift, transition
+
+EXCERPT_MAX_CHARS = 500
+
+
+def audit(belief, action, *, actor, from_status="", details=None):
+    """Record one change to ``belief`` (already saved with its new revision)."""
+    return AuditRecord.objects.create(
+        owner_id=belief.owner_id,
+        belief=belief,
+        action=action,
+        actor=actor,
+        revision=belief.revision,
+        from_status=from_status,
+        to_status=belief.status,
+        details=details or {},
+    )
+
+
+def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
+    """Move a locked belief to ``status``: revision, audit and counts together."""
+    old_status = belief.status
+    belief.status = status
+    belief.revision += 1
+    belief.save(update_fields=["status", "revision", "updated_at", *extra_fields])
+    belief_status_count_shift(owner_id=belief.owner_id, changes=transition(old_status, status))
+    audit(belief, action, actor=actor, from_status=old_status, details=details)
+    return belief
+
+
+def schedule_expiry(owner_id, expires_at):
+    """Make sure the expiry sweep visits the owner by ``expires_at``."""
+    if expires_at is None:
+        return
+    MaintenanceDue.objects.get_or_create(
+        owner_id=owner_id,
+        kind=MaintenanceDue.Kind.BELIEF_EXPIRY,
+        defaults={"due_at": expires_at},
+    )
+    MaintenanceDue.objects.filter(
+        owner_id=owner_id, kind=MaintenanceDue.Kind.BELIEF_EXPIRY, due_at__gt=expires_at
+    ).update(due_at=expires_at)
+
+
+def create_belief(*, principal, sources=(), action, actor, **fields):
+    """Insert a belief with its sources, audit and counts (caller holds the transaction)."""
+    belief = Belief.objects.create(
+        owner=principal,
+        fingerprint=claim_fingerprint(fields["subject"], fields["statement"]),
+        **fields,
+    )
+    BeliefSource.objects.bulk_create(
+        BeliefSource(
+            owner=principal, belief=belief, event=event, excerpt=event.text[:EXCERPT_MAX_CHARS]
+        )
+        for event in sources
+    )
+    belief_status_count_shift(owner_id=principal.pk, changes=transition("", belief.status))
+    schedule_expiry(principal.pk, belief.expires_at)
+    audit(belief, action, actor=actor)
+    return belief

@@ -1,0 +1,264 @@
+"""Sessions, their append-only event logs, and runs."""
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from memory.enums import (
+    MESSAGE_AUTHOR_KIND,
+    RUN_TERMINAL_STATUSES,
+    SCOPE_PRINCIPAL,
+    AuthorKind,
+    EventType,
+    PartType,
+    RunStatus,
+    is_valid_scope,
+)
+from memory.errors import ReverieError, conflict, validation_error
+from memory.models import Event, Run, Session
+from memory.principal import principal_context
+from memory.selectors.sessions import run_get, session_get
+
+EXTERNAL_ID_MAX_CHARS = 200
+AUTHOR_NAME_MAX_CHARS = 120
+
+
+def _check_external_id(external_id, field="external_id"):
+    if external_id is None:
+        return None
+    if not isinstance(external_id, str) or not external_id.strip():
+        raise validation_error(f"{field} must be a non-empty string.", field=field)
+    if len(external_id) > EXTERNAL_ID_MAX_CHARS:
+        raise validation_error(
+            f"{field} is longer than {EXTERNAL_ID_MAX_CHARS} characters.",
+            field=field,
+            limit=EXTERNAL_ID_MAX_CHARS,
+        )
+    return external_id
+
+
+def _check_aware(value, field):
+    if value is not None and timezone.is_naive(value):
+        raise validation_error(f"{field} must carry a timezone.", field=field)
+    return value
+
+
+def session_create(*, principal, scope=SCOPE_PRINCIPAL, external_id=None, started_at=None):
+    """Open a session. With ``external_id``, a second call returns the first session."""
+    if not is_valid_scope(scope):
+        raise validation_error("scope must be 'principal' or 'assistant:<slug>'.", field="scope")
+    external_id = _check_external_id(external_id)
+    started_at = _check_aware(started_at, "started_at") or timezone.now()
+    with principal_context(principal), transaction.atomic():
+        if external_id is not None:
+            existing = Session.objects.filter(owner=principal, external_id=external_id).first()
+            if existing is not None:
+                if existing.scope != scope:
+                    raise conflict(
+                        "A session with this external_id exists with another scope.",
+                        field="external_id",
+                    )
+                return existing
+        return Session.objects.create(
+            owner=principal, scope=scope, external_id=external_id, last_activity_at=started_at
+        )
+
+
+def session_close(*, principal, session_id):
+    """Close a session: an immediate formation boundary. Closing twice changes nothing."""
+    with principal_context(principal), transaction.atomic():
+        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        if session.closed_at is not None:
+            return session
+        now = timezone.now()
+        _append(session, event_type=EventType.SESSION_CLOSED, author_kind=AuthorKind.SYSTEM)
+        session.closed_at = now
+        session.save(update_fields=["closed_at", "last_activity_at"])
+        return session
+
+
+def _check_parts(parts):
+    """Validate message parts; return them normalised and their joined text."""
+    limits = settings.REVERIE_LIMITS
+    if not isinstance(parts, (list, tuple)) or not parts:
+        raise validation_error("parts must be a non-empty list.", field="parts")
+    if len(parts) > limits["event_max_parts"]:
+        raise validation_error(
+            f"At most {limits['event_max_parts']} parts per event.",
+            field="parts",
+            limit=limits["event_max_parts"],
+        )
+    clean = []
+    for index, part in enumerate(parts):
+        field = f"parts[{index}]"
+        if not isinstance(part, dict):
+            raise validation_error(f"{field} must be an object.", field=field)
+        unknown = sorted(set(part) - {"type", "text"})
+        if unknown:
+            raise validation_error(
+                f"{field} has unknown fields: {', '.join(unknown)}.", field=field
+            )
+        if part.get("type", PartType.TEXT) not in PartType.values:
+            raise validation_error(
+                f"{field}.type must be one of {', '.join(PartType.values)}.",
+                field=f"{field}.type",
+            )
+        text = part.get("text")
+        if not isinstance(text, str):
+            raise validation_error(f"{field}.text must be a string.", field=f"{field}.text")
+        clean.append({"type": part.get("type", PartType.TEXT), "text": text})
+    if not any(part["text"].strip() for part in clean):
+        raise validation_error("A message needs some text.", field="parts")
+    size = sum(len(part["text"].encode()) for part in clean)
+    if size > limits["event_max_bytes"]:
+        raise ReverieError(
+            "payload_too_large",
+            f"The event's text is {size} bytes; the limit is {limits['event_max_bytes']}.",
+            field="parts",
+            limit=limits["event_max_bytes"],
+        )
+    return clean, "\n".join(part["text"] for part in clean if part["text"])
+
+
+def _append(session, *, event_type, author_kind, author_name="", parts=(), text="", **fields):
+    """Append to a session the caller has locked; return the new event.
+
+    The lock on the session row (``select_for_update``; on SQLite the
+    IMMEDIATE transaction) is what keeps sequences gapless when two requests
+    append at once: each takes the next number only after the other committed.
+    """
+    session.last_sequence += 1
+    now = timezone.now()
+    session.last_activity_at = now
+    Session.objects.filter(pk=session.pk).update(
+        last_sequence=session.last_sequence, last_activity_at=now
+    )
+    return Event.objects.create(
+        owner_id=session.owner_id,
+        session=session,
+        sequence=session.last_sequence,
+        event_type=event_type,
+        author_kind=author_kind,
+        author_name=author_name,
+        parts=list(parts),
+        text=text,
+        occurred_at=fields.pop("occurred_at", None) or now,
+        **fields,
+    )
+
+
+def event_append(
+    *,
+    principal,
+    session_id,
+    event_type,
+    parts,
+    author_name="",
+    external_id=None,
+    occurred_at=None,
+):
+    """Append a message to a session's log.
+
+    Only message events come from callers; run, session and memory events are
+    appended by the services that own them. With ``external_id``, a replay of
+    the same message returns the original event, and a different message under
+    the same id is a conflict.
+    """
+    if event_type not in MESSAGE_AUTHOR_KIND:
+        raise validation_error(
+            "event_type must be a message type.",
+            field="event_type",
+            allowed=[str(t) for t in MESSAGE_AUTHOR_KIND],
+        )
+    parts, text = _check_parts(parts)
+    external_id = _check_external_id(external_id)
+    occurred_at = _check_aware(occurred_at, "occurred_at")
+    if not isinstance(author_name, str) or len(author_name) > AUTHOR_NAME_MAX_CHARS:
+        raise validation_error(
+            f"author_name must be a string of at most {AUTHOR_NAME_MAX_CHARS} characters.",
+            field="author_name",
+        )
+    with principal_context(principal), transaction.atomic():
+        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        if external_id is not None:
+            existing = Event.objects.filter(session=session, external_id=external_id).first()
+            if existing is not None:
+                if existing.event_type != event_type or existing.parts != parts:
+                    raise conflict(
+                        "Another event already has this external_id.", field="external_id"
+                    )
+                return existing
+        if session.closed_at is not None:
+            raise conflict("The session is closed.", field="session_id")
+        return _append(
+            session,
+            event_type=event_type,
+            author_kind=MESSAGE_AUTHOR_KIND[event_type],
+            author_name=author_name,
+            parts=parts,
+            text=text,
+            external_id=external_id,
+            occurred_at=occurred_at,
+        )
+
+
+def run_create(*, principal, session_id):
+    """Start an assistant run in an open session."""
+    with principal_context(principal), transaction.atomic():
+        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        if session.closed_at is not None:
+            raise conflict("The session is closed.", field="session_id")
+        return Run.objects.create(owner=principal, session=session)
+
+
+_RUN_EVENT = {
+    RunStatus.COMPLETED: EventType.RUN_COMPLETED,
+    RunStatus.FAILED: EventType.RUN_FAILED,
+    RunStatus.WAITING: EventType.RUN_WAITING,
+}
+
+
+def _run_transition(*, principal, run_id, status, error_code=""):
+    with principal_context(principal), transaction.atomic():
+        run = run_get(principal=principal, run_id=run_id, for_update=True)
+        if run.status in RUN_TERMINAL_STATUSES:
+            raise conflict(f"The run has already {run.status}.", status=run.status)
+        if run.status == status:  # waiting twice
+            return run
+        session = session_get(
+            principal=principal, session_id=run.session.public_id, for_update=True
+        )
+        run.status = status
+        run.error_code = error_code
+        if status in RUN_TERMINAL_STATUSES:
+            run.finished_at = timezone.now()
+        run.save(update_fields=["status", "error_code", "finished_at", "updated_at"])
+        payload = {"run_id": str(run.public_id)}
+        if error_code:
+            payload["error_code"] = error_code
+        _append(
+            session,
+            event_type=_RUN_EVENT[status],
+            author_kind=AuthorKind.SYSTEM,
+            payload=payload,
+        )
+        return run
+
+
+def run_complete(*, principal, run_id):
+    """Mark a run completed (terminal) and log ``run.completed``."""
+    return _run_transition(principal=principal, run_id=run_id, status=RunStatus.COMPLETED)
+
+
+def run_fail(*, principal, run_id, error_code=""):
+    """Mark a run failed (terminal) and log ``run.failed`` with a short error code."""
+    if not isinstance(error_code, str) or len(error_code) > 80:
+        raise validation_error("error_code must be at most 80 characters.", field="error_code")
+    return _run_transition(
+        principal=principal, run_id=run_id, status=RunStatus.FAILED, error_code=error_code
+    )
+
+
+def run_wait(*, principal, run_id):
+    """Mark a run as waiting (for the user or a tool); it can still complete or fail."""
+    return _run_transition(principal=principal, run_id=run_id, status=RunStatus.WAITING)

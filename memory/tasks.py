@@ -1,0 +1,7 @@
+"""django-q2 entry points: thin wrappers that call one service."""
+
+from memory.services.expiry import belief_expiry_sweep
+
+
+def belief_expiry_sweep_task():
+    return belief_expiry_sweep()

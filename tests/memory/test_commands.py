@@ -1,0 +1,44 @@
+from io import StringIO
+
+from django.core.management import call_command
+from django_q.models import Schedule
+
+from memory.demo import OPERATOR, OWNER
+from memory.models import Belief, Event
+from memory.principal import principal_context
+from memory.selectors.recall import recall
+
+
+def test_the_demo_seed_can_run_twice_and_adds_nothing_the_second_time(db):
+    out = StringIO()
+    call_command("seed_demo", stdout=out)
+    call_command("seed_demo", stdout=out)
+
+    from django.contrib.auth import authenticate
+
+    owner = authenticate(username=OWNER[0], password=OWNER[1])
+    operator = authenticate(username=OPERATOR[0], password=OPERATOR[1])
+    assert owner is not None and not owner.is_staff
+    assert operator is not None and operator.is_staff
+    with principal_context(owner):
+        assert Belief.objects.filter(status="active").count() == 4
+        assert Event.objects.filter(event_type="user.message.created").count() == 3
+        assert Event.objects.filter(event_type="run.completed").count() == 1
+    assert "demo / demo-owner-password" in out.getvalue()
+    assert [i.text for i in recall(principal=owner, query="watch").items] == [
+        "User owns an Apple Watch."
+    ]
+
+
+def test_sync_schedules_is_idempotent(db):
+    call_command("sync_schedules", stdout=StringIO())
+    call_command("sync_schedules", stdout=StringIO())
+
+    assert list(Schedule.objects.values_list("name", flat=True)) == ["memory.belief_expiry_sweep"]
+
+
+def test_the_models_and_migrations_agree(db):
+    out = StringIO()
+    call_command("makemigrations", "--check", "--dry-run", stdout=out)
+
+    assert "No changes detected" in out.getvalue()

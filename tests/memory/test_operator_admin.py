@@ -1,0 +1,127 @@
+import re
+
+import pytest
+from django.contrib import admin
+from django.contrib.auth.models import Permission
+from django.urls import reverse
+
+from memory.enums import EventType
+from memory.models import Flag
+from memory.selectors.flags import flag_enabled
+from memory.services.beliefs import belief_reject
+from tests.factories import UserFactory
+
+from .helpers import conversation, remember, say
+
+SECRET_STATEMENT = "User's passport number is X1234567."
+SECRET_MESSAGE = "My passport number is X1234567, please keep it."
+
+
+@pytest.fixture
+def someones_memories(owner):
+    session, (message,) = conversation(owner, SECRET_MESSAGE)
+    say(owner, session, "Noted: X1234567.", event_type=EventType.ASSISTANT_MESSAGE)
+    belief = remember(owner, SECRET_STATEMENT, sources=[message])
+    rejected = remember(owner, "User's passport expires in 2031.")
+    belief_reject(principal=owner, belief_id=rejected.public_id, expected_revision=1)
+    return belief
+
+
+def admin_pages(owner):
+    """Every list and detail page the operator admin offers."""
+    urls = [reverse("admin:index"), reverse("admin:app_list", args=["memory"])]
+    for model in admin.site._registry:
+        opts = model._meta
+        urls.append(reverse(f"admin:{opts.app_label}_{opts.model_name}_changelist"))
+    urls.append(reverse("admin:accounts_user_change", args=[owner.pk]))
+    return urls
+
+
+@pytest.mark.parametrize("staff_kind", ["superuser", "staff"])
+def test_operators_never_see_another_principals_memory_text(
+    client, owner, someones_memories, staff_kind
+):
+    operator = UserFactory(
+        username=f"op-{staff_kind}", is_staff=True, is_superuser=staff_kind == "superuser"
+    )
+    # A staff operator with every permission the operator admin knows of.
+    operator.user_permissions.set(
+        Permission.objects.filter(content_type__app_label__in=["accounts", "memory", "django_q"])
+    )
+    client.force_login(operator)
+
+    for url in admin_pages(owner):
+        response = client.get(url)
+        assert response.status_code in (200, 403), url
+        body = response.content.decode()
+        assert "X1234567" not in body, url
+        assert "passport" not in body, url
+
+
+@pytest.mark.parametrize("model_name", ["belief", "event", "session", "beliefsource", "run"])
+def test_models_holding_memory_text_are_not_in_the_operator_admin(client, operator, model_name):
+    client.force_login(operator)
+
+    response = client.get(f"/admin/memory/{model_name}/")
+
+    assert response.status_code == 404
+
+
+def test_the_overview_shows_content_free_counts(client, operator, owner, someones_memories):
+    client.force_login(operator)
+
+    response = client.get(reverse("admin:memory_beliefstatuscount_changelist"))
+
+    body = re.sub(r"\s+", " ", response.content.decode())
+    assert "<th>active</th><td>1</td>" in body
+    assert "<th>rejected</th><td>1</td>" in body
+    assert "<th>Tasks waiting in the queue</th><td>0</td>" in body
+
+
+def test_an_operator_turns_the_kill_switch_on_and_off(client, operator):
+    client.force_login(operator)
+    toggle = reverse("admin:memory_flag_toggle", args=["maintenance_kill_switch"])
+
+    response = client.post(toggle, {"enabled": "on"}, follow=True)
+    assert flag_enabled("maintenance_kill_switch") is True
+    assert "Flag maintenance_kill_switch is now on." in response.content.decode()
+
+    client.post(toggle, {})
+    assert flag_enabled("maintenance_kill_switch") is False
+    assert Flag.objects.get(key="maintenance_kill_switch").updated_by == operator
+
+
+def test_an_unknown_flag_is_reported_not_created(client, operator):
+    client.force_login(operator)
+
+    response = client.post(
+        reverse("admin:memory_flag_toggle", args=["everything"]), {"enabled": "on"}, follow=True
+    )
+
+    assert "Unknown flag" in response.content.decode()
+    assert not Flag.objects.exists()
+
+
+def test_flags_fall_back_to_their_configured_defaults(db, settings):
+    settings.REVERIE_FLAG_DEFAULTS = {**settings.REVERIE_FLAG_DEFAULTS, "memory_api": False}
+
+    assert flag_enabled("memory_api") is False
+
+
+def test_toggling_needs_a_post_from_staff(client, owner):
+    toggle = reverse("admin:memory_flag_toggle", args=["maintenance_kill_switch"])
+    client.force_login(owner)
+
+    response = client.post(toggle, {"enabled": "on"})
+
+    assert response.status_code == 302  # to the admin login
+    assert flag_enabled("maintenance_kill_switch") is False
+
+
+def test_a_principal_who_is_not_staff_cannot_enter(client, owner):
+    client.force_login(owner)
+
+    response = client.get(reverse("admin:index"))
+
+    assert response.status_code == 302
+    assert "/admin/login/" in response["Location"]

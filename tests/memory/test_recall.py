@@ -1,0 +1,274 @@
+"""Recall's ordering contract, the same on PostgreSQL and SQLite."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from memory.enums import BeliefStatus, BeliefType, EventType
+from memory.errors import ReverieError
+from memory.models import Belief, Event
+from memory.principal import principal_context
+from memory.selectors.recall import recall
+from memory.services.beliefs import belief_correct, belief_delete, belief_reject
+from memory.services.erasure import event_erase
+
+from .helpers import conversation, remember, say
+
+
+def texts(result):
+    return [item.text for item in result.items]
+
+
+def test_a_better_match_ranks_higher(owner):
+    remember(owner, "User's garden has tomatoes.")
+    remember(owner, "User grows tomatoes and basil in the garden greenhouse.")
+    remember(owner, "User plays the violin.")
+
+    result = recall(principal=owner, query="tomatoes basil greenhouse")
+
+    assert texts(result) == [
+        "User grows tomatoes and basil in the garden greenhouse.",
+        "User's garden has tomatoes.",
+    ]
+
+
+def test_matching_stems_finds_other_word_forms(owner):
+    remember(owner, "User runs marathons every spring.")
+
+    result = recall(principal=owner, query="running a marathon")
+
+    assert texts(result) == ["User runs marathons every spring."]
+
+
+def test_it_only_recalls_the_principals_own_memories(owner, other_owner):
+    remember(other_owner, "User has a cat called Miso.")
+    remember(owner, "User has a dog called Pico.")
+
+    assert texts(recall(principal=owner, query="cat dog called")) == ["User has a dog called Pico."]
+
+
+def test_it_returns_active_and_provisional_memories_with_their_status(owner):
+    active = remember(owner, "User likes green tea.")
+    provisional = remember(owner, "User likes black tea.")
+    with principal_context(owner):
+        Belief.objects.filter(pk=provisional.pk).update(status=BeliefStatus.PROVISIONAL)
+
+    result = recall(principal=owner, query="tea")
+
+    assert {(item.id, item.status) for item in result.items} == {
+        (str(active.public_id), "active"),
+        (str(provisional.public_id), "provisional"),
+    }
+
+
+def test_it_leaves_out_rejected_superseded_and_deleted_memories(owner):
+    rejected = remember(owner, "User likes oolong tea.")
+    belief_reject(principal=owner, belief_id=rejected.public_id, expected_revision=1)
+    deleted = remember(owner, "User likes jasmine tea.")
+    belief_delete(principal=owner, belief_id=deleted.public_id, expected_revision=1)
+    corrected = remember(owner, "User likes chai tea.")
+    belief_correct(
+        principal=owner,
+        belief_id=corrected.public_id,
+        expected_revision=1,
+        statement="User likes rooibos tea.",
+    )
+
+    assert texts(recall(principal=owner, query="tea")) == ["User likes rooibos tea."]
+
+
+def test_beliefs_carry_their_sources(owner):
+    session, (message,) = conversation(owner, "I adopted a greyhound named Bolt.")
+    remember(owner, "User has a greyhound named Bolt.", sources=[message])
+
+    (item,) = recall(principal=owner, query="greyhound").items
+
+    (source,) = item.sources
+    assert source.event_id == str(message.public_id)
+    assert source.session_id == str(session.public_id)
+    assert source.excerpt == "I adopted a greyhound named Bolt."
+
+
+def test_original_messages_are_opt_in(owner):
+    conversation(owner, "We booked a cabin in Tromsø for the northern lights.")
+
+    assert recall(principal=owner, query="northern lights cabin").items == []
+    result = recall(principal=owner, query="northern lights cabin", include=["messages"])
+    assert [(item.kind, item.text) for item in result.items] == [
+        ("message", "We booked a cabin in Tromsø for the northern lights.")
+    ]
+
+
+def test_messages_and_beliefs_are_fused(owner):
+    _, (message,) = conversation(owner, "My sister Ana moved to Lisbon last spring.")
+    remember(owner, "User's sister Ana lives in Lisbon.", sources=[message])
+
+    result = recall(principal=owner, query="Ana Lisbon", include=["messages"])
+
+    assert {item.kind for item in result.items} == {"belief", "message"}
+    assert [item.rank for item in result.items] == [1, 2]
+
+
+def test_other_participants_and_assistant_messages_are_searchable(owner):
+    session, _ = conversation(owner, "hello")
+    say(
+        owner,
+        session,
+        "The lighthouse tour starts at nine.",
+        event_type=EventType.ASSISTANT_MESSAGE,
+    )
+
+    result = recall(principal=owner, query="lighthouse", include=["messages"])
+
+    assert [item.event_type for item in result.items] == [EventType.ASSISTANT_MESSAGE]
+
+
+def test_erased_and_fenced_messages_never_appear(owner):
+    _, (erased, fenced, kept) = conversation(
+        owner,
+        "The alarm code is the kayak number.",
+        "My kayak is the red one.",
+        "The kayak club meets on Sundays.",
+    )
+    event_erase(principal=owner, event_id=erased.public_id)
+    belief = remember(owner, "User owns a red kayak.", sources=[fenced])
+    belief_delete(principal=owner, belief_id=belief.public_id, expected_revision=1)
+
+    result = recall(principal=owner, query="kayak", include=["messages"])
+
+    assert texts(result) == ["The kayak club meets on Sundays."]
+
+
+def test_another_owners_messages_never_appear(owner, other_owner):
+    conversation(other_owner, "The vault combination is 4-8-15.")
+
+    assert recall(principal=owner, query="vault combination", include=["messages"]).items == []
+
+
+def test_filters_by_type_and_since(owner):
+    remember(owner, "User prefers window seats on trains.", type=BeliefType.PREFERENCE)
+    remember(owner, "User took the night train to Vienna.", type=BeliefType.OUTCOME)
+
+    by_type = recall(principal=owner, query="train", types=["preference"])
+    future = recall(principal=owner, query="train", since=timezone.now() + timedelta(minutes=1))
+    past = recall(principal=owner, query="train", since=timezone.now() - timedelta(minutes=1))
+
+    assert texts(by_type) == ["User prefers window seats on trains."]
+    assert future.items == []
+    assert len(past.items) == 2
+
+
+def test_filters_by_status(owner):
+    remember(owner, "User likes green tea.")
+
+    assert recall(principal=owner, query="tea", statuses=["provisional"]).items == []
+
+
+def test_a_limit_caps_the_number_of_items(owner):
+    for n in range(5):
+        remember(owner, f"User visited museum number {n}.")
+
+    assert len(recall(principal=owner, query="museum", limit=3).items) == 3
+
+
+def test_the_budget_caps_the_characters_returned(owner):
+    remember(owner, "User likes hiking.")
+    remember(owner, "User likes hiking in the Alps with a heavy pack, mostly in September.")
+
+    result = recall(principal=owner, query="hiking alps september", budget_chars=30)
+
+    assert texts(result) == ["User likes hiking."]
+    assert result.chars == len("User likes hiking.")
+    assert result.truncated
+
+
+def test_without_query_terms_it_returns_the_newest_memories(owner):
+    remember(owner, "User likes chess.")
+    remember(owner, "User likes go.")
+
+    assert texts(recall(principal=owner, query="the of and")) == [
+        "User likes go.",
+        "User likes chess.",
+    ]
+
+
+def test_query_syntax_is_treated_as_plain_words(owner):
+    remember(owner, "User likes chess.")
+
+    for query in ['chess" OR "x', "chess & !x | (", "NEAR(chess) *", "chess'; DROP TABLE x; --"]:
+        assert texts(recall(principal=owner, query=query)) == ["User likes chess."]
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        ({"limit": 0}, "limit"),
+        ({"limit": 101}, "limit"),
+        ({"budget_chars": 0}, "budget_chars"),
+        ({"types": ["opinion"]}, "types"),
+        ({"statuses": ["deleted"]}, "statuses"),
+        ({"include": ["everything"]}, "include"),
+        ({"since": "yesterday"}, "since"),
+        ({"query": 42}, "query"),
+    ],
+)
+def test_bad_options_are_a_validation_error(owner, options, field):
+    with pytest.raises(ReverieError) as error:
+        recall(principal=owner, **{"query": "tea", **options})
+
+    assert (error.value.code, error.value.details["field"]) == ("validation_error", field)
+
+
+@pytest.mark.postgres
+def test_on_postgresql_recall_matches_through_the_gin_indexes(owner):
+    from django.db import connection
+
+    session, _ = conversation(owner, "I cook with saffron.")
+    with principal_context(owner):
+        Belief.objects.bulk_create(
+            Belief(
+                owner=owner,
+                type="fact",
+                subject=f"topic:dish-{n}",
+                statement=f"User cooked dish number {n} on a weekday evening.",
+                authority="explicit",
+                status="active",
+                confidence=0.9,
+            )
+            for n in range(3000)
+        )
+        Event.objects.bulk_create(
+            Event(
+                owner=owner,
+                session=session,
+                sequence=n + 2,
+                event_type=EventType.USER_MESSAGE,
+                author_kind="principal",
+                text=f"I cooked dish number {n} on a weekday evening.",
+                occurred_at=timezone.now(),
+            )
+            for n in range(3000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE memory_belief")
+            cursor.execute("ANALYZE memory_event")
+    remember(owner, "User cooks with saffron.")
+    captured = []
+
+    def capture(execute, sql, params, many, context):
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        result = recall(principal=owner, query="saffron", include=["messages"])
+    assert len(result.items) == 2
+    searches = [(sql, params) for sql, params in captured if "ts_rank_cd" in sql]
+
+    plans = []
+    with principal_context(owner), connection.cursor() as cursor:
+        for sql, params in searches:
+            cursor.execute(f"EXPLAIN {sql}", params)
+            plans.append("\n".join(row[0] for row in cursor.fetchall()))
+    assert "memory_belief_search" in plans[0], plans[0]
+    assert "memory_event_search" in plans[1], plans[1]
