@@ -139,6 +139,5 @@ REVERIE_LIMITS = {
 
 # Defaults for operator-toggled flags; a row in memory.Flag overrides its default.
 REVERIE_FLAG_DEFAULTS = {
-    "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
     "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
 }

@@ -146,3 +146,75 @@ class AddFullTextIndex(_VendorSQL):
             *(f"DROP TRIGGER IF EXISTS {trigger}_{suffix}" for suffix in ("ai", "ad", "au")),
             f"DROP TABLE IF EXISTS {schema_editor.quote_name(trigger)}",
         ]
+
+
+# Columns an event keeps for life; erasure may only blank parts and text.
+_EVENT_IMMUTABLE_COLUMNS = (
+    "owner_id",
+    "public_id",
+    "session_id",
+    "sequence",
+    "event_type",
+    "author_kind",
+    "author_name",
+    "payload",
+    "external_id",
+    "derivation_key",
+    "occurred_at",
+    "created_at",
+)
+_APPEND_ONLY_MESSAGE = "memory_event is append-only: only erasure may change an event"
+
+
+class MakeEventLogAppendOnly(_VendorSQL):
+    """A trigger refusing every UPDATE of an event except erasure.
+
+    Erasure sets ``redacted_at`` and blanks ``parts`` and ``text`` in one
+    statement, once. Anything else, from any code path, is refused by the
+    database, so the log stays the trustworthy record formation replays.
+    """
+
+    vendors = ("postgresql", "sqlite")
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [], {})
+
+    def describe(self):
+        return "Make the event log append-only"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        table = self._table(app_label, state, "event")
+        changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in _EVENT_IMMUTABLE_COLUMNS)
+        if vendor == "postgresql":
+            forbidden = (
+                f"{changed} OR OLD.redacted_at IS NOT NULL OR ("
+                "(NEW.text, NEW.parts) IS DISTINCT FROM (OLD.text, OLD.parts) AND NOT ("
+                "NEW.text = '' AND NEW.parts = '[]'::jsonb AND NEW.redacted_at IS NOT NULL))"
+            )
+            return [
+                f"CREATE FUNCTION {table}_append_only() RETURNS trigger LANGUAGE plpgsql AS $$ "
+                f"BEGIN IF {forbidden} THEN RAISE EXCEPTION '{_APPEND_ONLY_MESSAGE}' "
+                "USING ERRCODE = 'integrity_constraint_violation'; END IF; RETURN NEW; END $$",
+                f"CREATE TRIGGER {table}_append_only BEFORE UPDATE ON {table} "
+                f"FOR EACH ROW EXECUTE FUNCTION {table}_append_only()",
+            ]
+        changed = changed.replace("IS DISTINCT FROM", "IS NOT")
+        forbidden = (
+            f"{changed} OR OLD.redacted_at IS NOT NULL OR ("
+            "(NEW.text IS NOT OLD.text OR NEW.parts IS NOT OLD.parts) AND NOT ("
+            "NEW.text = '' AND NEW.parts = '[]' AND NEW.redacted_at IS NOT NULL))"
+        )
+        return [
+            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE ON {table} WHEN {forbidden} "
+            f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY_MESSAGE}'); END",
+        ]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        table = self._table(app_label, state, "event")
+        statements = [
+            f"DROP TRIGGER IF EXISTS {table}_append_only"
+            + (f" ON {table}" if vendor == "postgresql" else "")
+        ]
+        if vendor == "postgresql":
+            statements.append(f"DROP FUNCTION IF EXISTS {table}_append_only()")
+        return statements

@@ -157,7 +157,7 @@ def belief_remember(
     with principal_context(principal), transaction.atomic():
         sources = _source_events(principal, source_event_ids)
         fingerprint = claim_fingerprint(subject, statement)
-        equal = (
+        equal = list(
             Belief.objects.select_for_update()
             .filter(
                 owner=principal,
@@ -166,13 +166,13 @@ def belief_remember(
                 scope=scope,
                 status__in=LIVE_BELIEF_STATUSES,
             )
-            .order_by("-authority", "id")  # "inferred" > "explicit": inferred first
+            .order_by("id")
         )
-        replaced = None
         for existing in equal:
             if existing.authority == Authority.EXPLICIT and existing.status == BeliefStatus.ACTIVE:
                 return existing
-            replaced = existing
+        # The explicit statement replaces an equal memory that was only inferred.
+        replaced = equal[0] if equal else None
         belief = create_belief(
             principal=principal,
             sources=sources,

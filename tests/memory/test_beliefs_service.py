@@ -328,3 +328,28 @@ class TestDelete:
             ("confirmed", 2, "provisional", "active"),
             ("deleted", 3, "active", "deleted"),
         ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"statement": "  "}, "statement"),
+        ({"subject": "not a subject"}, "subject"),
+        ({"polarity": "sideways"}, "polarity"),
+        ({"sensitivity": "secret"}, "sensitivity"),
+    ],
+)
+def test_a_bad_correction_is_refused_and_changes_nothing(owner, fields, field):
+    old = remember(owner, "User drives a BMW X3.", subject="vehicle:bmw-x3")
+
+    with pytest.raises(ReverieError) as error:
+        belief_correct(
+            principal=owner,
+            belief_id=old.public_id,
+            expected_revision=1,
+            **{"statement": "User drives an Audi.", **fields},
+        )
+
+    assert (error.value.code, error.value.details["field"]) == ("validation_error", field)
+    assert live(owner) == [old]
+    assert reload(owner, old).revision == 1

@@ -103,9 +103,12 @@ def test_an_unknown_flag_is_reported_not_created(client, operator):
 
 
 def test_flags_fall_back_to_their_configured_defaults(db, settings):
-    settings.REVERIE_FLAG_DEFAULTS = {**settings.REVERIE_FLAG_DEFAULTS, "memory_api": False}
+    settings.REVERIE_FLAG_DEFAULTS = {
+        **settings.REVERIE_FLAG_DEFAULTS,
+        "maintenance_kill_switch": True,
+    }
 
-    assert flag_enabled("memory_api") is False
+    assert flag_enabled("maintenance_kill_switch") is True
 
 
 def test_toggling_needs_a_post_from_staff(client, owner):

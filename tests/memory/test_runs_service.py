@@ -94,3 +94,16 @@ def test_another_owners_run_is_not_found(owner, other_owner):
 
     assert error.value.code == "not_found"
     assert event_types(other_owner, theirs) == []
+
+
+def test_an_overlong_error_code_is_refused_and_the_run_keeps_running(owner, session):
+    run = run_create(principal=owner, session_id=session.public_id)
+
+    with pytest.raises(ReverieError) as error:
+        run_fail(principal=owner, run_id=run.public_id, error_code="x" * 81)
+
+    assert error.value.code == "validation_error"
+    with principal_context(owner):
+        run.refresh_from_db()
+    assert run.status == RunStatus.RUNNING
+    assert event_types(owner, session) == []

@@ -38,6 +38,8 @@ def test_it_refuses_a_malformed_scope(owner):
         session_create(principal=owner, scope="everyone")
 
     assert error.value.code == "validation_error"
+    with principal_context(owner):
+        assert not Session.objects.filter(owner=owner).exists()
 
 
 def test_appended_messages_get_consecutive_sequences(owner):
