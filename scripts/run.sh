@@ -15,21 +15,26 @@ $PY manage.py seed_demo
 
 $PY manage.py qcluster &
 QCLUSTER_PID=$!
+$PY manage.py runserver "127.0.0.1:${PORT}" --noreload &
+WEB_PID=$!
+
 stop() {
-    # qcluster shuts down cleanly on SIGTERM; SIGINT from a script's background
-    # job is ignored, so it is stopped here, by pid.
-    kill -TERM "$QCLUSTER_PID" 2>/dev/null || true
-    wait "$QCLUSTER_PID" 2>/dev/null || true
+    trap - INT TERM EXIT
+    # qcluster shuts down cleanly on SIGTERM (a plain SIGINT may not reach a
+    # background job), so both children are stopped here, by pid.
+    kill -TERM "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
+    wait "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
 }
-trap stop EXIT
+trap stop INT TERM EXIT
 
 cat <<TXT
 
 Reverie is running:
   operator admin:  http://127.0.0.1:${PORT}/admin/   (operator / demo-operator-password)
   demo owner:      demo / demo-owner-password
-  worker:          django-q2 cluster, pid ${QCLUSTER_PID}
+  web server pid ${WEB_PID}, django-q2 cluster pid ${QCLUSTER_PID}
 Press Ctrl-C to stop both.
 
 TXT
-$PY manage.py runserver "127.0.0.1:${PORT}" --noreload
+# Returns when either child exits (or a signal arrives); stop() ends the other.
+wait -n "$WEB_PID" "$QCLUSTER_PID"

@@ -1,0 +1,1 @@
+"""Benchmark helpers; see docs/benchmarks.md."""

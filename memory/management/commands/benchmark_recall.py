@@ -1,0 +1,341 @@
+"""Benchmark recall against an unindexed ``icontains`` baseline on PostgreSQL.
+
+See docs/benchmarks.md for how to run it and how to read its output.
+"""
+
+import gc
+import itertools
+import operator
+import os
+import statistics
+import time
+from functools import reduce
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Case, Q, When
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from benchmarks.corpus import Corpus
+from memory.enums import LIVE_BELIEF_STATUSES, SCOPE_PRINCIPAL
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors.recall import recall
+from memory.text import query_terms
+
+DATABASE_PREFIX = "reverie_bench"
+USERNAME_PREFIX = "bench-"
+BATCH_SIZE = 5000
+TARGET_P95_MS = 20.0
+
+
+def _positive_int(value):
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise CommandError(f"Expected a positive integer, got {value!r}.")
+    return number
+
+
+def _sizes(value):
+    sizes = sorted({_positive_int(part.strip().replace("_", "")) for part in value.split(",")})
+    if not sizes:
+        raise CommandError("--sizes needs at least one size.")
+    return sizes
+
+
+def _figures(seconds, items):
+    ms = sorted(s * 1000 for s in seconds)
+    p95 = statistics.quantiles(ms, n=20, method="inclusive")[18] if len(ms) > 1 else ms[0]
+    return {
+        "p50": statistics.median(ms),
+        "p95": p95,
+        "mean": statistics.fmean(ms),
+        "items": statistics.fmean(items),
+    }
+
+
+def baseline(principal, terms, limit):
+    """The unindexed search recall replaces: any term as a substring, newest first."""
+    match = reduce(operator.or_, (Q(statement__icontains=term) for term in terms))
+    with principal_context(principal):
+        return list(
+            Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES)
+            .filter(match)
+            .order_by("-updated_at")[:limit]
+        )
+
+
+def ranked_baseline(principal, terms, limit):
+    """The same substring match, ranked like recall: most terms matched first, then newest.
+
+    Unlike ``baseline`` it cannot stop at the first matches, so it shows what an
+    unindexed search costs when it keeps recall's ordering contract.
+    """
+    matched = reduce(
+        operator.add,
+        (Case(When(statement__icontains=term, then=1), default=0) for term in terms),
+    )
+    with principal_context(principal):
+        return list(
+            Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES)
+            .annotate(matched=matched)
+            .filter(matched__gt=0)
+            .order_by("-matched", "-updated_at")[:limit]
+        )
+
+
+class Command(BaseCommand):
+    help = (
+        "Seed a reverie_bench* PostgreSQL database with synthetic beliefs and print recall "
+        "latency (p50/p95) through the selector and an unindexed icontains baseline."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--sizes",
+            type=_sizes,
+            default=[10_000, 100_000],
+            help="Beliefs per principal, comma-separated, grown in ascending order "
+            "(default: 10000,100000).",
+        )
+        parser.add_argument("--principals", type=_positive_int, default=10)
+        parser.add_argument("--queries", type=_positive_int, default=200)
+        parser.add_argument("--warmup", type=int, default=100, help="Untimed queries per method.")
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument("--limit", type=_positive_int, default=10)
+        parser.add_argument(
+            "--reuse",
+            action="store_true",
+            help="Keep the bench principals' beliefs from an earlier run with the same seed "
+            "and only add what is missing (default: delete them and seed afresh).",
+        )
+
+    def handle(self, *args, **options):
+        connection = connections[DEFAULT_DB_ALIAS]
+        if connection.vendor != "postgresql":
+            raise CommandError(
+                "benchmark_recall needs PostgreSQL: set DATABASE_URL to a "
+                f"{DATABASE_PREFIX}* database (see docs/benchmarks.md)."
+            )
+        name = connection.settings_dict["NAME"] or ""
+        if not name.startswith(DATABASE_PREFIX):
+            raise CommandError(
+                f"Refusing to seed database {name!r}: its name must start with "
+                f"{DATABASE_PREFIX!r} (see docs/benchmarks.md)."
+            )
+        # With DEBUG on, Django keeps every query's SQL (each bulk insert is
+        # megabytes) and times it: neither belongs in a benchmark.
+        with override_settings(DEBUG=False):
+            self._run(connection, options)
+
+    # -- progress goes to stderr, figures to stdout ---------------------------
+
+    def _progress(self, message):
+        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
+
+    def _run(self, connection, options):
+        corpus = Corpus(options["seed"])
+        principals = self._principals(options["principals"])
+        if not options["reuse"]:
+            self._delete(connection, principals)
+        vocabulary = corpus.vocabulary(len(principals))
+        timed = corpus.queries(options["queries"], len(principals), stream="timed")
+        warmup = corpus.queries(options["warmup"], len(principals), stream="warmup")
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            version = cursor.fetchone()[0]
+            cursor.execute(
+                "SELECT proleakproof FROM pg_proc "
+                "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
+            )
+            leakproof = cursor.fetchone()[0]
+        if not leakproof:
+            self._progress(
+                "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001), so row-level security "
+                "keeps recall off its GIN index; run deploy/postgres-provision.sql as a superuser "
+                "in this database (or in template1 before creating it)."
+            )
+
+        results = []
+        for size in options["sizes"]:
+            started = time.perf_counter()
+            self._grow(connection, corpus, principals, size)
+            seeded = time.perf_counter() - started
+            counts = self._counts(principals)
+            self._progress(f"{size:,}/principal ready in {seeded:.0f} s; timing")
+            selector = self._time(
+                lambda p, q: len(recall(principal=p, query=q, limit=options["limit"]).items),
+                principals,
+                warmup,
+                timed,
+            )
+            quality = self._quality(principals, timed, options["limit"])
+            icontains = self._time(
+                lambda p, q: len(baseline(p, query_terms(q), options["limit"])),
+                principals,
+                warmup,
+                timed,
+            )
+            ranked = self._time(
+                lambda p, q: len(ranked_baseline(p, query_terms(q), options["limit"])),
+                principals,
+                warmup,
+                timed,
+            )
+            results.append((size, counts, selector, icontains, ranked, quality))
+
+        self._report(version, leakproof, options, vocabulary, timed, results)
+
+    # -- seeding ---------------------------------------------------------------
+
+    def _principals(self, count):
+        User = get_user_model()
+        principals = []
+        for index in range(count):
+            username = f"{USERNAME_PREFIX}{index}"
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                user = User.objects.create_user(username=username, password=None)
+            principals.append(user)
+        return principals
+
+    def _delete(self, connection, principals):
+        self._progress("deleting earlier bench beliefs")
+        for principal in principals:
+            with principal_context(principal), connection.cursor() as cursor:
+                cursor.execute("DELETE FROM memory_belief WHERE owner_id = %s", [principal.pk])
+
+    def _grow(self, connection, corpus, principals, size):
+        added = 0
+        for index, principal in enumerate(principals):
+            with principal_context(principal):
+                have = Belief.objects.filter(owner=principal).count()
+            if have > size:
+                raise CommandError(
+                    f"{principal.username} already has {have:,} beliefs, more than {size:,}: "
+                    "--reuse only grows a bank; pass --sizes from that size up, or run without "
+                    "--reuse to seed afresh."
+                )
+            rows = corpus.beliefs(index, have, size)
+            while batch := list(itertools.islice(rows, BATCH_SIZE)):
+                now = timezone.now()
+                beliefs = [
+                    Belief(
+                        owner=principal,
+                        scope=SCOPE_PRINCIPAL,
+                        deleted_at=now if row["status"] == "deleted" else None,
+                        **row,
+                    )
+                    for row in batch
+                ]
+                with principal_context(principal):
+                    Belief.objects.bulk_create(beliefs, batch_size=BATCH_SIZE)
+                added += len(batch)
+            self._progress(f"{principal.username}: {size:,} beliefs")
+        if added:
+            # VACUUM as well as ANALYZE: it merges the GIN index's pending list
+            # and sets the visibility map, as autovacuum would on a live system.
+            self._progress(f"added {added:,} beliefs; VACUUM ANALYZE")
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM (ANALYZE) memory_belief")
+
+    def _counts(self, principals):
+        total = live = 0
+        for principal in principals:
+            with principal_context(principal):
+                beliefs = Belief.objects.filter(owner=principal)
+                total += beliefs.count()
+                live += beliefs.filter(status__in=LIVE_BELIEF_STATUSES).count()
+        return total, live
+
+    # -- timing ----------------------------------------------------------------
+
+    def _time(self, run, principals, warmup, timed):
+        for index, query in warmup:
+            run(principals[index], query)
+        gc.collect()
+        seconds, items = [], []
+        for index, query in timed:
+            started = time.perf_counter()
+            found = run(principals[index], query)
+            seconds.append(time.perf_counter() - started)
+            items.append(found)
+        return _figures(seconds, items)
+
+    def _quality(self, principals, timed, limit):
+        """Share of returned items that an uncapped ranking would also rank in its top ``limit``.
+
+        An item counts when its score is at least the uncapped ``limit``-th best
+        score, so that ties are not held against the cap.
+        """
+        uncapped_limits = {**settings.REVERIE_LIMITS, "recall_candidate_cap": 10**9}
+        shares = []
+        for index, query in timed:
+            principal = principals[index]
+            capped = recall(principal=principal, query=query, limit=limit).items
+            with override_settings(REVERIE_LIMITS=uncapped_limits):
+                uncapped = recall(principal=principal, query=query, limit=limit).items
+            if not uncapped:
+                continue
+            floor = uncapped[-1].score
+            shares.append(sum(item.score >= floor for item in capped) / len(uncapped))
+        return statistics.fmean(shares) if shares else 1.0
+
+    # -- output ----------------------------------------------------------------
+
+    def _report(self, version, leakproof, options, vocabulary, timed, results):
+        write = self.stdout.write
+        words = [len(query.split()) for _, query in timed]
+        write(
+            f"PostgreSQL {version}; {os.cpu_count()} CPUs; "
+            f"ts_match_vq LEAKPROOF {'yes' if leakproof else 'no'}; "
+            f"recall_candidate_cap {settings.REVERIE_LIMITS['recall_candidate_cap']}; "
+            f"principals {options['principals']}; limit {options['limit']}; seed {options['seed']}"
+        )
+        write(
+            f"queries {len(timed)} timed + {options['warmup']} warm-up per method; "
+            f"{min(words)}-{max(words)} words (mean {statistics.fmean(words):.2f}) "
+            f"from a vocabulary of {len(vocabulary):,} content words"
+        )
+        for size, (total, live), *_ in results:
+            write(f"rows at {size:,}/principal: {total:,} beliefs, {live:,} active or provisional")
+        write("")
+        header = (
+            f"{'beliefs/principal':>17}  {'method':<10}{'p50 ms':>9}{'p95 ms':>9}"
+            f"{'mean ms':>9}{'items':>7}"
+        )
+        write(header)
+        write("-" * len(header))
+        for size, _, selector, icontains, ranked, _ in results:
+            methods = (("selector", selector), ("icontains", icontains), ("ranked", ranked))
+            for method, figures in methods:
+                write(
+                    f"{size:>17,}  {method:<10}{figures['p50']:>9.2f}{figures['p95']:>9.2f}"
+                    f"{figures['mean']:>9.2f}{figures['items']:>7.2f}"
+                )
+            for name, baseline_figures in (("icontains", icontains), ("ranked", ranked)):
+                write(
+                    f"{size:>17,}  {'ratio':<10}"
+                    f"{baseline_figures['p50'] / selector['p50']:>8.1f}x"
+                    f"{baseline_figures['p95'] / selector['p95']:>8.1f}x"
+                    f"   ({name} / selector)"
+                )
+        write("")
+        for size, *_, quality in results:
+            write(
+                f"{size:>17,}  precision@{options['limit']} of the selector against an uncapped "
+                f"ranking: {quality:.3f}"
+            )
+        write("")
+        size, _, selector, *_ = results[-1]
+        verdict = "PASS" if selector["p95"] <= TARGET_P95_MS else "FAIL"
+        write(
+            f"target selector p95 <= {TARGET_P95_MS:.0f} ms at {size:,} beliefs/principal: "
+            f"{verdict} ({selector['p95']:.2f} ms)"
+        )
