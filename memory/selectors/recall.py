@@ -77,6 +77,14 @@ def _check_datetime(value, name):
     return value
 
 
+def _string_list(values, name):
+    if values is None:
+        return []
+    if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
+        raise validation_error(f"{name} must be a list of strings.", field=name)
+    return list(dict.fromkeys(values))
+
+
 def _check_options(*, types, statuses, include, limit, budget_chars, since):
     limits = settings.REVERIE_LIMITS
     limit = limits["recall_default_limit"] if limit is None else limit
@@ -99,16 +107,16 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
         raise validation_error(
             f"budget_chars must be between 1 and {BUDGET_MAX_CHARS}.", field="budget_chars"
         )
-    types = list(types or [])
+    types = _string_list(types, "types")
     if unknown := sorted(set(types) - set(BeliefType.values)):
         raise validation_error(f"Unknown types: {', '.join(unknown)}.", field="types")
-    statuses = list(statuses or LIVE_BELIEF_STATUSES)
+    statuses = _string_list(statuses, "statuses") or list(LIVE_BELIEF_STATUSES)
     if unknown := sorted(set(statuses) - set(LIVE_BELIEF_STATUSES)):
         raise validation_error(
             f"Recall returns only active and provisional memories, not {', '.join(unknown)}.",
             field="statuses",
         )
-    include = list(dict.fromkeys(include or []))
+    include = _string_list(include, "include")
     known = {"messages", *EXTRA_SOURCES}
     if unknown := sorted(set(include) - known):
         raise validation_error(

@@ -5,6 +5,8 @@ revision of each row it changes, writes an ``AuditRecord`` per change and
 shifts the status counts in that same transaction.
 """
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -83,8 +85,8 @@ def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_unt
         ("valid_until", valid_until),
         ("expires_at", expires_at),
     ):
-        if value is not None and timezone.is_naive(value):
-            raise validation_error(f"{field} must carry a timezone.", field=field)
+        if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
+            raise validation_error(f"{field} must be a datetime with a timezone.", field=field)
     if valid_from and valid_until and valid_until < valid_from:
         raise validation_error("valid_until is before valid_from.", field="valid_until")
     if expires_at is not None and expires_at <= timezone.now():

@@ -1,5 +1,7 @@
 """Sessions, their append-only event logs, and runs."""
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
@@ -38,8 +40,8 @@ def _check_external_id(external_id, field="external_id"):
 
 
 def _check_aware(value, field):
-    if value is not None and timezone.is_naive(value):
-        raise validation_error(f"{field} must carry a timezone.", field=field)
+    if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
+        raise validation_error(f"{field} must be a datetime with a timezone.", field=field)
     return value
 
 
@@ -164,7 +166,7 @@ def event_append(
     the same message returns the original event, and a different message under
     the same id is a conflict.
     """
-    if event_type not in MESSAGE_AUTHOR_KIND:
+    if not isinstance(event_type, str) or event_type not in MESSAGE_AUTHOR_KIND:
         raise validation_error(
             "event_type must be a message type.",
             field="event_type",

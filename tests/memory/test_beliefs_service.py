@@ -99,11 +99,13 @@ class TestRemember:
             ({"sensitivity": "secret"}, "sensitivity"),
             ({"portability": "global"}, "portability"),
             ({"expires_at": "tomorrow"}, "expires_at"),
+            ({"expires_at": "in the past"}, "expires_at"),
+            ({"valid_from": "2024-01-01"}, "valid_from"),
             ({"source_event_ids": ["nope"]}, "source_event_ids"),
         ],
     )
     def test_bad_input_is_refused_and_nothing_is_written(self, owner, fields, field):
-        if fields.get("expires_at") == "tomorrow":
+        if fields.get("expires_at") == "in the past":
             fields = {"expires_at": timezone.now() - timedelta(days=1)}
         arguments = {"statement": "User likes tea.", **fields}
 

@@ -211,6 +211,9 @@ def test_query_syntax_is_treated_as_plain_words(owner):
         ({"include": ["everything"]}, "include"),
         ({"since": "yesterday"}, "since"),
         ({"query": 42}, "query"),
+        ({"types": "preference"}, "types"),
+        ({"types": [["preference"]]}, "types"),
+        ({"include": [{"messages": True}]}, "include"),
     ],
 )
 def test_bad_options_are_a_validation_error(owner, options, field):
@@ -277,3 +280,15 @@ def test_on_postgresql_recall_matches_through_the_gin_indexes(owner):
         index_condition = scan.splitlines()[1]
         assert "Index Cond" in index_condition, plan
         assert "search_vector @@" in index_condition, plan
+
+
+def test_the_candidate_cap_never_hides_a_row_matching_more_terms(owner, settings):
+    settings.REVERIE_LIMITS = {**settings.REVERIE_LIMITS, "recall_candidate_cap": 1}
+    for n in range(5):
+        remember(owner, f"User bought bread number {n}.")
+    best = remember(owner, "User bought sourdough bread at the harbour bakery.")
+
+    result = recall(principal=owner, query="sourdough bread harbour bakery", limit=3)
+
+    assert result.items[0].id == str(best.public_id)
+    assert len(result.items) == 3

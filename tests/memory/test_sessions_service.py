@@ -140,7 +140,13 @@ def test_the_default_size_limit_is_64_kib(owner):
 
 @pytest.mark.parametrize(
     "event_type",
-    [EventType.RUN_COMPLETED, EventType.FORMATION_REQUESTED, EventType.SESSION_CLOSED, "chat"],
+    [
+        EventType.RUN_COMPLETED,
+        EventType.FORMATION_REQUESTED,
+        EventType.SESSION_CLOSED,
+        "chat",
+        ["user.message.created"],
+    ],
 )
 def test_callers_cannot_append_system_events(owner, event_type):
     session = session_create(principal=owner)
@@ -152,11 +158,12 @@ def test_callers_cannot_append_system_events(owner, event_type):
     assert events_of(owner, session) == []
 
 
-def test_a_naive_timestamp_is_refused(owner):
+@pytest.mark.parametrize("occurred_at", [datetime(2023, 1, 1), "2023-01-01T00:00:00Z", 1672531200])
+def test_a_naive_or_untyped_timestamp_is_refused(owner, occurred_at):
     session = session_create(principal=owner)
 
     with pytest.raises(ReverieError) as error:
-        say(owner, session, "hello", occurred_at=datetime(2023, 1, 1))
+        say(owner, session, "hello", occurred_at=occurred_at)
 
     assert error.value.details["field"] == "occurred_at"
 
