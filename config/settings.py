@@ -73,7 +73,9 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # A file (not the in-memory default) so that tests can use several
     # connections and processes, as the web process and the worker do.
-    DATABASES["default"]["TEST"] = {"NAME": str(VAR_DIR / "test.sqlite3")}
+    DATABASES["default"]["TEST"] = {
+        "NAME": env.str("REVERIE_SQLITE_TEST_DB", default=str(VAR_DIR / "test.sqlite3"))
+    }
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=0)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

@@ -1,0 +1,160 @@
+"""Everything of one principal: export it, or erase it for good.
+
+Erasure is confirmed in two steps: ``account_erasure_request`` returns a
+short-lived signed token naming the principal, and ``account_erase`` only acts
+on a valid, unexpired token for that same principal. Nothing is stored between
+the steps, and a token is useless once the account is gone.
+"""
+
+from datetime import timedelta
+
+from django.core import signing
+from django.db import transaction
+from django.utils import timezone
+
+from memory.errors import conflict, validation_error
+from memory.models import (
+    AuditRecord,
+    Belief,
+    BeliefSource,
+    BeliefStatusCount,
+    ConsolidationWatermark,
+    DeletionFence,
+    Event,
+    ExtractionAudit,
+    FencedEvent,
+    FormationAudit,
+    MaintenanceDue,
+    Run,
+    Session,
+)
+from memory.principal import principal_context
+
+ERASURE_SALT = "reverie.account-erasure"
+ERASURE_TOKEN_LIFETIME = timedelta(minutes=10)
+
+# Deleted child first, so that no foreign key ever points at a deleted row.
+_OWNED_MODELS = (
+    FencedEvent,
+    DeletionFence,
+    AuditRecord,
+    BeliefSource,
+    ExtractionAudit,
+    Belief,
+    FormationAudit,
+    ConsolidationWatermark,
+    Run,
+    Event,
+    Session,
+    MaintenanceDue,
+    BeliefStatusCount,
+)
+
+
+def account_erasure_request(*, principal):
+    """Start erasing the principal's account; return the token and when it expires."""
+    token = signing.TimestampSigner(salt=ERASURE_SALT).sign(str(principal.public_id))
+    return {"token": token, "expires_at": timezone.now() + ERASURE_TOKEN_LIFETIME}
+
+
+def account_erase(*, principal, token):
+    """Irreversibly delete the principal and everything they own.
+
+    ``token`` must come from ``account_erasure_request`` for this principal
+    within the last ten minutes. Returns how many rows of each kind were
+    deleted (content-free counts).
+    """
+    if not isinstance(token, str) or not token:
+        raise validation_error("A confirmation token is required.", field="token")
+    try:
+        public_id = signing.TimestampSigner(salt=ERASURE_SALT).unsign(
+            token, max_age=ERASURE_TOKEN_LIFETIME
+        )
+    except signing.SignatureExpired:
+        raise conflict(
+            "The confirmation token has expired; ask for a new one.", field="token"
+        ) from None
+    except signing.BadSignature:
+        raise validation_error("The confirmation token is not valid.", field="token") from None
+    if public_id != str(principal.public_id):
+        raise validation_error("The confirmation token is not valid.", field="token")
+    deleted = {}
+    with principal_context(principal), transaction.atomic():
+        # Children before parents, each delete scoped to the owner, so that
+        # the cascade collector never has to gather a whole bank into memory.
+        Belief.objects.filter(owner=principal).update(supersedes=None)
+        for model in _OWNED_MODELS:
+            count, _ = model.objects.filter(owner=principal).delete()
+            deleted[model._meta.model_name] = count
+        principal.delete()
+    return deleted
+
+
+def account_export(*, principal):
+    """All of the principal's sessions (with their logs) and memories, as plain data."""
+    with principal_context(principal):
+        sessions = list(Session.objects.filter(owner=principal).order_by("created_at", "id"))
+        events = {}
+        for event in Event.objects.filter(owner=principal).order_by("session_id", "sequence"):
+            events.setdefault(event.session_id, []).append(
+                {
+                    "id": str(event.public_id),
+                    "sequence": event.sequence,
+                    "type": event.event_type,
+                    "author_kind": event.author_kind,
+                    "author_name": event.author_name,
+                    "parts": event.parts,
+                    "payload": event.payload,
+                    "external_id": event.external_id,
+                    "occurred_at": event.occurred_at,
+                    "redacted_at": event.redacted_at,
+                }
+            )
+        sources = {}
+        for source in BeliefSource.objects.filter(owner=principal).select_related("event"):
+            sources.setdefault(source.belief_id, []).append(
+                {"event_id": str(source.event.public_id), "excerpt": source.excerpt}
+            )
+        beliefs = Belief.objects.filter(owner=principal).select_related("supersedes")
+        return {
+            "principal": {"id": str(principal.public_id), "username": principal.get_username()},
+            "exported_at": timezone.now(),
+            "sessions": [
+                {
+                    "id": str(session.public_id),
+                    "external_id": session.external_id,
+                    "scope": session.scope,
+                    "created_at": session.created_at,
+                    "last_activity_at": session.last_activity_at,
+                    "closed_at": session.closed_at,
+                    "erased_at": session.erased_at,
+                    "events": events.get(session.pk, []),
+                }
+                for session in sessions
+            ],
+            "memories": [
+                {
+                    "id": str(belief.public_id),
+                    "type": belief.type,
+                    "subject": belief.subject,
+                    "statement": belief.statement,
+                    "polarity": belief.polarity,
+                    "authority": belief.authority,
+                    "status": belief.status,
+                    "needs_review": belief.needs_review,
+                    "confidence": belief.confidence,
+                    "scope": belief.scope,
+                    "portability": belief.portability,
+                    "sensitivity": belief.sensitivity,
+                    "valid_from": belief.valid_from,
+                    "valid_until": belief.valid_until,
+                    "expires_at": belief.expires_at,
+                    "supersedes": belief.supersedes and str(belief.supersedes.public_id),
+                    "revision": belief.revision,
+                    "created_at": belief.created_at,
+                    "updated_at": belief.updated_at,
+                    "sources": sources.get(belief.pk, []),
+                }
+                for belief in beliefs.order_by("created_at", "id")
+            ],
+        }

@@ -1,0 +1,100 @@
+from datetime import timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core import signing
+from django.utils import timezone
+
+from memory.errors import ReverieError
+from memory.models import Belief, BeliefStatusCount, Event, Session
+from memory.principal import principal_context
+from memory.services.account import (
+    account_erase,
+    account_erasure_request,
+    account_export,
+)
+from memory.services.beliefs import belief_correct, belief_delete
+
+from .helpers import conversation, remember
+
+
+def test_the_export_holds_every_session_message_and_memory(owner, other_owner):
+    session, (message,) = conversation(owner, "I keep bees in Porto.")
+    belief = remember(owner, "User keeps bees.", sources=[message])
+    belief_correct(
+        principal=owner, belief_id=belief.public_id, expected_revision=1, statement="Two hives."
+    )
+    conversation(other_owner, "Not mine to export.")
+
+    export = account_export(principal=owner)
+
+    assert export["principal"]["id"] == str(owner.public_id)
+    (exported_session,) = export["sessions"]
+    assert exported_session["id"] == str(session.public_id)
+    assert [e["parts"] for e in exported_session["events"]] == [
+        [{"type": "text", "text": "I keep bees in Porto."}]
+    ]
+    assert [(m["statement"], m["status"]) for m in export["memories"]] == [
+        ("User keeps bees.", "superseded"),
+        ("Two hives.", "active"),
+    ]
+    assert export["memories"][0]["sources"] == [
+        {"event_id": str(message.public_id), "excerpt": "I keep bees in Porto."}
+    ]
+    assert export["memories"][1]["supersedes"] == str(belief.public_id)
+
+
+def test_erasing_an_account_removes_the_principal_and_everything_they_own(owner, other_owner):
+    session, (message,) = conversation(owner, "I keep bees.")
+    remember(owner, "User keeps bees.", sources=[message])
+    deleted = remember(owner, "User hides a key.", sources=[message])
+    belief_delete(principal=owner, belief_id=deleted.public_id, expected_revision=1)
+    remember(owner, "User has a cold.", expires_at=timezone.now() + timedelta(days=1))
+    theirs = remember(other_owner, "User likes tea.")
+    token = account_erasure_request(principal=owner)["token"]
+
+    counts = account_erase(principal=owner, token=token)
+
+    assert counts["belief"] == 3 and counts["event"] == 1 and counts["session"] == 1
+    assert not get_user_model().objects.filter(pk=owner.pk).exists()
+    with principal_context(owner):
+        for model in (Belief, Event, Session):
+            assert not model.objects.filter(owner_id=owner.pk).exists()
+    assert not BeliefStatusCount.objects.filter(owner_id=owner.pk).exists()
+    with principal_context(other_owner):
+        assert Belief.objects.get(pk=theirs.pk).statement == "User likes tea."
+
+
+@pytest.mark.parametrize("token", ["", "forged", None])
+def test_erasure_needs_a_valid_confirmation_token(owner, token):
+    remember(owner, "User keeps bees.")
+
+    with pytest.raises(ReverieError) as error:
+        account_erase(principal=owner, token=token)
+
+    assert error.value.code == "validation_error"
+    assert get_user_model().objects.filter(pk=owner.pk).exists()
+
+
+def test_another_principals_token_does_not_erase_this_account(owner, other_owner):
+    token = account_erasure_request(principal=other_owner)["token"]
+
+    with pytest.raises(ReverieError):
+        account_erase(principal=owner, token=token)
+
+    assert get_user_model().objects.filter(pk=owner.pk).exists()
+
+
+def test_an_expired_token_is_a_conflict(owner, monkeypatch):
+    token = account_erasure_request(principal=owner)["token"]
+
+    def expired(*args, **kwargs):
+        raise signing.SignatureExpired("expired")
+
+    monkeypatch.setattr(signing.TimestampSigner, "unsign", expired)
+
+    with pytest.raises(ReverieError) as error:
+        account_erase(principal=owner, token=token)
+
+    assert error.value.code == "conflict"
+    assert get_user_model().objects.filter(pk=owner.pk).exists()
