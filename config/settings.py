@@ -26,12 +26,17 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "django_q",
     "accounts",
     "memory",
 ]
 
 MIDDLEWARE = [
+    "memory.api.middleware.RequestIdMiddleware",
+    "memory.api.middleware.ApiBodyLimitMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,6 +111,57 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
 }
 
+# Throttle counters live in the cache: per process with the default local-memory
+# cache, shared between processes with Redis.
+if env.str("REDIS_URL", default=""):
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": env.str("REDIS_URL"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "memory.api.authentication.BearerTokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_THROTTLE_CLASSES": ["memory.api.throttling.PrincipalRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"principal": env.str("REVERIE_API_RATE", default="1200/min")},
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "memory.api.errors.exception_handler",
+    "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Reverie memory API",
+    "DESCRIPTION": (
+        "Long-term memory for AI assistants: sessions, events, runs, memories and recall. "
+        'Every error has the body {"error": {"code", "message", "details", '
+        '"request_id"}} with a code from a closed vocabulary.'
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "MemoryTypeEnum": "memory.enums.BeliefType",
+        "MessageTypeEnum": "memory.enums.MESSAGE_EVENT_TYPE_CHOICES",
+        "PartTypeEnum": "memory.enums.PartType",
+        "PolarityEnum": "memory.enums.Polarity",
+        "PortabilityEnum": "memory.enums.Portability",
+        "SensitivityEnum": "memory.enums.Sensitivity",
+        "LiveStatusEnum": "memory.enums.LIVE_BELIEF_STATUS_CHOICES",
+    },
+}
+
 # django-q2: the ORM broker works on both databases with nothing else installed;
 # set REDIS_URL to use Redis instead.
 Q_CLUSTER = {
@@ -137,9 +193,14 @@ REVERIE_LIMITS = {
     # scan (see docs/benchmarks.md).
     "recall_candidate_cap": env.int("REVERIE_RECALL_CANDIDATE_CAP", default=2000),
     "expiry_sweep_batch": env.int("REVERIE_EXPIRY_SWEEP_BATCH", default=500),
+    # Request bodies of the API; a message's text may take up to event_max_bytes
+    # and JSON escaping can double it.
+    "api_body_max_bytes": env.int("REVERIE_API_BODY_MAX_BYTES", default=256 * 1024),
+    "api_page_max": env.int("REVERIE_API_PAGE_MAX", default=200),
 }
 
 # Defaults for operator-toggled flags; a row in memory.Flag overrides its default.
 REVERIE_FLAG_DEFAULTS = {
+    "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
     "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
 }

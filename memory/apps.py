@@ -7,3 +7,4 @@ class MemoryConfig(AppConfig):
 
     def ready(self):
         from . import checks  # noqa: F401  (registers the system checks)
+        from .api import schema  # noqa: F401  (registers the OpenAPI extensions)

@@ -27,6 +27,8 @@ MESSAGE_EVENT_TYPES = (
     EventType.PARTICIPANT_MESSAGE,
 )
 
+MESSAGE_EVENT_TYPE_CHOICES = [(str(t), str(t)) for t in MESSAGE_EVENT_TYPES]
+
 # Who may author which kind of event. The owner authors user messages; other
 # people in the conversation author participant messages.
 MESSAGE_AUTHOR_KIND = {
@@ -91,6 +93,7 @@ class BeliefStatus(models.TextChoices):
 
 # What recall returns and what the owner can still act on.
 LIVE_BELIEF_STATUSES = (BeliefStatus.ACTIVE, BeliefStatus.PROVISIONAL)
+LIVE_BELIEF_STATUS_CHOICES = [(str(s), str(s)) for s in LIVE_BELIEF_STATUSES]
 
 
 class Sensitivity(models.TextChoices):

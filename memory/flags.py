@@ -25,6 +25,11 @@ CATALOGUE = {
     spec.key: spec
     for spec in (
         FlagSpec(
+            "memory_api",
+            "surface",
+            "The memory API for assistant runtimes (/api/v1/). Off: its routes answer 404.",
+        ),
+        FlagSpec(
             "maintenance_kill_switch",
             "kill_switch",
             "On: background maintenance (expiry, formation, reconsolidation) starts no new work.",

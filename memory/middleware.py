@@ -1,5 +1,9 @@
 from .principal import principal_context
 
+# Health checks touch no owner-bearing table and must answer even when the
+# database cannot open a transaction.
+EXEMPT_PATHS = frozenset({"/healthz", "/readyz"})
+
 
 class PrincipalContextMiddleware:
     """Run each request inside its user's principal context.
@@ -12,6 +16,8 @@ class PrincipalContextMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if request.path in EXEMPT_PATHS:
+            return self.get_response(request)
         user = getattr(request, "user", None)
         principal = user if user is not None and user.is_authenticated else None
         with principal_context(principal):

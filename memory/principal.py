@@ -52,3 +52,18 @@ def principal_context(principal, *, using=DEFAULT_DB_ALIAS):
                 _set_database_principal(connection, previous)
     finally:
         _current_principal_id.reset(token)
+
+
+def principal_activate(principal, *, using=DEFAULT_DB_ALIAS):
+    """Make ``principal`` the principal of the transaction already open.
+
+    For authentication that happens inside a request: the request middleware
+    has opened the transaction (with no principal, for a token-authenticated
+    request) and restores the setting when the request ends.
+    """
+    connection = connections[using]
+    if connection.vendor == "postgresql":
+        if not connection.in_atomic_block:
+            raise RuntimeError("principal_activate needs an open transaction")
+        _set_database_principal(connection, str(principal.pk))
+    _current_principal_id.set(principal.pk)

@@ -10,6 +10,14 @@ SCHEDULES = [
         "minutes": 1,
         "repeats": -1,
     },
+    {
+        # Readiness (/readyz) looks for this to know a worker is running.
+        "name": "memory.worker_heartbeat",
+        "func": "memory.tasks.worker_heartbeat_task",
+        "schedule_type": Schedule.MINUTES,
+        "minutes": 1,
+        "repeats": -1,
+    },
 ]
 
 

@@ -1,6 +1,7 @@
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
 from .formation import ConsolidationWatermark, ExtractionAudit, FormationAudit
 from .operations import BeliefStatusCount, Flag, MaintenanceDue
+from .receipts import Heartbeat, IdempotencyRecord
 from .sessions import Event, Run, Session
 
 __all__ = [
@@ -15,6 +16,8 @@ __all__ = [
     "FencedEvent",
     "Flag",
     "FormationAudit",
+    "Heartbeat",
+    "IdempotencyRecord",
     "MaintenanceDue",
     "Run",
     "Session",

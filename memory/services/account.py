@@ -24,6 +24,7 @@ from memory.models import (
     ExtractionAudit,
     FencedEvent,
     FormationAudit,
+    IdempotencyRecord,
     MaintenanceDue,
     Run,
     Session,
@@ -48,6 +49,7 @@ _OWNED_MODELS = (
     Session,
     MaintenanceDue,
     BeliefStatusCount,
+    IdempotencyRecord,
 )
 
 

@@ -34,7 +34,10 @@ def test_sync_schedules_is_idempotent(db):
     call_command("sync_schedules", stdout=StringIO())
     call_command("sync_schedules", stdout=StringIO())
 
-    assert list(Schedule.objects.values_list("name", flat=True)) == ["memory.belief_expiry_sweep"]
+    assert sorted(Schedule.objects.values_list("name", flat=True)) == [
+        "memory.belief_expiry_sweep",
+        "memory.worker_heartbeat",
+    ]
 
 
 def test_the_models_and_migrations_agree(db):

@@ -115,4 +115,4 @@ def test_syncing_schedules_twice_leaves_one_row_per_schedule(db):
 
     schedule = Schedule.objects.get(name="memory.belief_expiry_sweep")
     assert schedule.func == "memory.tasks.belief_expiry_sweep_task"
-    assert Schedule.objects.count() == 1
+    assert Schedule.objects.filter(name="memory.belief_expiry_sweep").count() == 1

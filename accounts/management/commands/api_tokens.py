@@ -1,0 +1,60 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from accounts.selectors import api_token_list
+from accounts.services import api_token_create, api_token_revoke, api_token_rotate
+from memory.errors import ReverieError
+from memory.selectors._ids import parse_public_id
+
+
+class Command(BaseCommand):
+    help = "Create, list, rotate and revoke API tokens (one principal per token)."
+
+    def add_arguments(self, parser):
+        actions = parser.add_subparsers(dest="action", required=True)
+        create = actions.add_parser("create", help="Issue a token; prints the secret once.")
+        create.add_argument("username")
+        create.add_argument("--name", default="runtime")
+        listing = actions.add_parser("list", help="List tokens (never their secrets).")
+        listing.add_argument("--username")
+        listing.add_argument("--all", action="store_true", help="Include revoked tokens.")
+        rotate = actions.add_parser("rotate", help="Replace a token; prints the new secret.")
+        rotate.add_argument("token_id")
+        revoke = actions.add_parser("revoke", help="Revoke a token at once.")
+        revoke.add_argument("token_id")
+
+    def handle(self, *args, action, **options):
+        try:
+            getattr(self, f"_{action}")(**options)
+        except ReverieError as error:
+            raise CommandError(error.message) from None
+
+    def _principal(self, username):
+        principal = get_user_model().objects.filter(username=username).first()
+        if principal is None:
+            raise CommandError(f"No principal named {username!r}.")
+        return principal
+
+    def _create(self, username, name, **options):
+        token, secret = api_token_create(principal=self._principal(username), name=name)
+        self.stdout.write(f"token {token.public_id} for {username}: {secret}")
+
+    def _list(self, username=None, all=False, **options):
+        principal = self._principal(username) if username else None
+        for token in api_token_list(principal=principal, include_revoked=all):
+            state = "revoked" if token.revoked_at else "active"
+            self.stdout.write(
+                f"{token.public_id}  {token.principal.username:<20} {token.name:<20} "
+                f"{token.prefix}…  {state}  last used {token.last_used_at or 'never'}"
+            )
+
+    def _rotate(self, token_id, **options):
+        token, secret = api_token_rotate(token_id=self._token_id(token_id))
+        self.stdout.write(f"token {token.public_id} replaces {token_id}: {secret}")
+
+    def _revoke(self, token_id, **options):
+        api_token_revoke(token_id=self._token_id(token_id))
+        self.stdout.write(f"token {token_id} revoked")
+
+    def _token_id(self, value):
+        return parse_public_id(value, "token_id")

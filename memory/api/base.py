@@ -1,0 +1,167 @@
+"""What every API view shares: the surface flag, idempotent writes, error docs."""
+
+import functools
+import hashlib
+import json
+import re
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from drf_spectacular.utils import OpenApiResponse
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.utils.encoders import JSONEncoder
+from rest_framework.views import APIView
+
+from memory.errors import HTTP_STATUS_BY_CODE, conflict, validation_error
+from memory.models import IdempotencyRecord
+from memory.selectors.flags import flag_enabled
+
+from .serializers import ErrorSerializer
+
+IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
+_KEY_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+class Page:
+    """``limit`` and ``offset`` query parameters, checked."""
+
+    def __init__(self, request, default=50):
+        maximum = settings.REVERIE_LIMITS["api_page_max"]
+        self.limit = int_param(request, "limit", default, 1, maximum)
+        self.offset = int_param(request, "offset", 0, 0, None)
+
+    def slice(self, queryset):
+        return queryset[self.offset : self.offset + self.limit]
+
+
+def int_param(request, name, default, low, high):
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        value = None
+    if value is None or value < low or (high is not None and value > high):
+        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise validation_error(f"{name} must be an integer {bounds}.", field=name)
+    return value
+
+
+class ApiView(APIView):
+    """A view of the memory API: 404 for everyone while the ``memory_api`` flag is off."""
+
+    def initial(self, request, *args, **kwargs):
+        # Before authentication, so that an off surface looks absent even to
+        # callers without a valid token.
+        if not flag_enabled("memory_api"):
+            raise exceptions.NotFound()
+        super().initial(request, *args, **kwargs)
+
+    def input(self, serializer_class, data=None):
+        """Validated input of ``serializer_class`` from the body (or ``data``)."""
+        payload = self.request.data if data is None else data
+        if not isinstance(payload, dict):
+            raise validation_error("The request body must be a JSON object.")
+        serializer = serializer_class(data=payload)
+        serializer.is_valid(raise_exception=True)
+        return serializer.validated_data
+
+
+def _fingerprint(request):
+    body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
+    material = f"{request.method} {request.get_full_path()}\n{body}"
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def _normalised(data):
+    # What the client received, as JSON: UUIDs and datetimes become strings.
+    return json.loads(json.dumps(data, cls=JSONEncoder))
+
+
+def idempotent(method):
+    """Make a write replayable under an ``Idempotency-Key`` header.
+
+    The key is reserved in the same transaction as the write. A concurrent
+    request with the same key blocks on the reservation's unique index until
+    the first commits, then replays its response instead of writing twice. The
+    same key with a different request is a conflict. A failed write rolls the
+    reservation back with everything else, so the key stays free for a retry.
+    """
+
+    @functools.wraps(method)
+    def wrapper(view, request, *args, **kwargs):
+        # Every write runs in one transaction that an exception rolls back
+        # whole, keyed or not: nothing is ever partially written.
+        key = request.headers.get("Idempotency-Key")
+        if key is None:
+            with transaction.atomic():
+                return method(view, request, *args, **kwargs)
+        if not _KEY_RE.match(key):
+            raise validation_error(
+                "Idempotency-Key must be 1 to 200 printable characters.",
+                field="Idempotency-Key",
+            )
+        principal = request.user
+        fingerprint = _fingerprint(request)
+        with transaction.atomic():
+            records = IdempotencyRecord.objects.filter(owner=principal)
+            records.filter(created_at__lt=timezone.now() - IDEMPOTENCY_KEY_LIFETIME).delete()
+            record = records.select_for_update().filter(key=key).first()
+            if record is None:
+                try:
+                    with transaction.atomic():
+                        record = IdempotencyRecord.objects.create(
+                            owner=principal, key=key, fingerprint=fingerprint, status_code=0
+                        )
+                except IntegrityError:
+                    record = records.select_for_update().get(key=key)
+            if record.status_code:
+                if record.fingerprint != fingerprint:
+                    raise conflict(
+                        "This Idempotency-Key was used for a different request.",
+                        field="Idempotency-Key",
+                    )
+                return Response(
+                    record.body, status=record.status_code, headers={"Idempotent-Replayed": "true"}
+                )
+            response = method(view, request, *args, **kwargs)
+            record.status_code = response.status_code
+            record.body = _normalised(response.data)
+            record.save(update_fields=["status_code", "body"])
+            return response
+
+    return wrapper
+
+
+def errors(*codes):
+    """OpenAPI responses for the error codes a route can answer with."""
+    described = {}
+    for code in (*codes, *ALWAYS):
+        status = HTTP_STATUS_BY_CODE[code]
+        described[status] = OpenApiResponse(
+            response=ErrorSerializer,
+            description=", ".join(
+                sorted({c for c in (*codes, *ALWAYS) if HTTP_STATUS_BY_CODE[c] == status})
+            ),
+        )
+    return described
+
+
+# Every route can answer these: the surface flag and routing (404), auth (401),
+# method (405), content negotiation (406), body size (413), throttling (429)
+# and failures of our own (500).
+ALWAYS = (
+    "unauthenticated",
+    "not_found",
+    "method_not_allowed",
+    "not_acceptable",
+    "payload_too_large",
+    "rate_limited",
+    "internal_error",
+)
+# Routes with a JSON body can also refuse it.
+WITH_BODY = ("validation_error", "unsupported_media_type")

@@ -1,0 +1,107 @@
+"""Every failure of /api/ as one body with a code from the closed vocabulary.
+
+``{"error": {"code", "message", "details", "request_id"}}``; see
+``memory.errors.HTTP_STATUS_BY_CODE`` for the codes.
+"""
+
+import logging
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404, JsonResponse
+from django.views import defaults
+from rest_framework import exceptions
+from rest_framework.response import Response
+
+from memory.errors import HTTP_STATUS_BY_CODE, ReverieError
+
+logger = logging.getLogger("memory.api")
+
+_DRF_CODES = (
+    (exceptions.ParseError, "validation_error"),
+    (exceptions.ValidationError, "validation_error"),
+    (exceptions.NotAuthenticated, "unauthenticated"),
+    (exceptions.AuthenticationFailed, "unauthenticated"),
+    (exceptions.PermissionDenied, "forbidden"),
+    (exceptions.NotFound, "not_found"),
+    (exceptions.MethodNotAllowed, "method_not_allowed"),
+    (exceptions.NotAcceptable, "not_acceptable"),
+    (exceptions.UnsupportedMediaType, "unsupported_media_type"),
+    (exceptions.Throttled, "rate_limited"),
+)
+
+
+def error_body(request, code, message, details=None):
+    return {
+        "error": {
+            "code": code,
+            "message": message,
+            "details": details or {},
+            "request_id": getattr(request, "request_id", ""),
+        }
+    }
+
+
+def error_response(request, code, message, details=None):
+    """A plain Django response with the error body, for code outside DRF views."""
+    return JsonResponse(
+        error_body(request, code, message, details), status=HTTP_STATUS_BY_CODE[code]
+    )
+
+
+def _drf_error(exc):
+    code = next((code for cls, code in _DRF_CODES if isinstance(exc, cls)), None)
+    if code is None:
+        return None
+    if isinstance(exc, exceptions.ValidationError):
+        return code, "The request is not valid.", {"fields": exc.detail}
+    if isinstance(exc, exceptions.ParseError):
+        return code, "The request body is not valid JSON.", {}
+    if isinstance(exc, exceptions.Throttled):
+        return code, "Too many requests; retry later.", {"retry_after": exc.wait}
+    return code, str(exc.detail), {}
+
+
+def exception_handler(exc, context):
+    """DRF's exception handler: map every exception to the error body."""
+    request = context["request"]
+    headers = {}
+    if isinstance(exc, ReverieError):
+        code, message, details = exc.code, exc.message, exc.details
+    elif isinstance(exc, Http404):
+        code, message, details = "not_found", "Not found.", {}
+    elif isinstance(exc, DjangoPermissionDenied):
+        code, message, details = "forbidden", "You may not do this.", {}
+    elif (mapped := _drf_error(exc)) is not None:
+        code, message, details = mapped
+        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
+            headers["Retry-After"] = str(max(1, int(exc.wait + 0.999)))
+        if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+            headers["WWW-Authenticate"] = 'Bearer realm="api"'
+    else:
+        logger.error(
+            "unhandled error in %s %s [request_id=%s]",
+            request.method,
+            request.path,
+            getattr(request, "request_id", ""),
+            exc_info=exc,
+        )
+        code, message, details = "internal_error", "Something went wrong on our side.", {}
+    return Response(
+        error_body(request, code, message, details),
+        status=HTTP_STATUS_BY_CODE[code],
+        headers=headers,
+    )
+
+
+def not_found_handler(request, exception=None):
+    """Django's 404 handler: the error body under /api/, the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return error_response(request, "not_found", "No such route.")
+    return defaults.page_not_found(request, exception)
+
+
+def server_error_handler(request):
+    """Django's 500 handler: the error body under /api/, the usual page elsewhere."""
+    if request.path.startswith("/api/"):
+        return error_response(request, "internal_error", "Something went wrong on our side.")
+    return defaults.server_error(request)

@@ -1,0 +1,280 @@
+"""Shapes of the API's requests and responses.
+
+Input serializers check shapes and types only and refuse unknown fields; the
+services own every rule about what is allowed. Output serializers read model
+rows the selectors already scoped to the principal.
+"""
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from memory.enums import (
+    LIVE_BELIEF_STATUS_CHOICES,
+    MESSAGE_EVENT_TYPE_CHOICES,
+    BeliefType,
+    PartType,
+    Polarity,
+    Portability,
+    Sensitivity,
+)
+from memory.errors import HTTP_STATUS_BY_CODE
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so a typo is an error rather than ignored."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, dict):
+            unknown = sorted(set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(dict.fromkeys(unknown, ["Unknown field."]))
+        return super().to_internal_value(data)
+
+
+# -- errors --------------------------------------------------------------------
+
+
+class ErrorDetailSerializer(serializers.Serializer):
+    code = serializers.ChoiceField(choices=list(HTTP_STATUS_BY_CODE))
+    message = serializers.CharField()
+    details = serializers.DictField()
+    request_id = serializers.CharField()
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = ErrorDetailSerializer()
+
+
+# -- sessions, events, runs ----------------------------------------------------
+
+
+class SessionCreateInput(StrictSerializer):
+    scope = serializers.CharField(required=False, default="principal", max_length=80)
+    external_id = serializers.CharField(required=False, allow_null=True, max_length=200)
+
+
+class SessionOutput(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    external_id = serializers.CharField(allow_null=True)
+    scope = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    last_activity_at = serializers.DateTimeField()
+    closed_at = serializers.DateTimeField(allow_null=True)
+    erased_at = serializers.DateTimeField(allow_null=True)
+    last_sequence = serializers.IntegerField()
+
+
+class PartInput(StrictSerializer):
+    type = serializers.ChoiceField(choices=PartType.choices, default=PartType.TEXT)
+    text = serializers.CharField(allow_blank=True, trim_whitespace=False)
+
+
+class EventAppendInput(StrictSerializer):
+    type = serializers.ChoiceField(choices=MESSAGE_EVENT_TYPE_CHOICES)
+    parts = PartInput(many=True)
+    author_name = serializers.CharField(
+        required=False, default="", allow_blank=True, max_length=120
+    )
+    external_id = serializers.CharField(required=False, allow_null=True, max_length=200)
+    occurred_at = serializers.DateTimeField(required=False, allow_null=True)
+
+
+class PartOutput(serializers.Serializer):
+    type = serializers.CharField()
+    text = serializers.CharField()
+
+
+class EventOutput(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    session_id = serializers.UUIDField(source="session.public_id")
+    sequence = serializers.IntegerField()
+    type = serializers.CharField(source="event_type")
+    author_kind = serializers.CharField()
+    author_name = serializers.CharField()
+    parts = PartOutput(many=True)
+    payload = serializers.DictField()
+    external_id = serializers.CharField(allow_null=True)
+    occurred_at = serializers.DateTimeField()
+    created_at = serializers.DateTimeField()
+    redacted_at = serializers.DateTimeField(allow_null=True)
+
+
+class RunFailInput(StrictSerializer):
+    error_code = serializers.CharField(required=False, default="", allow_blank=True)
+
+
+class RunOutput(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    session_id = serializers.UUIDField(source="session.public_id")
+    status = serializers.CharField()
+    error_code = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+
+# -- memories --------------------------------------------------------------------
+
+
+class MemoryRememberInput(StrictSerializer):
+    statement = serializers.CharField()
+    type = serializers.ChoiceField(choices=BeliefType.choices, default=BeliefType.FACT)
+    subject = serializers.CharField(required=False, allow_null=True, default=None)
+    polarity = serializers.ChoiceField(choices=Polarity.choices, default=Polarity.POSITIVE)
+    confidence = serializers.FloatField(required=False, min_value=0, max_value=1)
+    scope = serializers.CharField(required=False, default="principal", max_length=80)
+    portability = serializers.ChoiceField(choices=Portability.choices, default=Portability.PORTABLE)
+    sensitivity = serializers.ChoiceField(choices=Sensitivity.choices, default=Sensitivity.NORMAL)
+    valid_from = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    valid_until = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    source_event_ids = serializers.ListField(
+        child=serializers.UUIDField(), required=False, default=list
+    )
+
+
+class RevisionInput(StrictSerializer):
+    expected_revision = serializers.IntegerField(min_value=1)
+
+
+class MemoryCorrectInput(StrictSerializer):
+    expected_revision = serializers.IntegerField(min_value=1)
+    statement = serializers.CharField()
+    subject = serializers.CharField(required=False, allow_null=True, default=None)
+    polarity = serializers.ChoiceField(choices=Polarity.choices, required=False)
+    sensitivity = serializers.ChoiceField(choices=Sensitivity.choices, required=False)
+    valid_from = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    valid_until = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    expires_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+
+class SourceOutput(serializers.Serializer):
+    event_id = serializers.UUIDField(source="event.public_id")
+    session_id = serializers.UUIDField(source="event.session.public_id")
+    sequence = serializers.IntegerField(source="event.sequence")
+    excerpt = serializers.CharField()
+
+
+class MemoryOutput(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    type = serializers.CharField()
+    subject = serializers.CharField()
+    statement = serializers.CharField()
+    polarity = serializers.CharField()
+    authority = serializers.CharField()
+    status = serializers.CharField()
+    needs_review = serializers.BooleanField()
+    confidence = serializers.FloatField()
+    scope = serializers.CharField()
+    portability = serializers.CharField()
+    sensitivity = serializers.CharField()
+    valid_from = serializers.DateTimeField(allow_null=True)
+    valid_until = serializers.DateTimeField(allow_null=True)
+    expires_at = serializers.DateTimeField(allow_null=True)
+    supersedes = serializers.SerializerMethodField()
+    superseded_by = serializers.SerializerMethodField()
+    revision = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    sources = SourceOutput(many=True, source="sources.all")
+
+    @extend_schema_field(OpenApiTypes.UUID)
+    def get_supersedes(self, belief):
+        return belief.supersedes.public_id if belief.supersedes_id else None
+
+    @extend_schema_field(OpenApiTypes.UUID)
+    def get_superseded_by(self, belief):
+        successor = getattr(belief, "superseded_by", None)
+        return successor.public_id if successor is not None else None
+
+
+class MemoryPageOutput(serializers.Serializer):
+    results = MemoryOutput(many=True)
+    next_changed_since = serializers.CharField(allow_null=True)
+
+
+class ChangeOutput(serializers.Serializer):
+    memory_id = serializers.UUIDField(source="belief.public_id")
+    action = serializers.CharField()
+    actor = serializers.CharField()
+    revision = serializers.IntegerField(allow_null=True)
+    from_status = serializers.CharField()
+    to_status = serializers.CharField()
+    at = serializers.DateTimeField(source="created_at")
+
+
+class HistoryOutput(serializers.Serializer):
+    memory_id = serializers.UUIDField(source="belief.public_id")
+    versions = MemoryOutput(many=True)
+    changes = ChangeOutput(many=True)
+
+
+# -- recall -----------------------------------------------------------------------
+
+
+class RecallInput(StrictSerializer):
+    query = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
+    types = serializers.ListField(
+        child=serializers.ChoiceField(choices=BeliefType.choices), required=False
+    )
+    statuses = serializers.ListField(
+        child=serializers.ChoiceField(choices=LIVE_BELIEF_STATUS_CHOICES),
+        required=False,
+    )
+    since = serializers.DateTimeField(required=False, allow_null=True, default=None)
+    include = serializers.ListField(
+        child=serializers.ChoiceField(choices=["messages"]), required=False, default=list
+    )
+    limit = serializers.IntegerField(required=False, min_value=1)
+    budget_chars = serializers.IntegerField(required=False, min_value=1)
+
+
+class RecallSourceOutput(serializers.Serializer):
+    event_id = serializers.UUIDField()
+    session_id = serializers.UUIDField()
+    sequence = serializers.IntegerField()
+    event_type = serializers.CharField()
+    occurred_at = serializers.DateTimeField()
+    excerpt = serializers.CharField()
+
+
+class RecallItemOutput(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=["belief", "message"])
+    id = serializers.UUIDField()
+    text = serializers.CharField()
+    rank = serializers.IntegerField()
+    score = serializers.FloatField()
+    sources = RecallSourceOutput(many=True)
+    type = serializers.CharField(allow_blank=True)
+    subject = serializers.CharField(allow_blank=True)
+    status = serializers.CharField(allow_blank=True)
+    needs_review = serializers.BooleanField()
+    confidence = serializers.FloatField(allow_null=True)
+    revision = serializers.IntegerField(allow_null=True)
+    session_id = serializers.CharField(allow_blank=True)
+    sequence = serializers.IntegerField(allow_null=True)
+    event_type = serializers.CharField(allow_blank=True)
+    occurred_at = serializers.DateTimeField(allow_null=True)
+
+
+class RecallOutput(serializers.Serializer):
+    items = RecallItemOutput(many=True)
+    terms = serializers.ListField(child=serializers.CharField())
+    chars = serializers.IntegerField()
+    truncated = serializers.BooleanField()
+
+
+# -- account ----------------------------------------------------------------------
+
+
+class ErasureRequestOutput(serializers.Serializer):
+    token = serializers.CharField()
+    expires_at = serializers.DateTimeField()
+
+
+class ErasureConfirmInput(StrictSerializer):
+    token = serializers.CharField()
+
+
+class ErasureOutput(serializers.Serializer):
+    erased = serializers.DictField(child=serializers.IntegerField())

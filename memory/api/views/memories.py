@@ -1,0 +1,177 @@
+from django.db.models import Prefetch
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from memory.api.base import WITH_BODY, ApiView, Page, errors, idempotent, int_param
+from memory.api.cursors import cursor_decode, cursor_encode
+from memory.api.serializers import (
+    HistoryOutput,
+    MemoryCorrectInput,
+    MemoryOutput,
+    MemoryPageOutput,
+    MemoryRememberInput,
+    RevisionInput,
+)
+from memory.errors import validation_error
+from memory.models import BeliefSource
+from memory.selectors.beliefs import belief_changes, belief_get, belief_history, belief_list
+from memory.services.beliefs import (
+    belief_confirm,
+    belief_correct,
+    belief_delete,
+    belief_reject,
+    belief_remember,
+)
+
+
+def _with_relations(beliefs):
+    return beliefs.select_related("supersedes", "superseded_by").prefetch_related(
+        Prefetch("sources", queryset=BeliefSource.objects.select_related("event__session"))
+    )
+
+
+def _csv(request, name):
+    raw = request.query_params.get(name)
+    return None if raw is None else [value for value in raw.split(",") if value]
+
+
+def _bool(request, name):
+    raw = request.query_params.get(name)
+    if raw is None:
+        return None
+    if raw.lower() in ("true", "1"):
+        return True
+    if raw.lower() in ("false", "0"):
+        return False
+    raise validation_error(f"{name} must be true or false.", field=name)
+
+
+class MemoryListApi(ApiView):
+    @extend_schema(
+        operation_id="memories_list",
+        parameters=[
+            OpenApiParameter("status", str, description="Comma-separated statuses."),
+            OpenApiParameter("type", str, description="Comma-separated types."),
+            OpenApiParameter("needs_review", bool),
+            OpenApiParameter(
+                "changed_since",
+                str,
+                description=(
+                    "A cursor from next_changed_since, or an ISO-8601 time: memories changed "
+                    "after it, oldest change first. At-least-once: a recently changed memory "
+                    "may come again; deduplicate by id and revision."
+                ),
+            ),
+            OpenApiParameter("limit", int, description="Page size (default 50)."),
+            OpenApiParameter("offset", int, description="Items to skip (without changed_since)."),
+        ],
+        responses={200: MemoryPageOutput, **errors("validation_error")},
+    )
+    def get(self, request):
+        beliefs = belief_list(
+            principal=request.user,
+            statuses=_csv(request, "status"),
+            types=_csv(request, "type"),
+            needs_review=_bool(request, "needs_review"),
+        )
+        changed_since = request.query_params.get("changed_since")
+        if changed_since is None:
+            page = Page(request)
+            rows, cursor = list(_with_relations(page.slice(beliefs))), None
+        else:
+            rows, position = belief_changes(
+                principal=request.user,
+                after=cursor_decode(changed_since),
+                limit=Page(request).limit,
+            )
+            rows = list(_with_relations(beliefs.filter(pk__in=[r.pk for r in rows])))
+            rows.sort(key=lambda belief: (belief.updated_at, belief.pk))
+            cursor = cursor_encode(position) or changed_since
+        return Response(
+            {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
+        )
+
+    @extend_schema(
+        operation_id="memories_remember",
+        request=MemoryRememberInput,
+        responses={201: MemoryOutput, **errors(*WITH_BODY)},
+    )
+    @idempotent
+    def post(self, request):
+        data = self.input(MemoryRememberInput)
+        belief = belief_remember(principal=request.user, **data)
+        return Response(MemoryOutput(belief).data, status=status.HTTP_201_CREATED)
+
+
+class MemoryDetailApi(ApiView):
+    @extend_schema(operation_id="memories_get", responses={200: MemoryOutput, **errors()})
+    def get(self, request, memory_id):
+        belief = belief_get(principal=request.user, belief_id=memory_id)
+        return Response(MemoryOutput(belief).data)
+
+    @extend_schema(
+        operation_id="memories_delete",
+        parameters=[OpenApiParameter("expected_revision", int, required=True)],
+        description=(
+            "Erase the memory and the versions it corrected: their text and excerpts are "
+            "removed and a fence stops the claim being formed again from the same messages."
+        ),
+        responses={200: MemoryOutput, **errors("validation_error", "conflict")},
+    )
+    @idempotent
+    def delete(self, request, memory_id):
+        revision = int_param(request, "expected_revision", None, 1, None)
+        if revision is None:
+            raise validation_error("expected_revision is required.", field="expected_revision")
+        belief = belief_delete(
+            principal=request.user, belief_id=memory_id, expected_revision=revision
+        )
+        return Response(MemoryOutput(belief).data)
+
+
+class MemoryConfirmApi(ApiView):
+    @extend_schema(
+        operation_id="memories_confirm",
+        request=RevisionInput,
+        responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, memory_id):
+        data = self.input(RevisionInput)
+        belief = belief_confirm(principal=request.user, belief_id=memory_id, **data)
+        return Response(MemoryOutput(belief).data)
+
+
+class MemoryRejectApi(ApiView):
+    @extend_schema(
+        operation_id="memories_reject",
+        request=RevisionInput,
+        responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, memory_id):
+        data = self.input(RevisionInput)
+        belief = belief_reject(principal=request.user, belief_id=memory_id, **data)
+        return Response(MemoryOutput(belief).data)
+
+
+class MemoryCorrectApi(ApiView):
+    @extend_schema(
+        operation_id="memories_correct",
+        request=MemoryCorrectInput,
+        description="Returns the new memory, which supersedes the corrected one.",
+        responses={201: MemoryOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, memory_id):
+        data = self.input(MemoryCorrectInput)
+        belief = belief_correct(principal=request.user, belief_id=memory_id, **data)
+        return Response(MemoryOutput(belief).data, status=status.HTTP_201_CREATED)
+
+
+class MemoryHistoryApi(ApiView):
+    @extend_schema(operation_id="memories_history", responses={200: HistoryOutput, **errors()})
+    def get(self, request, memory_id):
+        history = belief_history(principal=request.user, belief_id=memory_id)
+        return Response(HistoryOutput(history).data)

@@ -1,0 +1,34 @@
+from dataclasses import asdict
+
+from drf_spectacular.utils import extend_schema
+from rest_framework.response import Response
+
+from memory.api.base import WITH_BODY, ApiView, errors
+from memory.api.serializers import RecallInput, RecallOutput
+from memory.selectors.recall import recall
+
+
+class RecallApi(ApiView):
+    @extend_schema(
+        operation_id="recall",
+        request=RecallInput,
+        description=(
+            "The caller's active and provisional memories that best match the query, within a "
+            "character budget, each with its sources; include=['messages'] adds original "
+            "messages, fused by reciprocal rank. A read: it writes nothing."
+        ),
+        responses={200: RecallOutput, **errors(*WITH_BODY)},
+    )
+    def post(self, request):
+        data = self.input(RecallInput)
+        result = recall(principal=request.user, **data)
+        return Response(
+            RecallOutput(
+                {
+                    "items": [asdict(item) for item in result.items],
+                    "terms": result.terms,
+                    "chars": result.chars,
+                    "truncated": result.truncated,
+                }
+            ).data
+        )

@@ -1,0 +1,61 @@
+from drf_spectacular.utils import extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from memory.api.base import WITH_BODY, ApiView, errors, idempotent
+from memory.api.serializers import RunFailInput, RunOutput
+from memory.selectors.sessions import run_get
+from memory.services.sessions import run_complete, run_create, run_fail, run_wait
+
+
+class RunCreateApi(ApiView):
+    @extend_schema(
+        operation_id="runs_create",
+        request=None,
+        responses={201: RunOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, session_id):
+        run = run_create(principal=request.user, session_id=session_id)
+        return Response(RunOutput(run).data, status=status.HTTP_201_CREATED)
+
+
+class RunDetailApi(ApiView):
+    @extend_schema(operation_id="runs_get", responses={200: RunOutput, **errors()})
+    def get(self, request, run_id):
+        return Response(RunOutput(run_get(principal=request.user, run_id=run_id)).data)
+
+
+class RunCompleteApi(ApiView):
+    @extend_schema(
+        operation_id="runs_complete",
+        request=None,
+        responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, run_id):
+        return Response(RunOutput(run_complete(principal=request.user, run_id=run_id)).data)
+
+
+class RunFailApi(ApiView):
+    @extend_schema(
+        operation_id="runs_fail",
+        request=RunFailInput,
+        responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, run_id):
+        data = self.input(RunFailInput, data=request.data or {})
+        run = run_fail(principal=request.user, run_id=run_id, error_code=data["error_code"])
+        return Response(RunOutput(run).data)
+
+
+class RunWaitApi(ApiView):
+    @extend_schema(
+        operation_id="runs_wait",
+        request=None,
+        responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, run_id):
+        return Response(RunOutput(run_wait(principal=request.user, run_id=run_id)).data)

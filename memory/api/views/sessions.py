@@ -1,0 +1,124 @@
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.response import Response
+
+from memory.api.base import WITH_BODY, ApiView, Page, errors, idempotent, int_param
+from memory.api.serializers import (
+    EventAppendInput,
+    EventOutput,
+    SessionCreateInput,
+    SessionOutput,
+)
+from memory.selectors.sessions import event_list, session_get, session_list
+from memory.services.erasure import event_erase, session_erase
+from memory.services.sessions import event_append, session_close, session_create
+
+PAGE_PARAMETERS = [
+    OpenApiParameter("limit", int, description="Page size (default 50)."),
+    OpenApiParameter("offset", int, description="Items to skip."),
+]
+
+
+class SessionListApi(ApiView):
+    @extend_schema(
+        operation_id="sessions_list",
+        parameters=PAGE_PARAMETERS,
+        responses={200: SessionOutput(many=True), **errors("validation_error")},
+    )
+    def get(self, request):
+        page = Page(request)
+        sessions = page.slice(session_list(principal=request.user))
+        return Response(SessionOutput(sessions, many=True).data)
+
+    @extend_schema(
+        operation_id="sessions_create",
+        request=SessionCreateInput,
+        responses={201: SessionOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request):
+        data = self.input(SessionCreateInput)
+        session = session_create(principal=request.user, **data)
+        return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
+
+
+class SessionDetailApi(ApiView):
+    @extend_schema(operation_id="sessions_get", responses={200: SessionOutput, **errors()})
+    def get(self, request, session_id):
+        session = session_get(principal=request.user, session_id=session_id)
+        return Response(SessionOutput(session).data)
+
+
+class SessionCloseApi(ApiView):
+    @extend_schema(
+        operation_id="sessions_close",
+        request=None,
+        responses={200: SessionOutput, **errors(*WITH_BODY)},
+    )
+    @idempotent
+    def post(self, request, session_id):
+        session = session_close(principal=request.user, session_id=session_id)
+        return Response(SessionOutput(session).data)
+
+
+class SessionEraseApi(ApiView):
+    @extend_schema(
+        operation_id="sessions_erase",
+        request=None,
+        description="Erase every message of the session and the memories formed from them.",
+        responses={200: SessionOutput, **errors(*WITH_BODY)},
+    )
+    @idempotent
+    def post(self, request, session_id):
+        session = session_erase(principal=request.user, session_id=session_id)
+        return Response(SessionOutput(session).data)
+
+
+class EventListApi(ApiView):
+    @extend_schema(
+        operation_id="events_list",
+        parameters=[
+            OpenApiParameter("after_sequence", int, description="Only events after this one."),
+            OpenApiParameter("limit", int, description="Page size (default 100)."),
+            OpenApiParameter("offset", int, description="Events to skip."),
+        ],
+        responses={200: EventOutput(many=True), **errors("validation_error")},
+    )
+    def get(self, request, session_id):
+        after = int_param(request, "after_sequence", None, 0, None)
+        page = Page(request, default=100)
+        events = event_list(principal=request.user, session_id=session_id, after_sequence=after)
+        events = page.slice(events.select_related("session"))
+        return Response(EventOutput(events, many=True).data)
+
+    @extend_schema(
+        operation_id="events_append",
+        request=EventAppendInput,
+        responses={201: EventOutput, **errors(*WITH_BODY, "conflict")},
+    )
+    @idempotent
+    def post(self, request, session_id):
+        data = self.input(EventAppendInput)
+        event = event_append(
+            principal=request.user,
+            session_id=session_id,
+            event_type=data["type"],
+            parts=[dict(part) for part in data["parts"]],
+            author_name=data["author_name"],
+            external_id=data.get("external_id"),
+            occurred_at=data.get("occurred_at"),
+        )
+        return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
+
+
+class EventEraseApi(ApiView):
+    @extend_schema(
+        operation_id="events_erase",
+        request=None,
+        description="Erase a message's text and the memories formed from it.",
+        responses={200: EventOutput, **errors(*WITH_BODY)},
+    )
+    @idempotent
+    def post(self, request, event_id):
+        event = event_erase(principal=request.user, event_id=event_id)
+        return Response(EventOutput(event).data)
