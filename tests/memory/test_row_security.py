@@ -10,6 +10,7 @@ from memory.models import (
     ConsolidationWatermark,
     ExtractionAudit,
     FormationAudit,
+    IdempotencyRecord,
 )
 from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
@@ -49,6 +50,9 @@ def populate(principal):
         )
         ExtractionAudit.objects.create(owner=principal, formation=formation, provider="none")
         ConsolidationWatermark.objects.create(owner=principal, session=session, sequence=1)
+        IdempotencyRecord.objects.create(
+            owner=principal, key="k", fingerprint="f", status_code=201, body={"id": 1}
+        )
     return session
 
 
