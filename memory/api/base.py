@@ -151,11 +151,13 @@ def errors(*codes):
     return described
 
 
-# Every route can answer these: the surface flag and routing (404), auth (401),
-# method (405), content negotiation (406), body size (413), throttling (429)
-# and failures of our own (500).
+# Every route can answer these: the surface flag and routing (404), auth (401;
+# 403 for a browser session without its CSRF token), method (405), content
+# negotiation (406), body size (413), throttling (429) and failures of our
+# own (500).
 ALWAYS = (
     "unauthenticated",
+    "forbidden",
     "not_found",
     "method_not_allowed",
     "not_acceptable",

@@ -5,7 +5,6 @@ services own every rule about what is allowed. Output serializers read model
 rows the selectors already scoped to the principal.
 """
 
-from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
@@ -19,6 +18,30 @@ from memory.enums import (
     Sensitivity,
 )
 from memory.errors import HTTP_STATUS_BY_CODE
+
+
+SUBJECT_PATTERN = r"^[a-z][a-z0-9]*:[a-z0-9]+(?:[-:][a-z0-9]+)*$"
+SCOPE_PATTERN = r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$"
+
+
+def subject_field():
+    return serializers.RegexField(
+        SUBJECT_PATTERN,
+        max_length=200,
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="The conflict key: '<kind>:<entity>', e.g. 'device:apple-watch'.",
+    )
+
+
+def scope_field():
+    return serializers.RegexField(
+        SCOPE_PATTERN,
+        required=False,
+        default="principal",
+        help_text="'principal' (every assistant of the owner) or 'assistant:<slug>'.",
+    )
 
 
 class StrictSerializer(serializers.Serializer):
@@ -50,7 +73,7 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class SessionCreateInput(StrictSerializer):
-    scope = serializers.CharField(required=False, default="principal", max_length=80)
+    scope = scope_field()
     external_id = serializers.CharField(required=False, allow_null=True, max_length=200)
 
 
@@ -119,10 +142,10 @@ class RunOutput(serializers.Serializer):
 class MemoryRememberInput(StrictSerializer):
     statement = serializers.CharField()
     type = serializers.ChoiceField(choices=BeliefType.choices, default=BeliefType.FACT)
-    subject = serializers.CharField(required=False, allow_null=True, default=None)
+    subject = subject_field()
     polarity = serializers.ChoiceField(choices=Polarity.choices, default=Polarity.POSITIVE)
     confidence = serializers.FloatField(required=False, min_value=0, max_value=1)
-    scope = serializers.CharField(required=False, default="principal", max_length=80)
+    scope = scope_field()
     portability = serializers.ChoiceField(choices=Portability.choices, default=Portability.PORTABLE)
     sensitivity = serializers.ChoiceField(choices=Sensitivity.choices, default=Sensitivity.NORMAL)
     valid_from = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -140,7 +163,7 @@ class RevisionInput(StrictSerializer):
 class MemoryCorrectInput(StrictSerializer):
     expected_revision = serializers.IntegerField(min_value=1)
     statement = serializers.CharField()
-    subject = serializers.CharField(required=False, allow_null=True, default=None)
+    subject = subject_field()
     polarity = serializers.ChoiceField(choices=Polarity.choices, required=False)
     sensitivity = serializers.ChoiceField(choices=Sensitivity.choices, required=False)
     valid_from = serializers.DateTimeField(required=False, allow_null=True, default=None)
@@ -178,11 +201,11 @@ class MemoryOutput(serializers.Serializer):
     updated_at = serializers.DateTimeField()
     sources = SourceOutput(many=True, source="sources.all")
 
-    @extend_schema_field(OpenApiTypes.UUID)
+    @extend_schema_field(serializers.UUIDField(allow_null=True))
     def get_supersedes(self, belief):
         return belief.supersedes.public_id if belief.supersedes_id else None
 
-    @extend_schema_field(OpenApiTypes.UUID)
+    @extend_schema_field(serializers.UUIDField(allow_null=True))
     def get_superseded_by(self, belief):
         successor = getattr(belief, "superseded_by", None)
         return successor.public_id if successor is not None else None
