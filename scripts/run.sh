@@ -11,7 +11,8 @@ mkdir -p var
 
 $PY manage.py migrate --no-input -v 0
 $PY manage.py sync_schedules
-$PY manage.py seed_demo
+DEMO=$($PY manage.py seed_demo)
+TOKEN=$(printf '%s\n' "$DEMO" | sed -n 's/^demo API token.*: //p')
 
 $PY manage.py qcluster &
 QCLUSTER_PID=$!
@@ -30,8 +31,11 @@ trap stop INT TERM EXIT
 cat <<TXT
 
 Reverie is running:
-  operator admin:  http://127.0.0.1:${PORT}/admin/   (operator / demo-operator-password)
-  demo owner:      demo / demo-owner-password
+  operator admin:  http://127.0.0.1:${PORT}/admin/    (operator / demo-operator-password)
+  owner review:    http://127.0.0.1:${PORT}/review/   (demo / demo-owner-password)
+  REST API:        http://127.0.0.1:${PORT}/api/v1/   (docs: /api/v1/docs/)
+  demo API token:  ${TOKEN}
+                   export TOKEN=${TOKEN}
   web server pid ${WEB_PID}, django-q2 cluster pid ${QCLUSTER_PID}
 Press Ctrl-C to stop both.
 

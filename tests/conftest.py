@@ -1,3 +1,4 @@
+import importlib.util
 import os
 
 import pytest
@@ -6,10 +7,38 @@ from django.db import connection
 from tests.factories import UserFactory
 
 REQUIRE_POSTGRES = os.environ.get("REVERIE_REQUIRE_POSTGRES") == "1"
+REQUIRE_BROWSER = os.environ.get("REVERIE_REQUIRE_BROWSER") == "1"
+CHROMIUM = "/usr/bin/chromium"
+
+
+def browser_missing():
+    """Why browser tests cannot run here, or None when they can."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return f"needs Debian's chromium at {CHROMIUM} (apt-get install chromium)"
+    if importlib.util.find_spec("playwright") is None:
+        return "needs the playwright package (pip install -r requirements.txt)"
+    return None
+
+
+def skip_browser_tests_without_a_browser(items):
+    """Skip browser tests where chromium or Playwright is missing; in CI, fail instead."""
+    missing = browser_missing()
+    if missing is None:
+        return
+    if REQUIRE_BROWSER:
+        raise pytest.UsageError(
+            f"REVERIE_REQUIRE_BROWSER=1 but the browser tests cannot run: {missing}."
+        )
+    skip = pytest.mark.skip(reason=f"{missing} (CI sets REVERIE_REQUIRE_BROWSER=1)")
+    for item in items:
+        if "browser" in item.keywords:
+            item.add_marker(skip)
 
 
 def pytest_collection_modifyitems(config, items):
-    """Skip PostgreSQL-only tests on SQLite, with the reason shown; in CI, fail instead."""
+    """Skip PostgreSQL-only tests on SQLite and browser tests without a browser, with the
+    reason shown; in CI, fail instead."""
+    skip_browser_tests_without_a_browser(items)
     from django.conf import settings
 
     on_postgres = settings.DATABASES["default"]["ENGINE"].endswith("postgresql")

@@ -19,7 +19,6 @@ from memory.enums import (
 )
 from memory.errors import HTTP_STATUS_BY_CODE
 
-
 SUBJECT_PATTERN = r"^[a-z][a-z0-9]*:[a-z0-9]+(?:[-:][a-z0-9]+)*$"
 SCOPE_PATTERN = r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$"
 

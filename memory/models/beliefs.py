@@ -69,6 +69,8 @@ class Belief(OwnedModel):
     deleted_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
+        verbose_name = "memory"
+        verbose_name_plural = "memories"
         constraints = [
             models.CheckConstraint(
                 condition=Q(confidence__gte=0) & Q(confidence__lte=1),

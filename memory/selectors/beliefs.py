@@ -3,7 +3,7 @@ from datetime import timedelta
 from django.db.models import Q
 from django.utils import timezone
 
-from memory.enums import BeliefStatus, BeliefType
+from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
 from memory.errors import not_found, validation_error
 from memory.models import AuditRecord, Belief
 
@@ -34,6 +34,13 @@ def belief_list(*, principal, statuses=None, types=None, needs_review=None, sinc
     if since is not None:
         beliefs = beliefs.filter(updated_at__gte=since)
     return beliefs.order_by("-updated_at", "-id")
+
+
+def belief_review_queue(*, principal):
+    """Live memories waiting for the owner: provisional, or flagged for review."""
+    return belief_list(principal=principal, statuses=LIVE_BELIEF_STATUSES).filter(
+        Q(status=BeliefStatus.PROVISIONAL) | Q(needs_review=True)
+    )
 
 
 def belief_get(*, principal, belief_id, for_update=False):

@@ -1,3 +1,6 @@
+from django.db.models import Count, OuterRef, Q, Subquery
+
+from memory.enums import MESSAGE_EVENT_TYPES
 from memory.errors import not_found
 from memory.models import Event, Run, Session
 
@@ -6,6 +9,25 @@ from ._ids import parse_public_id
 
 def session_list(*, principal):
     return Session.objects.filter(owner=principal).order_by("-last_activity_at", "-id")
+
+
+def session_summaries(*, principal):
+    """The principal's sessions with ``first_message`` (its text) and ``messages`` (a count)."""
+    # The subquery keeps its own owner filter: on SQLite nothing else would.
+    first_message = (
+        Event.objects.filter(
+            owner=principal,
+            session=OuterRef("pk"),
+            event_type__in=MESSAGE_EVENT_TYPES,
+            redacted_at__isnull=True,
+        )
+        .order_by("sequence")
+        .values("text")[:1]
+    )
+    return session_list(principal=principal).annotate(
+        first_message=Subquery(first_message),
+        messages=Count("events", filter=Q(events__event_type__in=MESSAGE_EVENT_TYPES)),
+    )
 
 
 def session_get(*, principal, session_id, for_update=False):

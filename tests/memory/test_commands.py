@@ -3,6 +3,7 @@ from io import StringIO
 from django.core.management import call_command
 from django_q.models import Schedule
 
+from accounts.services import api_token_authenticate
 from memory.demo import OPERATOR, OWNER
 from memory.models import Belief, Event
 from memory.principal import principal_context
@@ -25,6 +26,10 @@ def test_the_demo_seed_can_run_twice_and_adds_nothing_the_second_time(db):
         assert Event.objects.filter(event_type="user.message.created").count() == 3
         assert Event.objects.filter(event_type="run.completed").count() == 1
     assert "demo / demo-owner-password" in out.getvalue()
+    tokens = [line.split()[-1] for line in out.getvalue().splitlines() if "API token" in line]
+    assert len(tokens) == 2
+    assert api_token_authenticate(tokens[0]) is None  # the second run replaced it
+    assert api_token_authenticate(tokens[1])[0] == owner
     assert [i.text for i in recall(principal=owner, query="watch").items] == [
         "User owns an Apple Watch."
     ]

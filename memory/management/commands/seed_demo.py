@@ -11,3 +11,4 @@ class Command(BaseCommand):
         owner, operator = result["owner"], result["operator"]
         self.stdout.write(f"demo owner:    {owner[0]} / {owner[1]}")
         self.stdout.write(f"demo operator: {operator[0]} / {operator[1]}")
+        self.stdout.write(f"demo API token (for {owner[0]}): {result['token']}")

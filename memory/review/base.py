@@ -1,0 +1,116 @@
+"""What every page of the owner review site shares.
+
+Rows are addressed by public id (a UUID), never by database key, and are only
+ever fetched through selectors scoped to the signed-in user, so another
+owner's id answers 404 exactly like a missing one. The admin's own forms are
+read-only: nobody adds, edits or deletes a row through them.
+"""
+
+from django.contrib import admin
+from django.contrib.admin.views.main import ChangeList
+from django.http import Http404, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
+
+from memory.errors import ReverieError
+
+
+class PublicIdChangeList(ChangeList):
+    """A change list whose rows link to their change pages by public id."""
+
+    def url_for_result(self, result):
+        return self.model_admin.change_url(result)
+
+
+class OwnerAdmin(admin.ModelAdmin):
+    """Read-only pages over the signed-in owner's own rows.
+
+    Subclasses list rows through a selector (``get_queryset``) and fetch one
+    through a selector (``get_owned``); both are scoped to ``request.user``.
+    """
+
+    actions = None
+
+    def get_owned(self, request, object_id):
+        """The owner's row with this public id; raises ``ReverieError`` if there is none."""
+        raise NotImplementedError
+
+    def get_object(self, request, object_id, from_field=None):
+        try:
+            return self.get_owned(request, object_id)
+        except ReverieError:
+            return None
+
+    def get_object_or_404(self, request, object_id):
+        obj = self.get_object(request, object_id)
+        if obj is None:
+            raise Http404
+        return obj
+
+    def get_changelist(self, request, **kwargs):
+        return PublicIdChangeList
+
+    def change_url(self, obj):
+        opts = obj._meta
+        return reverse(
+            f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_change",
+            args=[obj.public_id],
+        )
+
+    def change_context(self, request, obj):
+        """Extra template context for the change page of ``obj``."""
+        return {}
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        # Looked up first so that another owner's id is a 404, not the admin's
+        # "does not exist" redirect or a 403 on POST.
+        obj = self.get_object_or_404(request, object_id)
+        context = {**self.change_context(request, obj), **(extra_context or {})}
+        return super().change_view(request, object_id, form_url, context)
+
+    # The admin's own history (its log) is never written here, and rows are
+    # never deleted through the admin; pages that need either override these.
+
+    def history_view(self, request, object_id, extra_context=None):
+        raise Http404
+
+    def delete_view(self, request, object_id, extra_context=None):
+        raise Http404
+
+    def render(self, request, template, context):
+        request.current_app = self.admin_site.name
+        return TemplateResponse(
+            request,
+            template,
+            {**self.admin_site.each_context(request), "opts": self.opts, **context},
+        )
+
+    # Any active user may look at their own rows; nobody writes through the
+    # admin's forms. The rows reaching these checks already come from
+    # owner-scoped selectors; the owner test on ``obj`` is a second guard.
+
+    def has_module_permission(self, request):
+        return request.user.is_active
+
+    def has_view_permission(self, request, obj=None):
+        return request.user.is_active and (obj is None or obj.owner_id == request.user.pk)
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+def redirect_back(request, default):
+    """Redirect to the ``next`` URL the form named, if it is on this site; else ``default``."""
+    target = request.POST.get("next") or request.GET.get("next")
+    if target and url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return HttpResponseRedirect(target)
+    return HttpResponseRedirect(default)

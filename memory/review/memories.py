@@ -1,0 +1,445 @@
+"""The owner's memories: the list, one memory's page and its actions, and the review queue.
+
+Every action parses a form, calls one belief service with the revision the
+owner saw, and reports the outcome with ``message_user``. A stale revision
+makes the service refuse (``conflict``); the owner is told and nothing changes.
+"""
+
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.http import urlencode
+from django.utils.text import Truncator
+
+from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus
+from memory.errors import ReverieError
+from memory.selectors.beliefs import (
+    belief_get,
+    belief_history,
+    belief_list,
+    belief_review_queue,
+)
+from memory.services.beliefs import belief_confirm, belief_correct, belief_delete, belief_reject
+
+from .base import OwnerAdmin, redirect_back
+from .forms import CorrectionForm, RevisionForm
+
+
+def quoted(belief, limit=80):
+    if belief.status == BeliefStatus.DELETED:
+        return "an erased memory"
+    return f"“{Truncator(belief.statement).chars(limit)}”"
+
+
+def memories(count):
+    return "1 memory" if count == 1 else f"{count} memories"
+
+
+def left_alone(count):
+    return "It was left as it is." if count == 1 else "They were left as they are."
+
+
+def awaits_review(belief):
+    return belief.status == BeliefStatus.PROVISIONAL or (
+        belief.status == BeliefStatus.ACTIVE and belief.needs_review
+    )
+
+
+class BeliefPagesAdmin(OwnerAdmin):
+    """What the memory list and the review queue share."""
+
+    ordering = ("-updated_at", "-id")
+    search_fields = ("statement", "subject")
+    search_help_text = "Search the text and the subject of your memories."
+
+    def get_owned(self, request, object_id):
+        return belief_get(principal=request.user, belief_id=object_id)
+
+    @admin.display(description="Memory", ordering="statement")
+    def memory(self, belief):
+        if belief.status == BeliefStatus.DELETED:
+            return "(erased)"
+        return Truncator(belief.statement).chars(120)
+
+
+class MemoryAdmin(BeliefPagesAdmin):
+    """Every memory of the owner, with filters; each memory's page and actions."""
+
+    list_display = ("memory", "type", "status", "needs_review", "sensitivity", "updated_at")
+    list_filter = ("status", "type", "sensitivity", "needs_review")
+    fieldsets = (
+        (None, {"fields": ("statement", "subject", "type", "status", "needs_review")}),
+        (
+            "How it is held",
+            {
+                "fields": (
+                    "authority",
+                    "polarity",
+                    "confidence",
+                    "sensitivity",
+                    "portability",
+                    "scope",
+                    "revision",
+                )
+            },
+        ),
+        (
+            "When",
+            {
+                "fields": (
+                    "valid_from",
+                    "valid_until",
+                    "expires_at",
+                    "evidence_at",
+                    "created_at",
+                    "updated_at",
+                    "deleted_at",
+                )
+            },
+        ),
+        ("Where it came from", {"fields": ("sources", "replaces", "replaced_by", "public_id")}),
+    )
+    readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
+    change_list_template = "review/memory/change_list.html"
+    change_form_template = "review/memory/change_form.html"
+
+    def get_queryset(self, request):
+        return belief_list(principal=request.user)
+
+    def get_urls(self):
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        view = self.admin_site.admin_view
+        return [
+            path("<str:object_id>/confirm/", view(self.confirm_view), name=f"{prefix}_confirm"),
+            path("<str:object_id>/reject/", view(self.reject_view), name=f"{prefix}_reject"),
+            path("<str:object_id>/correct/", view(self.correct_view), name=f"{prefix}_correct"),
+            *super().get_urls(),
+        ]
+
+    def action_url(self, belief, action):
+        opts = self.opts
+        return reverse(
+            f"{self.admin_site.name}:{opts.app_label}_{opts.model_name}_{action}",
+            args=[belief.public_id],
+        )
+
+    # The change page's read-only fields that are not model fields.
+
+    @admin.display(description="Sources")
+    def sources(self, belief):
+        rows = (
+            belief.sources.filter(owner=belief.owner_id)
+            .select_related("event__session")
+            .order_by("event__occurred_at", "id")
+        )
+        if not rows:
+            return "None: stated directly."
+        return format_html(
+            "<ul>{}</ul>",
+            format_html_join(
+                "",
+                '<li>{} <a href="{}">(conversation of {})</a></li>',
+                (
+                    (
+                        f"“{row.excerpt}”" if row.excerpt else "(excerpt erased)",
+                        self.change_url(row.event.session),
+                        row.event.session.created_at.strftime("%Y-%m-%d %H:%M"),
+                    )
+                    for row in rows
+                ),
+            ),
+        )
+
+    @admin.display(description="Replaces")
+    def replaces(self, belief):
+        return self._link(belief.supersedes)
+
+    @admin.display(description="Replaced by")
+    def replaced_by(self, belief):
+        return self._link(getattr(belief, "superseded_by", None))
+
+    def _link(self, belief):
+        if belief is None:
+            return "-"
+        return format_html('<a href="{}">{}</a>', self.change_url(belief), quoted(belief))
+
+    def change_context(self, request, belief):
+        live = belief.status in LIVE_BELIEF_STATUSES
+        return {
+            "title": "Memory",
+            "subtitle": None,
+            "belief": belief,
+            "awaits_review": awaits_review(belief),
+            "can_correct": live,
+            "can_delete": belief.status != BeliefStatus.DELETED,
+            "confirm_url": self.action_url(belief, "confirm"),
+            "reject_url": self.action_url(belief, "reject"),
+            "correct_url": self.action_url(belief, "correct"),
+            "delete_url": self.action_url(belief, "delete"),
+            "history_url": self.action_url(belief, "history"),
+        }
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Your memories", **(extra_context or {})})
+
+    # Confirm and reject: POST only, from the memory's page or the queue.
+
+    def confirm_view(self, request, object_id):
+        return self._decide(request, object_id, belief_confirm, "confirm", "Confirmed")
+
+    def reject_view(self, request, object_id):
+        return self._decide(request, object_id, belief_reject, "reject", "Rejected")
+
+    def _decide(self, request, object_id, service, verb, done):
+        # The method is checked before the id, so that a GET answers the same
+        # for anyone's id.
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        belief = self.get_object_or_404(request, object_id)
+        form = RevisionForm(request.POST)
+        if not form.is_valid():
+            self.message_user(
+                request,
+                f"Could not {verb} {quoted(belief)}: the form did not say which version you saw. "
+                "Nothing was changed.",
+                messages.ERROR,
+            )
+            return redirect_back(request, self.change_url(belief))
+        try:
+            service(
+                principal=request.user,
+                belief_id=belief.public_id,
+                expected_revision=form.cleaned_data["expected_revision"],
+            )
+        except ReverieError as error:
+            self.message_user(
+                request,
+                f"Could not {verb} {quoted(belief)}: {error.message} Nothing was changed.",
+                messages.ERROR,
+            )
+        else:
+            self.message_user(request, f"{done} {quoted(belief)}.", messages.SUCCESS)
+        return redirect_back(request, self.change_url(belief))
+
+    def correct_view(self, request, object_id):
+        """A correction in two steps: write it, then confirm the replacement."""
+        belief = self.get_object_or_404(request, object_id)
+        context = {"title": "Correct a memory", "belief": belief}
+        if request.method != "POST":
+            form = CorrectionForm(
+                initial={"statement": belief.statement, "expected_revision": belief.revision}
+            )
+            return self.render(request, "review/memory/correct.html", {**context, "form": form})
+        form = CorrectionForm(request.POST)
+        if not form.is_valid() or "_edit" in request.POST:
+            return self.render(request, "review/memory/correct.html", {**context, "form": form})
+        if "_confirm" not in request.POST:
+            return self.render(
+                request,
+                "review/memory/correct_confirm.html",
+                {**context, "title": "Replace this memory?", "form": form},
+            )
+        data = form.cleaned_data
+        try:
+            new = belief_correct(
+                principal=request.user,
+                belief_id=belief.public_id,
+                expected_revision=data["expected_revision"],
+                statement=data["statement"],
+                subject=data["subject"] or None,
+            )
+        except ReverieError as error:
+            self.message_user(
+                request,
+                f"Could not correct {quoted(belief)}: {error.message} Nothing was changed.",
+                messages.ERROR,
+            )
+            if error.code == "validation_error":
+                # The owner's wording was refused; let them fix it in place.
+                return self.render(request, "review/memory/correct.html", {**context, "form": form})
+            return HttpResponseRedirect(self.change_url(belief))
+        self.message_user(
+            request, f"Corrected: {quoted(new)} replaces {quoted(belief)}.", messages.SUCCESS
+        )
+        return HttpResponseRedirect(self.change_url(new))
+
+    def delete_view(self, request, object_id, extra_context=None):
+        """A confirmation page; only its POST erases the memory."""
+        belief = self.get_object_or_404(request, object_id)
+        if request.method != "POST":
+            return self.render(
+                request,
+                "review/memory/delete_confirmation.html",
+                {"title": "Erase this memory?", "belief": belief},
+            )
+        form = RevisionForm(request.POST)
+        if not form.is_valid():
+            self.message_user(
+                request,
+                "Could not erase the memory: the form did not say which version you saw. "
+                "Nothing was changed.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(self.change_url(belief))
+        try:
+            belief_delete(
+                principal=request.user,
+                belief_id=belief.public_id,
+                expected_revision=form.cleaned_data["expected_revision"],
+            )
+        except ReverieError as error:
+            self.message_user(
+                request,
+                f"Could not erase {quoted(belief)}: {error.message} Nothing was changed.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(self.change_url(belief))
+        # The message names no text: it would outlive the erasure in the
+        # message store.
+        self.message_user(request, "The memory was erased.", messages.SUCCESS)
+        return HttpResponseRedirect(reverse(f"{self.admin_site.name}:memory_belief_changelist"))
+
+    def history_view(self, request, object_id, extra_context=None):
+        try:
+            history = belief_history(principal=request.user, belief_id=object_id)
+        except ReverieError:
+            raise Http404 from None
+        return self.render(
+            request,
+            "review/memory/history.html",
+            {
+                "title": "History of a memory",
+                "belief": history["belief"],
+                "versions": [
+                    (version, self.change_url(version)) for version in history["versions"]
+                ],
+                "changes": history["changes"],
+            },
+        )
+
+
+class QueueReasonFilter(admin.SimpleListFilter):
+    title = "why it is here"
+    parameter_name = "reason"
+
+    def lookups(self, request, model_admin):
+        return [("provisional", "Awaiting confirmation"), ("flagged", "Flagged for review")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "provisional":
+            return queryset.filter(status=BeliefStatus.PROVISIONAL)
+        if self.value() == "flagged":
+            return queryset.filter(needs_review=True)
+        return queryset
+
+
+class ReviewQueueAdmin(BeliefPagesAdmin):
+    """Provisional memories and memories flagged for review, to confirm or reject.
+
+    The review site mounts this at ``queue/`` instead of registering it: a
+    model is registered once per site, and a second ``ModelAdmin`` over
+    ``Belief`` needs no proxy model (nor a migration) this way. Its rows link
+    to the memory pages of ``MemoryAdmin``.
+    """
+
+    list_display = ("memory", "type", "status", "sensitivity", "revision_seen", "decide")
+    list_filter = (QueueReasonFilter, "type", "sensitivity")
+    actions = ["confirm_selected", "reject_selected"]
+    change_list_template = "review/memory/queue.html"
+
+    def get_queryset(self, request):
+        return belief_review_queue(principal=request.user)
+
+    def get_urls(self):
+        return [path("", self.admin_site.admin_view(self.changelist_view), name="review_queue")]
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(request, {"title": "Review queue", **(extra_context or {})})
+
+    def has_review_permission(self, request):
+        return request.user.is_active
+
+    @admin.display(description="Revision")
+    def revision_seen(self, belief):
+        # Posted with the list, so that a bulk action checks each memory
+        # against the revision the owner was shown, not the one it has by then.
+        return format_html(
+            '{}<input type="hidden" name="seen-revision-{}" value="{}">',
+            belief.revision,
+            belief.pk,
+            belief.revision,
+        )
+
+    @admin.display(description="Decide")
+    def decide(self, belief):
+        # Buttons of the list's own form (nested forms are not allowed) that
+        # post it to the single-memory views instead.
+        memories_admin = self.admin_site.get_model_admin(type(belief))
+        back = urlencode({"next": reverse(f"{self.admin_site.name}:review_queue")})
+        return format_html(
+            '<button type="submit" class="button" formaction="{}?{}" name="expected_revision" '
+            'value="{}">Confirm</button> '
+            '<button type="submit" class="button" formaction="{}?{}" name="expected_revision" '
+            'value="{}">Reject</button>',
+            memories_admin.action_url(belief, "confirm"),
+            back,
+            belief.revision,
+            memories_admin.action_url(belief, "reject"),
+            back,
+            belief.revision,
+        )
+
+    @admin.action(description="Confirm the selected memories", permissions=["review"])
+    def confirm_selected(self, request, queryset):
+        self._decide_many(request, queryset, belief_confirm, "confirmed")
+
+    @admin.action(description="Reject the selected memories", permissions=["review"])
+    def reject_selected(self, request, queryset):
+        self._decide_many(request, queryset, belief_reject, "rejected")
+
+    def _decide_many(self, request, queryset, service, done):
+        selected = len(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
+        succeeded, failures, acted_on = 0, [], 0
+        for belief in queryset:
+            acted_on += 1
+            try:
+                service(
+                    principal=request.user,
+                    belief_id=belief.public_id,
+                    expected_revision=self._seen_revision(request, belief),
+                )
+            except ReverieError as error:
+                failures.append(f"{quoted(belief)}: {error.message}")
+            else:
+                succeeded += 1
+        if succeeded:
+            self.message_user(request, f"{memories(succeeded)} {done}.", messages.SUCCESS)
+        if failures:
+            self.message_user(
+                request,
+                f"{memories(len(failures))} could not be {done}: {'; '.join(failures)} "
+                + left_alone(len(failures)),
+                messages.ERROR,
+            )
+        gone = selected - acted_on
+        if request.POST.get("select_across") != "1" and gone > 0:
+            # Confirmed, rejected or corrected in another tab since the queue
+            # was shown, so no longer in it.
+            self.message_user(
+                request,
+                f"{memories(gone)} no longer waited for review. " + left_alone(gone),
+                messages.WARNING,
+            )
+
+    def _seen_revision(self, request, belief):
+        seen = request.POST.get(f"seen-revision-{belief.pk}")
+        if seen is None:
+            # Rows not on the page (the action ran on "all" across pages) were
+            # never shown; their revision now is the one they are acted on at.
+            return belief.revision
+        try:
+            return int(seen)
+        except ValueError:
+            return seen  # the service refuses it as a validation error

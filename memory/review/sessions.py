@@ -1,0 +1,81 @@
+"""The owner's conversations and their messages, read-only."""
+
+from django.contrib import admin
+from django.utils.text import Truncator
+
+from memory.enums import MESSAGE_EVENT_TYPES, AuthorKind
+from memory.selectors.beliefs import belief_list
+from memory.selectors.sessions import event_list, session_get, session_summaries
+
+from .base import OwnerAdmin
+
+
+class SessionAdmin(OwnerAdmin):
+    """Each conversation with its messages and the memories formed from them."""
+
+    list_display = ("started", "opening", "message_count", "last_activity_at", "state")
+    fields = ("created_at", "last_activity_at", "closed_at", "erased_at", "scope", "public_id")
+    readonly_fields = fields
+    ordering = ("-last_activity_at", "-id")
+    change_list_template = "review/session/change_list.html"
+    change_form_template = "review/session/change_form.html"
+
+    def get_queryset(self, request):
+        return session_summaries(principal=request.user)
+
+    def get_owned(self, request, object_id):
+        return session_get(principal=request.user, session_id=object_id)
+
+    @admin.display(description="Started", ordering="created_at")
+    def started(self, session):
+        return session.created_at
+
+    @admin.display(description="Opening")
+    def opening(self, session):
+        if session.erased_at is not None:
+            return "(erased)"
+        return Truncator(session.first_message or "").chars(90) or "-"
+
+    @admin.display(description="Messages", ordering="messages")
+    def message_count(self, session):
+        return session.messages
+
+    @admin.display(description="State")
+    def state(self, session):
+        if session.erased_at is not None:
+            return "erased"
+        return "closed" if session.closed_at is not None else "open"
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(
+            request, {"title": "Your conversations", **(extra_context or {})}
+        )
+
+    def change_context(self, request, session):
+        events = event_list(principal=request.user, session_id=session.public_id).filter(
+            event_type__in=MESSAGE_EVENT_TYPES
+        )
+        beliefs = (
+            belief_list(principal=request.user).filter(sources__event__session=session).distinct()
+        )
+        return {
+            "title": "Conversation",
+            "subtitle": session.created_at.strftime("%Y-%m-%d %H:%M"),
+            "chat": [
+                {
+                    "event": event,
+                    "author": self._author(event),
+                    "mine": event.author_kind == AuthorKind.PRINCIPAL,
+                }
+                for event in events
+            ],
+            "beliefs": [(belief, self.change_url(belief)) for belief in beliefs],
+        }
+
+    @staticmethod
+    def _author(event):
+        if event.author_kind == AuthorKind.PRINCIPAL:
+            return "You"
+        if event.author_kind == AuthorKind.ASSISTANT:
+            return event.author_name or "Assistant"
+        return event.author_name or "Someone else"

@@ -1,0 +1,20 @@
+import pytest
+
+from tests.memory.helpers import conversation, remember
+
+# Text that only the other owner has; no page of the owner may ever show it.
+THEIR_SECRET = "The safe code is 4711-OTHER."
+
+
+@pytest.fixture
+def owner_client(client, owner):
+    client.force_login(owner)
+    return client
+
+
+@pytest.fixture
+def theirs(other_owner):
+    """Another owner's conversation and memory, both holding ``THEIR_SECRET``."""
+    session, (message,) = conversation(other_owner, f"Remember this: {THEIR_SECRET}")
+    belief = remember(other_owner, THEIR_SECRET, sources=[message])
+    return {"session": session, "message": message, "belief": belief}

@@ -1,0 +1,58 @@
+"""Memories in the states the review site deals with, made through the services."""
+
+from django.db import transaction
+from django.urls import reverse
+
+from memory.enums import Actor, AuditAction, Authority, BeliefStatus, BeliefType
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.services.records import create_belief
+from memory.text import topic_subject
+
+
+def formed(principal, statement, *, sources=(), status=BeliefStatus.PROVISIONAL, **fields):
+    """Stand in for formation, which is not built yet: an inferred memory it would propose."""
+    with principal_context(principal), transaction.atomic():
+        return create_belief(
+            principal=principal,
+            sources=sources,
+            action=AuditAction.FORMED,
+            actor=Actor.SYSTEM,
+            type=fields.pop("type", BeliefType.FACT),
+            subject=fields.pop("subject", None) or topic_subject(statement),
+            statement=statement,
+            authority=Authority.INFERRED,
+            status=status,
+            confidence=fields.pop("confidence", 0.6),
+            **fields,
+        )
+
+
+def reload(principal, belief):
+    with principal_context(principal):
+        return Belief.objects.get(pk=belief.pk)
+
+
+def owned(principal, model=Belief, **filters):
+    """The principal's rows of ``model``, read as the principal (row-level security agrees)."""
+    with principal_context(principal):
+        return list(model.objects.filter(owner=principal, **filters).order_by("id"))
+
+
+def change_elsewhere(principal, belief):
+    """Stand in for a change made in another tab: the revision moves on, nothing else."""
+    with principal_context(principal):
+        Belief.objects.filter(pk=belief.pk).update(revision=belief.revision + 1)
+
+
+def memory_url(belief, page="change"):
+    return reverse(f"review:memory_belief_{page}", args=[belief.public_id])
+
+
+def session_url(session):
+    return reverse("review:memory_session_change", args=[session.public_id])
+
+
+def page_messages(response):
+    """The texts of the messages a (followed) response shows."""
+    return [str(message) for message in response.context["messages"]]

@@ -1,0 +1,63 @@
+"""The owner's conversations, read-only, with their messages."""
+
+import pytest
+from django.urls import reverse
+
+from memory.enums import EventType
+from memory.services.erasure import session_erase
+from tests.memory.helpers import conversation, remember, say
+
+from .conftest import THEIR_SECRET
+from .helpers import memory_url, session_url
+
+pytestmark = pytest.mark.django_db
+
+SESSIONS = reverse("review:memory_session_changelist")
+
+
+def test_the_list_shows_the_owners_conversations_only(owner_client, owner, theirs):
+    conversation(owner, "I just got an Apple Watch.", "It is blue.")
+
+    response = owner_client.get(SESSIONS)
+
+    body = response.content.decode()
+    assert [s.messages for s in response.context["cl"].result_list] == [2]
+    assert "I just got an Apple Watch." in body
+    assert THEIR_SECRET not in body
+
+
+def test_a_conversation_shows_its_messages_and_the_memories_formed_from_it(owner_client, owner):
+    session, (message,) = conversation(owner, "I just got an Apple Watch.")
+    say(owner, session, "Nice! Blue or black?", event_type=EventType.ASSISTANT_MESSAGE)
+    belief = remember(owner, "User owns an Apple Watch.", sources=[message])
+
+    response = owner_client.get(session_url(session))
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "I just got an Apple Watch." in body
+    assert "Nice! Blue or black?" in body
+    assert f'href="{memory_url(belief)}"' in body
+    assert [line["author"] for line in response.context["chat"]] == ["You", "Assistant"]
+
+
+def test_an_erased_conversation_shows_no_text(owner_client, owner):
+    session, _ = conversation(owner, "My PIN is 1234.")
+    session_erase(principal=owner, session_id=session.public_id)
+
+    listing = owner_client.get(SESSIONS).content.decode()
+    page = owner_client.get(session_url(session)).content.decode()
+
+    assert "1234" not in listing
+    assert "1234" not in page
+    assert "This conversation was erased" in page
+
+
+def test_conversations_cannot_be_changed_added_or_deleted(owner_client, owner):
+    session, _ = conversation(owner, "I just got an Apple Watch.")
+
+    assert owner_client.post(session_url(session), {"scope": "assistant:x"}).status_code == 403
+    assert owner_client.get(reverse("review:memory_session_add")).status_code == 403
+    delete = reverse("review:memory_session_delete", args=[session.public_id])
+    assert owner_client.post(delete).status_code == 404
+    assert owner_client.get(session_url(session)).status_code == 200
