@@ -74,10 +74,14 @@ def api_token_authenticate(secret):
     """The active principal a presented secret belongs to, with its token; or None."""
     if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX):
         return None
-    token = (
-        ApiToken.objects.select_related("principal")
-        .filter(digest=token_digest(secret), revoked_at__isnull=True)
-        .first()
+    # No ordering: the digest is unique, and this runs on every request.
+    token = next(
+        iter(
+            ApiToken.objects.select_related("principal")
+            .filter(digest=token_digest(secret), revoked_at__isnull=True)
+            .order_by()[:1]
+        ),
+        None,
     )
     if token is None or not token.principal.is_active:
         return None

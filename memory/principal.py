@@ -35,21 +35,38 @@ def _set_database_principal(connection, value):
 def principal_context(principal, *, using=DEFAULT_DB_ALIAS):
     """Scope the database to ``principal`` (a user or None) for the block."""
     principal_id = None if principal is None else principal.pk
+    connection = connections[using]
+    previous_id = _current_principal_id.get()
     token = _current_principal_id.set(principal_id)
+    if connection.vendor == "postgresql" and (
+        principal_id is not None and previous_id == principal_id and connection.in_atomic_block
+    ):
+        # Already this principal's transaction (a service called from a
+        # request, say): nothing to set, nothing to restore, no savepoint.
+        try:
+            yield
+        finally:
+            _current_principal_id.reset(token)
+        return
     try:
-        connection = connections[using]
         if connection.vendor != "postgresql":
             yield
             return
+        opens_transaction = not connection.in_atomic_block
         with transaction.atomic(using=using):
-            previous = "" if token.old_value in (None, token.MISSING) else str(token.old_value)
-            _set_database_principal(connection, "" if principal_id is None else str(principal_id))
+            # A transaction starts with no principal, which the policies read
+            # as nobody; only a nested block has an enclosing value to replace.
+            if principal_id is not None or not opens_transaction:
+                _set_database_principal(
+                    connection, "" if principal_id is None else str(principal_id)
+                )
             yield
-            # On an exception the atomic block's rollback (of the transaction or
-            # of its savepoint) discards the setting, so only a clean exit
-            # restores the enclosing value by hand.
-            if not connection.needs_rollback:
-                _set_database_principal(connection, previous)
+            # A transaction this block opened ends here and takes its setting
+            # with it. Inside an enclosing transaction the enclosing principal
+            # comes back by hand on a clean exit; on an exception the
+            # savepoint's rollback restores it.
+            if not opens_transaction and not connection.needs_rollback:
+                _set_database_principal(connection, "" if previous_id is None else str(previous_id))
     finally:
         _current_principal_id.reset(token)
 

@@ -60,12 +60,16 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters live in the cache; no test inherits another's."""
+    """Throttle counters and recently read flags: no test inherits another's."""
     from django.core.cache import cache
 
+    from memory.selectors.flags import flag_cache_clear
+
     cache.clear()
+    flag_cache_clear()
     yield
     cache.clear()
+    flag_cache_clear()
 
 
 @pytest.fixture

@@ -22,6 +22,9 @@ from memory.selectors.flags import flag_enabled
 from .serializers import ErrorSerializer
 
 IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
+# Seconds a process reuses the memory_api flag before reading it again: an
+# operator's switch reaches every web process within this long.
+SURFACE_FLAG_MAX_AGE = 5
 _KEY_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -57,7 +60,7 @@ class ApiView(APIView):
     def initial(self, request, *args, **kwargs):
         # Before authentication, so that an off surface looks absent even to
         # callers without a valid token.
-        if not flag_enabled("memory_api"):
+        if not flag_enabled("memory_api", max_age=SURFACE_FLAG_MAX_AGE):
             raise exceptions.NotFound()
         super().initial(request, *args, **kwargs)
 

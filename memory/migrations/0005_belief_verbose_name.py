@@ -4,14 +4,13 @@ from django.db import migrations
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('memory', '0004_idempotency_and_heartbeat'),
+        ("memory", "0004_idempotency_and_heartbeat"),
     ]
 
     operations = [
         migrations.AlterModelOptions(
-            name='belief',
-            options={'verbose_name': 'memory', 'verbose_name_plural': 'memories'},
+            name="belief",
+            options={"verbose_name": "memory", "verbose_name_plural": "memories"},
         ),
     ]

@@ -125,66 +125,113 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
     return types, statuses, include, limit, budget_chars, _check_datetime(since, "since")
 
 
-def _source(event, excerpt):
+_BELIEF_COLUMNS = (
+    "id",
+    "public_id",
+    "statement",
+    "type",
+    "subject",
+    "status",
+    "needs_review",
+    "confidence",
+    "revision",
+)
+_SOURCE_COLUMNS = (
+    "event__public_id",
+    "event__session__public_id",
+    "event__sequence",
+    "event__event_type",
+    "event__occurred_at",
+)
+
+
+def _source(row, excerpt):
+    event_id, session_id, sequence, event_type, occurred_at = row
     return RecallSource(
-        event_id=str(event.public_id),
-        session_id=str(event.session.public_id),
-        sequence=event.sequence,
-        event_type=event.event_type,
-        occurred_at=event.occurred_at,
+        event_id=str(event_id),
+        session_id=str(session_id),
+        sequence=sequence,
+        event_type=event_type,
+        occurred_at=occurred_at,
         excerpt=excerpt,
     )
 
 
 def _belief_items(principal, matches):
-    ids = [row_id for row_id, _ in matches]
-    beliefs = Belief.objects.filter(owner=principal, pk__in=ids).in_bulk()
-    sources = {}
-    for source in (
-        BeliefSource.objects.filter(owner=principal, belief_id__in=ids)
-        .select_related("event__session")
-        .order_by("event__occurred_at", "id")
-    ):
-        sources.setdefault(source.belief_id, []).append(_source(source.event, source.excerpt))
+    """Matched beliefs, in match order, without their sources yet (see ``_with_sources``)."""
+    rows = {
+        row["id"]: row
+        for row in Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches]).values(
+            *_BELIEF_COLUMNS
+        )
+    }
     return [
         RecallItem(
             kind="belief",
-            id=str(belief.public_id),
-            text=belief.statement,
+            id=str(row["public_id"]),
+            text=row["statement"],
             rank=0,
             score=score,
-            sources=tuple(sources.get(belief.pk, ())),
-            type=belief.type,
-            subject=belief.subject,
-            status=belief.status,
-            needs_review=belief.needs_review,
-            confidence=belief.confidence,
-            revision=belief.revision,
+            type=row["type"],
+            subject=row["subject"],
+            status=row["status"],
+            needs_review=row["needs_review"],
+            confidence=row["confidence"],
+            revision=row["revision"],
         )
         for row_id, score in matches
-        if (belief := beliefs.get(row_id)) is not None
+        if (row := rows.get(row_id)) is not None
+    ]
+
+
+def _with_sources(principal, items):
+    """The items, each belief now carrying its sources, in one query for all of them."""
+    belief_ids = [item.id for item in items if item.kind == "belief"]
+    if not belief_ids:
+        return items
+    sources = {}
+    for belief_id, excerpt, *event in (
+        BeliefSource.objects.filter(owner=principal, belief__public_id__in=belief_ids)
+        .order_by("event__occurred_at", "id")
+        .values_list("belief__public_id", "excerpt", *_SOURCE_COLUMNS)
+    ):
+        sources.setdefault(str(belief_id), []).append(_source(event, excerpt))
+    return [
+        replace(item, sources=tuple(sources.get(item.id, ()))) if item.kind == "belief" else item
+        for item in items
     ]
 
 
 def _message_items(principal, matches):
-    ids = [row_id for row_id, _ in matches]
-    events = Event.objects.filter(owner=principal, pk__in=ids).select_related("session").in_bulk()
-    return [
-        RecallItem(
-            kind="message",
-            id=str(event.public_id),
-            text=event.text,
-            rank=0,
-            score=score,
-            sources=(_source(event, event.text),),
-            session_id=str(event.session.public_id),
-            sequence=event.sequence,
-            event_type=event.event_type,
-            occurred_at=event.occurred_at,
+    rows = {
+        row[0]: row
+        for row in Event.objects.filter(
+            owner=principal, pk__in=[i for i, _ in matches]
+        ).values_list(
+            "id", "text", "public_id", "session__public_id", "sequence", "event_type", "occurred_at"
         )
-        for row_id, score in matches
-        if (event := events.get(row_id)) is not None
-    ]
+    }
+    items = []
+    for row_id, score in matches:
+        if (row := rows.get(row_id)) is None:
+            continue
+        _, text, public_id, session_id, sequence, event_type, occurred_at = row
+        source = _source((public_id, session_id, sequence, event_type, occurred_at), text)
+        items.append(
+            RecallItem(
+                kind="message",
+                id=source.event_id,
+                text=text,
+                rank=0,
+                score=score,
+                sources=(source,),
+                session_id=source.session_id,
+                sequence=sequence,
+                event_type=event_type,
+                occurred_at=occurred_at,
+            )
+        )
+    return items
 
 
 def _recent_beliefs(principal, *, statuses, types, since, limit):
@@ -267,15 +314,17 @@ def recall(
         for name in include:
             if name in EXTRA_SOURCES:
                 ranked_lists.append(EXTRA_SOURCES[name](principal, terms, since, fetch))
-    items, chars, truncated = [], 0, False
-    for item in _fuse(ranked_lists):
-        if len(items) == limit:
-            break
-        if chars + len(item.text) > budget_chars:
-            truncated = True
-            continue
-        chars += len(item.text)
-        items.append(replace(item, rank=len(items) + 1))
+        items, chars, truncated = [], 0, False
+        for item in _fuse(ranked_lists):
+            if len(items) == limit:
+                break
+            if chars + len(item.text) > budget_chars:
+                truncated = True
+                continue
+            chars += len(item.text)
+            items.append(replace(item, rank=len(items) + 1))
+        # Sources only for what is returned, not for every candidate.
+        items = _with_sources(principal, items)
     return RecallResult(
         items=items, terms=terms, chars=chars, truncated=truncated, included=tuple(include)
     )

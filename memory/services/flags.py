@@ -1,6 +1,7 @@
 from memory.errors import validation_error
 from memory.flags import CATALOGUE
 from memory.models import Flag
+from memory.selectors.flags import flag_cache_clear
 
 
 def flag_set(*, key, enabled, actor=None):
@@ -12,4 +13,5 @@ def flag_set(*, key, enabled, actor=None):
     flag, _ = Flag.objects.update_or_create(
         key=key, defaults={"enabled": enabled, "updated_by": actor}
     )
+    flag_cache_clear()
     return flag

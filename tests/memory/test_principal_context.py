@@ -42,3 +42,18 @@ def test_an_anonymous_request_runs_as_nobody(db, on_postgres):
 
     assert seen["app"] is None
     assert seen["database"] == ("" if on_postgres else None)
+
+
+def test_a_principal_activated_by_token_authentication_ends_with_the_request(owner, on_postgres):
+    from memory.principal import principal_activate
+
+    def view(request):
+        principal_activate(owner)
+        return HttpResponse()
+
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    PrincipalContextMiddleware(view)(request)
+
+    assert current_principal_id() is None
+    assert database_principal() == ("" if on_postgres else None)

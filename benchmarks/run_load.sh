@@ -1,0 +1,116 @@
+#!/bin/sh
+# API load benchmark: create (if missing), migrate and seed a reverie_load*
+# PostgreSQL database, start gunicorn on a free loopback port, drive recall and
+# event appends with benchmarks/load_api.py, stop gunicorn and print the
+# figures. Extra arguments go to the load generator, e.g.:
+#
+#   benchmarks/run_load.sh --clients 16 --duration 30
+#
+# Settings (environment):
+#   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie)
+#   LOAD_DB (reverie_load; must start with reverie_load)
+#   LOAD_PRINCIPALS (32), LOAD_BELIEFS (3000 per principal), LOAD_MESSAGES (300),
+#   LOAD_FRESH (0; 1 re-seeds every principal)
+#   GUNICORN_WORKERS (2), GUNICORN_WORKER_CLASS (sync), GUNICORN_THREADS (4, gthread only),
+#   GUNICORN_KEEPALIVE (5 s, gthread only), GUNICORN_PRELOAD (0), CONN_MAX_AGE (60)
+#   PYTHON (.venv/bin/python)
+# See docs/benchmarks.md ("API load").
+set -eu
+
+cd "$(dirname "$0")/.."
+
+PGHOST="${PGHOST:-127.0.0.1}"
+PGPORT="${PGPORT:-5432}"
+PGUSER="${PGUSER:-reverie}"
+LOAD_DB="${LOAD_DB:-reverie_load}"
+LOAD_PRINCIPALS="${LOAD_PRINCIPALS:-32}"
+LOAD_BELIEFS="${LOAD_BELIEFS:-3000}"
+LOAD_MESSAGES="${LOAD_MESSAGES:-300}"
+LOAD_FRESH="${LOAD_FRESH:-0}"
+GUNICORN_WORKERS="${GUNICORN_WORKERS:-2}"
+GUNICORN_WORKER_CLASS="${GUNICORN_WORKER_CLASS:-sync}"
+GUNICORN_THREADS="${GUNICORN_THREADS:-4}"
+GUNICORN_KEEPALIVE="${GUNICORN_KEEPALIVE:-5}"
+GUNICORN_PRELOAD="${GUNICORN_PRELOAD:-0}"
+# Persistent database connections: without them every request opens one, and
+# PostgreSQL spends more CPU on connection start-up than on the requests.
+CONN_MAX_AGE="${CONN_MAX_AGE:-60}"
+PYTHON="${PYTHON:-.venv/bin/python}"
+export PGHOST PGPORT PGUSER
+
+case "$LOAD_DB" in
+    reverie_load*) ;;
+    *) echo "LOAD_DB must start with reverie_load, got '$LOAD_DB'" >&2; exit 2 ;;
+esac
+
+log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+
+if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$LOAD_DB'" | grep -q 1; then
+    log "creating database $LOAD_DB"
+    createdb "$LOAD_DB"
+fi
+
+mkdir -p var
+# The server's environment: production settings, a throwaway key, loopback only,
+# and a throttle rate no client can reach, so that no request is throttled while
+# the throttle's bookkeeping still runs on every request.
+DATABASE_URL="postgres://$PGUSER@$PGHOST:$PGPORT/$LOAD_DB"
+DEBUG=0
+SECRET_KEY="load-$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(40))')"
+ALLOWED_HOSTS=127.0.0.1
+REVERIE_API_RATE=1000000/min
+export DATABASE_URL DEBUG SECRET_KEY ALLOWED_HOSTS REVERIE_API_RATE CONN_MAX_AGE
+
+log "migrating $LOAD_DB"
+"$PYTHON" manage.py migrate --no-input -v 0
+FRESH=""
+[ "$LOAD_FRESH" = 1 ] && FRESH="--fresh"
+log "seeding $LOAD_PRINCIPALS principals"
+"$PYTHON" manage.py seed_load --principals "$LOAD_PRINCIPALS" --beliefs "$LOAD_BELIEFS" \
+    --messages "$LOAD_MESSAGES" --out var/load_fixture.json $FRESH
+
+PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+PRELOAD=""
+[ "$GUNICORN_PRELOAD" = 1 ] && PRELOAD="--preload"
+THREADS=""
+# The sync worker answers one request at a time and closes the connection after
+# it (no keep-alive): the clients reconnect for every request.
+WORKER_DESCRIPTION="$GUNICORN_WORKER_CLASS, no keep-alive"
+if [ "$GUNICORN_WORKER_CLASS" = gthread ]; then
+    THREADS="--threads $GUNICORN_THREADS"
+    WORKER_DESCRIPTION="gthread x $GUNICORN_THREADS threads, keep-alive ${GUNICORN_KEEPALIVE} s"
+fi
+GUNICORN_VERSION="$("$PYTHON" -c 'import gunicorn; print(gunicorn.__version__)')"
+SERVER_INFO="gunicorn $GUNICORN_VERSION config.wsgi on 127.0.0.1:$PORT, $GUNICORN_WORKERS workers ($WORKER_DESCRIPTION)"
+[ -n "$PRELOAD" ] && SERVER_INFO="$SERVER_INFO, preload"
+SERVER_INFO="$SERVER_INFO; DEBUG off; CONN_MAX_AGE $CONN_MAX_AGE; REVERIE_API_RATE=$REVERIE_API_RATE (set so that throttling never triggers)"
+
+# gunicorn's and Django's log (a failed request is logged there) go to the file.
+log "starting gunicorn on 127.0.0.1:$PORT (log: var/load-gunicorn.log)"
+# shellcheck disable=SC2086  # THREADS and PRELOAD are option lists or empty
+"$PYTHON" -m gunicorn config.wsgi:application \
+    --bind "127.0.0.1:$PORT" \
+    --workers "$GUNICORN_WORKERS" \
+    --worker-class "$GUNICORN_WORKER_CLASS" $THREADS $PRELOAD \
+    --keep-alive "$GUNICORN_KEEPALIVE" \
+    --backlog 2048 \
+    --graceful-timeout 10 \
+    --log-level warning >var/load-gunicorn.log 2>&1 &
+SERVER_PID=$!
+
+stop_server() {
+    if kill -0 "$SERVER_PID" 2>/dev/null; then
+        log "stopping gunicorn (SIGTERM to $SERVER_PID)"
+        kill -TERM "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+}
+trap stop_server EXIT
+trap 'exit 130' INT TERM
+
+status=0
+"$PYTHON" benchmarks/load_api.py --url "http://127.0.0.1:$PORT" \
+    --fixture var/load_fixture.json --wait 60 \
+    --server-pid "$SERVER_PID" --server-info "$SERVER_INFO" "$@" || status=$?
+stop_server
+exit "$status"

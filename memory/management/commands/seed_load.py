@@ -1,0 +1,311 @@
+"""Seed a ``reverie_load*`` PostgreSQL database for the API load benchmark.
+
+Creates principals ``load-0``, ``load-1``... each with one session of
+synthetic messages, a bank of synthetic beliefs (some sourced from those
+messages) and a fresh API token, and writes what the load generator needs
+(tokens, session ids, query vocabulary, message texts) to a JSON file.
+See docs/benchmarks.md ("API load").
+"""
+
+import itertools
+import json
+import os
+import random
+import time
+from datetime import timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from accounts.models import ApiToken
+from accounts.services import api_token_create
+from benchmarks.corpus import Corpus
+from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, EventType
+from memory.models import Belief, BeliefSource, Event, Session
+from memory.principal import principal_context
+
+DATABASE_PREFIX = "reverie_load"
+USERNAME_PREFIX = "load-"
+SESSION_EXTERNAL_ID = "load-benchmark"
+TOKEN_NAME = "load benchmark"
+BATCH_SIZE = 5000
+# Statements per principal kept for the load generator's appended messages;
+# they come from past the seeded beliefs, so appends say something new.
+APPEND_STATEMENTS = 64
+
+USER_TEMPLATES = (
+    "Quick thing to remember: {s}",
+    "By the way, an update on my side. {s}",
+    "{s} Can you keep that in mind for next time?",
+    "Just so you know for later: {s} {t}",
+    "I mentioned this before but it changed. {s}",
+    "{s} Also, {t}",
+    "Note for the future - {s}",
+)
+ASSISTANT_TEMPLATES = (
+    "Got it, I'll keep that in mind: {s}",
+    "Thanks for telling me. Noted that {s}",
+    "Understood. Do you want me to remind you about this later? ({s})",
+    "Noted. Is there anything else I should know about that?",
+)
+
+
+def _positive_int(value):
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise CommandError(f"Expected a positive integer, got {value!r}.")
+    return number
+
+
+def _lower_first(text):
+    return text[:1].lower() + text[1:]
+
+
+def user_message(rng, statement, other):
+    return rng.choice(USER_TEMPLATES).format(s=statement, t=_lower_first(other))
+
+
+def assistant_message(rng, statement):
+    return rng.choice(ASSISTANT_TEMPLATES).format(s=_lower_first(statement))
+
+
+class Command(BaseCommand):
+    help = (
+        "Seed a reverie_load* PostgreSQL database with principals, sessions, messages, beliefs "
+        "and API tokens for benchmarks/load_api.py, and write the load fixture file."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--principals", type=_positive_int, default=32)
+        parser.add_argument(
+            "--beliefs", type=_positive_int, default=3000, help="Beliefs per principal."
+        )
+        parser.add_argument(
+            "--messages", type=_positive_int, default=300, help="Seeded messages per principal."
+        )
+        parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--out",
+            default=str(settings.VAR_DIR / "load_fixture.json"),
+            help="Where to write tokens, session ids and the query vocabulary "
+            "(default: var/load_fixture.json).",
+        )
+        parser.add_argument(
+            "--fresh",
+            action="store_true",
+            help="Delete the load principals' sessions and beliefs and seed them again "
+            "(default: keep a principal already seeded with the same sizes).",
+        )
+
+    def handle(self, *args, **options):
+        connection = connections[DEFAULT_DB_ALIAS]
+        if connection.vendor != "postgresql":
+            raise CommandError(
+                f"seed_load needs PostgreSQL: set DATABASE_URL to a {DATABASE_PREFIX}* database."
+            )
+        name = connection.settings_dict["NAME"] or ""
+        if not name.startswith(DATABASE_PREFIX):
+            raise CommandError(
+                f"Refusing to seed database {name!r}: its name must start with "
+                f"{DATABASE_PREFIX!r} (see docs/benchmarks.md)."
+            )
+        # DEBUG would keep every bulk insert's SQL in memory.
+        with override_settings(DEBUG=False):
+            self._run(connection, name, options)
+
+    def _progress(self, message):
+        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
+
+    def _run(self, connection, name, options):
+        corpus = Corpus(options["seed"])
+        started = time.perf_counter()
+        User = get_user_model()
+        principals = []
+        seeded = 0
+        for index in range(options["principals"]):
+            username = f"{USERNAME_PREFIX}{index}"
+            user = User.objects.filter(username=username).first()
+            if user is None:
+                user = User.objects.create_user(username=username, password=None)
+            session = self._seed(corpus, index, user, options)
+            seeded += session is None
+            with principal_context(user):
+                session = Session.objects.get(owner=user, external_id=SESSION_EXTERNAL_ID)
+                events = Event.objects.filter(owner=user).count()
+            principals.append((index, user, session, events))
+        if seeded:
+            self._progress(f"seeded {seeded} principals; VACUUM ANALYZE")
+            with connection.cursor() as cursor:
+                for table in ("memory_belief", "memory_event", "memory_beliefsource"):
+                    cursor.execute(f"VACUUM (ANALYZE) {table}")
+
+        # A fresh token per principal on every run; the secrets exist only in the file.
+        users = [user for _, user, _, _ in principals]
+        ApiToken.objects.filter(principal__in=users, name=TOKEN_NAME).delete()
+        entries = []
+        for index, user, session, events in principals:
+            _, secret = api_token_create(principal=user, name=TOKEN_NAME)
+            statements = [
+                row["statement"]
+                for row in corpus.beliefs(
+                    index, options["beliefs"], options["beliefs"] + APPEND_STATEMENTS
+                )
+                if row["statement"]
+            ]
+            entries.append(
+                {
+                    "username": user.username,
+                    "token": secret,
+                    "session_id": str(session.public_id),
+                    "events": events,
+                    "statements": statements,
+                }
+            )
+        vocabulary = corpus.vocabulary(
+            options["principals"], per_principal=min(options["beliefs"], 5000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            version = cursor.fetchone()[0]
+            cursor.execute(
+                "SELECT proleakproof FROM pg_proc "
+                "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
+            )
+            leakproof = cursor.fetchone()[0]
+        if not leakproof:
+            self._progress(
+                "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001): recall cannot use its "
+                "GIN index; apply deploy/postgres-provision.sql (see docs/benchmarks.md)."
+            )
+        fixture = {
+            "database": name,
+            "postgresql": version,
+            "leakproof": leakproof,
+            "seed": options["seed"],
+            "beliefs_per_principal": options["beliefs"],
+            "messages_per_principal": options["messages"],
+            "principals": entries,
+            "vocabulary": [word for word, _ in vocabulary],
+        }
+        out = Path(options["out"])
+        out.parent.mkdir(parents=True, exist_ok=True)
+        # The file holds live secrets: readable by its owner only.
+        descriptor = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as handle:
+            json.dump(fixture, handle)
+        self._progress(
+            f"{len(entries)} principals ready ({seeded} seeded now) in "
+            f"{time.perf_counter() - started:.0f} s; fixture {out}"
+        )
+
+    def _seed(self, corpus, index, user, options):
+        """Seed one principal unless it already has this seed's data; return its session."""
+        wanted_beliefs, wanted_messages = options["beliefs"], options["messages"]
+        with principal_context(user):
+            session = Session.objects.filter(owner=user, external_id=SESSION_EXTERNAL_ID).first()
+            beliefs = Belief.objects.filter(owner=user).count()
+            seeded_messages = (
+                Event.objects.filter(owner=user, session=session, payload__load_seed=True).count()
+                if session is not None
+                else 0
+            )
+        if (
+            not options["fresh"]
+            and session is not None
+            and beliefs == wanted_beliefs
+            and seeded_messages == wanted_messages
+        ):
+            return session
+        started = time.perf_counter()
+        # One transaction per principal: a principal is seeded whole or not at all.
+        with principal_context(user), transaction.atomic():
+            BeliefSource.objects.filter(owner=user).delete()
+            Belief.objects.filter(owner=user).delete()
+            Session.objects.filter(owner=user).delete()
+            rows = list(corpus.beliefs(index, 0, wanted_beliefs))
+            session, events = self._conversation(index, user, rows, wanted_messages, options)
+            now = timezone.now()
+            beliefs = []
+            batches = iter(rows)
+            while batch := list(itertools.islice(batches, BATCH_SIZE)):
+                beliefs += Belief.objects.bulk_create(
+                    [
+                        Belief(
+                            owner=user,
+                            scope=SCOPE_PRINCIPAL,
+                            deleted_at=now if row["status"] == "deleted" else None,
+                            **row,
+                        )
+                        for row in batch
+                    ],
+                    batch_size=BATCH_SIZE,
+                )
+            # Each user message states the belief it was built from: that
+            # message is the belief's source, with the statement as excerpt.
+            BeliefSource.objects.bulk_create(
+                [
+                    BeliefSource(
+                        owner=user,
+                        belief=beliefs[row_index],
+                        event=event,
+                        excerpt=beliefs[row_index].statement,
+                    )
+                    for event, row_index in events
+                ],
+                batch_size=BATCH_SIZE,
+            )
+        self._progress(
+            f"{user.username}: {wanted_beliefs:,} beliefs, {wanted_messages:,} messages, "
+            f"{len(events):,} sourced, in {time.perf_counter() - started:.1f} s"
+        )
+        return None
+
+    def _conversation(self, index, user, rows, count, options):
+        """The session and its messages; returns it and (user message, belief index) pairs."""
+        rng = random.Random(f"reverie-load:messages:{options['seed']}:{index}")
+        live = [i for i, row in enumerate(rows) if row["status"] in ("active", "provisional")]
+        start = timezone.now() - timedelta(days=30)
+        step = timedelta(days=30) / max(count, 1)
+        session = Session.objects.create(
+            owner=user,
+            scope=SCOPE_PRINCIPAL,
+            external_id=SESSION_EXTERNAL_ID,
+            last_activity_at=start + step * count,
+            last_sequence=count,
+        )
+        events, sourced = [], []
+        for sequence in range(1, count + 1):
+            row_index = rng.choice(live)
+            statement = rows[row_index]["statement"]
+            if sequence % 2:
+                event_type = EventType.USER_MESSAGE
+                other = rows[rng.choice(live)]["statement"]
+                text = user_message(rng, statement, other)
+                sourced.append((len(events), row_index))
+            else:
+                event_type = EventType.ASSISTANT_MESSAGE
+                text = assistant_message(rng, statement)
+            events.append(
+                Event(
+                    owner=user,
+                    session=session,
+                    sequence=sequence,
+                    event_type=event_type,
+                    author_kind=MESSAGE_AUTHOR_KIND[event_type],
+                    author_name=user.username if sequence % 2 else "assistant",
+                    parts=[{"type": "text", "text": text}],
+                    text=text,
+                    payload={"load_seed": True},
+                    occurred_at=start + step * sequence,
+                )
+            )
+        events = Event.objects.bulk_create(events, batch_size=BATCH_SIZE)
+        return session, [(events[position], row_index) for position, row_index in sourced]
