@@ -19,6 +19,7 @@ from django.db.models import Case, Q, When
 from django.test.utils import override_settings
 from django.utils import timezone
 
+from benchmarks.arguments import positive_int
 from benchmarks.corpus import Corpus
 from memory.enums import LIVE_BELIEF_STATUSES, SCOPE_PRINCIPAL
 from memory.models import Belief
@@ -32,18 +33,8 @@ BATCH_SIZE = 5000
 TARGET_P95_MS = 20.0
 
 
-def _positive_int(value):
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise CommandError(f"Expected a positive integer, got {value!r}.")
-    return number
-
-
 def _sizes(value):
-    sizes = sorted({_positive_int(part.strip().replace("_", "")) for part in value.split(",")})
+    sizes = sorted({positive_int(part.strip().replace("_", "")) for part in value.split(",")})
     if not sizes:
         raise CommandError("--sizes needs at least one size.")
     return sizes
@@ -104,11 +95,11 @@ class Command(BaseCommand):
             help="Beliefs per principal, comma-separated, grown in ascending order "
             "(default: 10000,100000).",
         )
-        parser.add_argument("--principals", type=_positive_int, default=10)
-        parser.add_argument("--queries", type=_positive_int, default=200)
+        parser.add_argument("--principals", type=positive_int, default=10)
+        parser.add_argument("--queries", type=positive_int, default=200)
         parser.add_argument("--warmup", type=int, default=100, help="Untimed queries per method.")
         parser.add_argument("--seed", type=int, default=7)
-        parser.add_argument("--limit", type=_positive_int, default=10)
+        parser.add_argument("--limit", type=positive_int, default=10)
         parser.add_argument(
             "--reuse",
             action="store_true",

@@ -24,6 +24,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken
 from accounts.services import api_token_create
+from benchmarks.arguments import positive_int
 from benchmarks.corpus import Corpus
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, EventType
 from memory.models import Belief, BeliefSource, Event, Session
@@ -55,16 +56,6 @@ ASSISTANT_TEMPLATES = (
 )
 
 
-def _positive_int(value):
-    try:
-        number = int(value)
-    except ValueError:
-        number = 0
-    if number < 1:
-        raise CommandError(f"Expected a positive integer, got {value!r}.")
-    return number
-
-
 def _lower_first(text):
     return text[:1].lower() + text[1:]
 
@@ -84,12 +75,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--principals", type=_positive_int, default=32)
+        parser.add_argument("--principals", type=positive_int, default=32)
         parser.add_argument(
-            "--beliefs", type=_positive_int, default=3000, help="Beliefs per principal."
+            "--beliefs", type=positive_int, default=3000, help="Beliefs per principal."
         )
         parser.add_argument(
-            "--messages", type=_positive_int, default=300, help="Seeded messages per principal."
+            "--messages", type=positive_int, default=300, help="Seeded messages per principal."
         )
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument(
