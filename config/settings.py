@@ -202,8 +202,24 @@ REVERIE_LIMITS = {
     "api_page_max": env.int("REVERIE_API_PAGE_MAX", default=200),
 }
 
+# Automatic memory formation.
+REVERIE_FORMATION = {
+    # A session is consolidated once it has been quiet this long (or at close).
+    "idle_seconds": env.int("REVERIE_FORMATION_IDLE_SECONDS", default=30),
+    # How often the maintenance sweep runs; django-q2 looks at its schedules
+    # every 30 s, so shorter intervals act as 30 s.
+    "sweep_seconds": env.int("REVERIE_FORMATION_SWEEP_SECONDS", default=30),
+    # Sessions consolidated per sweep.
+    "batch": env.int("REVERIE_FORMATION_BATCH", default=100),
+    "extractor": env.str(
+        "REVERIE_FORMATION_EXTRACTOR",
+        default="memory.formation.extractor.DeterministicExtractor",
+    ),
+}
+
 # Defaults for operator-toggled flags; a row in memory.Flag overrides its default.
 REVERIE_FLAG_DEFAULTS = {
     "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
+    "formation": env.bool("REVERIE_FLAG_FORMATION", default=True),
     "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
 }

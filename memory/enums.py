@@ -132,6 +132,8 @@ class PolicyVersion(models.TextChoices):
 class AuditAction(models.TextChoices):
     REMEMBERED = "remembered"
     FORMED = "formed"
+    REINFORCED = "reinforced"
+    RETRACTED = "retracted"
     CONFIRMED = "confirmed"
     REJECTED = "rejected"
     CORRECTED = "corrected"

@@ -30,6 +30,12 @@ CATALOGUE = {
             "The memory API for assistant runtimes (/api/v1/). Off: its routes answer 404.",
         ),
         FlagSpec(
+            "formation",
+            "processing",
+            "Forms memories from conversations once they go quiet. Off: nothing is formed; "
+            "pending conversations are picked up when it is on again.",
+        ),
+        FlagSpec(
             "maintenance_kill_switch",
             "kill_switch",
             "On: background maintenance (expiry, formation, reconsolidation) starts no new work.",

@@ -119,14 +119,14 @@ class AddFullTextIndex(_VendorSQL):
         fts = schema_editor.quote_name(f"{raw_table}_fts")
         trigger = f"{raw_table}_fts"
         return [
-            f"CREATE VIRTUAL TABLE {fts} USING fts5({column}, content={table}, "
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5({column}, content={table}, "
             f"content_rowid='id', tokenize='porter unicode61')",
-            f"CREATE TRIGGER {trigger}_ai AFTER INSERT ON {table} BEGIN "
+            f"CREATE TRIGGER IF NOT EXISTS {trigger}_ai AFTER INSERT ON {table} BEGIN "
             f"INSERT INTO {fts}(rowid, {column}) VALUES (new.id, new.{column}); END",
-            f"CREATE TRIGGER {trigger}_ad AFTER DELETE ON {table} BEGIN "
+            f"CREATE TRIGGER IF NOT EXISTS {trigger}_ad AFTER DELETE ON {table} BEGIN "
             f"INSERT INTO {fts}({fts}, rowid, {column}) VALUES ('delete', old.id, old.{column}); "
             "END",
-            f"CREATE TRIGGER {trigger}_au AFTER UPDATE OF {column} ON {table} BEGIN "
+            f"CREATE TRIGGER IF NOT EXISTS {trigger}_au AFTER UPDATE OF {column} ON {table} BEGIN "
             f"INSERT INTO {fts}({fts}, rowid, {column}) VALUES ('delete', old.id, old.{column}); "
             f"INSERT INTO {fts}(rowid, {column}) VALUES (new.id, new.{column}); END",
             f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
@@ -205,7 +205,8 @@ class MakeEventLogAppendOnly(_VendorSQL):
             "NEW.text = '' AND NEW.parts = '[]' AND NEW.redacted_at IS NOT NULL))"
         )
         return [
-            f"CREATE TRIGGER {table}_append_only BEFORE UPDATE ON {table} WHEN {forbidden} "
+            f"CREATE TRIGGER IF NOT EXISTS {table}_append_only BEFORE UPDATE ON {table} "
+            f"WHEN {forbidden} "
             f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY_MESSAGE}'); END",
         ]
 
@@ -218,3 +219,77 @@ class MakeEventLogAppendOnly(_VendorSQL):
         if vendor == "postgresql":
             statements.append(f"DROP FUNCTION IF EXISTS {table}_append_only()")
         return statements
+
+
+class AllowDiscovery(_VendorSQL):
+    """A read-only policy letting maintenance discovery see ``condition`` rows of every owner.
+
+    Active only while the transaction-local setting ``app.discovery`` names
+    ``purpose`` (see ``memory.principal.discovery_context``). The rows it
+    opens must be content-free: ids, owners, sequences and times.
+    """
+
+    vendors = ("postgresql",)
+
+    def __init__(self, model_name, purpose, condition="true"):
+        self.model_name = model_name
+        self.purpose = purpose
+        self.condition = condition
+
+    def deconstruct(self):
+        return (
+            self.__class__.__qualname__,
+            [self.model_name, self.purpose, self.condition],
+            {},
+        )
+
+    def describe(self):
+        return f"Allow {self.purpose} discovery on {self.model_name}"
+
+    def _policy(self):
+        return f"{self.purpose}_discovery"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
+        return [
+            f"CREATE POLICY {self._policy()} ON {table} FOR SELECT USING ("
+            f"current_setting('app.discovery', true) = '{self.purpose}' AND ({self.condition}))"
+        ]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
+        return [f"DROP POLICY IF EXISTS {self._policy()} ON {table}"]
+
+
+# Every SQLite trigger of the project, by the operation that creates it. SQLite
+# alters a table by rebuilding it, which silently drops its triggers.
+_SQLITE_TRIGGER_OPERATIONS = (
+    lambda: AddFullTextIndex("belief", "statement", pg_condition=""),
+    lambda: AddFullTextIndex("event", "text", pg_condition=""),
+    MakeEventLogAppendOnly,
+)
+
+
+class RestoreSQLiteTriggers(_VendorSQL):
+    """Re-create the SQLite triggers that a table rebuild dropped.
+
+    Every migration that alters ``memory_belief`` or ``memory_event`` must end
+    with this operation; a test checks that the triggers exist.
+    """
+
+    vendors = ("sqlite",)
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [], {})
+
+    def describe(self):
+        return "Restore the SQLite triggers of beliefs and events"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        statements = []
+        for make in _SQLITE_TRIGGER_OPERATIONS:
+            statements += make().forwards_sql(vendor, schema_editor, app_label, state)
+        return statements
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        return []

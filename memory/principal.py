@@ -27,8 +27,12 @@ def current_principal_id():
 
 
 def _set_database_principal(connection, value):
+    _set_transaction_setting(connection, "app.principal_id", value)
+
+
+def _set_transaction_setting(connection, name, value):
     with connection.cursor() as cursor:
-        cursor.execute("SELECT set_config('app.principal_id', %s, true)", [value])
+        cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
 
 
 @contextmanager
@@ -84,3 +88,23 @@ def principal_activate(principal, *, using=DEFAULT_DB_ALIAS):
             raise RuntimeError("principal_activate needs an open transaction")
         _set_database_principal(connection, str(principal.pk))
     _current_principal_id.set(principal.pk)
+
+
+@contextmanager
+def discovery_context(purpose, *, using=DEFAULT_DB_ALIAS):
+    """Let background work find due work across owners, through content-free rows only.
+
+    On PostgreSQL this opens the read-only discovery policies for ``purpose``
+    (``memory.migration_operations.AllowDiscovery``) for the block; no
+    principal is set, so every other owner-bearing row stays invisible. The
+    work found is then done inside each owner's own ``principal_context``.
+    """
+    connection = connections[using]
+    if connection.vendor != "postgresql":
+        yield
+        return
+    with transaction.atomic(using=using):
+        _set_transaction_setting(connection, "app.discovery", purpose)
+        yield
+        if not connection.needs_rollback:
+            _set_transaction_setting(connection, "app.discovery", "")

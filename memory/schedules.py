@@ -1,6 +1,28 @@
 """The maintenance schedules, declared in code and synced into django-q2's table."""
 
+from django.conf import settings
 from django_q.models import Schedule
+
+
+def _every(seconds):
+    """Schedule fields for "every ``seconds``": whole minutes, or a cron with seconds."""
+    if seconds >= 60 and seconds % 60 == 0:
+        return {"schedule_type": Schedule.MINUTES, "minutes": seconds // 60, "cron": None}
+    return {"schedule_type": Schedule.CRON, "cron": f"* * * * * */{seconds}", "minutes": None}
+
+
+def declared_schedules():
+    return [
+        *SCHEDULES,
+        {
+            # Consolidates sessions that went quiet; see REVERIE_FORMATION.
+            "name": "memory.formation_sweep",
+            "func": "memory.tasks.formation_sweep_task",
+            "repeats": -1,
+            **_every(settings.REVERIE_FORMATION["sweep_seconds"]),
+        },
+    ]
+
 
 SCHEDULES = [
     {
@@ -23,7 +45,8 @@ SCHEDULES = [
 
 def schedules_sync():
     """Create or update every declared schedule; running it again changes nothing."""
-    for spec in SCHEDULES:
+    specs = declared_schedules()
+    for spec in specs:
         values = {key: value for key, value in spec.items() if key != "name"}
         Schedule.objects.update_or_create(name=spec["name"], defaults=values)
-    return [spec["name"] for spec in SCHEDULES]
+    return [spec["name"] for spec in specs]

@@ -25,6 +25,7 @@ class FormationAudit(OwnedModel):
         COMMITTED = "committed"
         CONTENTION = "contention"
         NOOP = "noop"
+        FAILED = "failed"
 
     public_id = models.UUIDField(default=new_public_id, unique=True, editable=False)
     session = models.ForeignKey(Session, on_delete=models.CASCADE, related_name="formations")
@@ -40,6 +41,8 @@ class FormationAudit(OwnedModel):
     rejected_count = models.PositiveIntegerField(default=0)
     # {"reason": count}; reasons are a closed set of codes, never text.
     rejection_reasons = models.JSONField(default=dict, blank=True)
+    # For a failed consolidation: the exception's class name, never its message.
+    error_class = models.CharField(max_length=80, blank=True, default="")
     started_at = models.DateTimeField()
     duration_ms = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)

@@ -2,6 +2,7 @@ from django.db import models
 from django.db.models import Q
 
 from memory.enums import (
+    MESSAGE_EVENT_TYPES,
     SCOPE_PRINCIPAL,
     AuthorKind,
     EventType,
@@ -79,6 +80,12 @@ class Event(OwnedModel):
             ),
             models.CheckConstraint(
                 condition=Q(event_type__in=EventType.values), name="event_type_closed"
+            ),
+            # System events carry no text, so that maintenance discovery may
+            # read formation flags across owners without reading content.
+            models.CheckConstraint(
+                condition=Q(event_type__in=[str(t) for t in MESSAGE_EVENT_TYPES]) | Q(text=""),
+                name="system_event_has_no_text",
             ),
         ]
         indexes = [

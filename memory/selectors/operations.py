@@ -1,12 +1,16 @@
 """Content-free figures for operators: counts and queue depth, never text."""
 
+from datetime import timedelta
+
 from django.contrib.auth import get_user_model
-from django.db.models import Sum
+from django.db.models import Count, Q, Sum
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django_q.brokers import get_broker
 
 from memory.enums import BeliefStatus
-from memory.models import BeliefStatusCount, MaintenanceDue
+from memory.models import BeliefStatusCount, FormationAudit, MaintenanceDue
+from memory.principal import discovery_context
 
 
 def belief_status_totals():
@@ -22,6 +26,24 @@ def queue_depth():
     return get_broker().queue_size()
 
 
+def formation_totals(*, since=None):
+    """Formation audit totals across principals: counts of outcomes and proposals, no content."""
+    with discovery_context("overview"):
+        audits = FormationAudit.objects.all()
+        if since is not None:
+            audits = audits.filter(created_at__gte=since)
+        totals = audits.aggregate(
+            consolidations=Count("id"),
+            returned=Coalesce(Sum("returned_count"), 0),
+            committed=Coalesce(Sum("committed_count"), 0),
+            reinforced=Coalesce(Sum("reinforced_count"), 0),
+            rejected=Coalesce(Sum("rejected_count"), 0),
+            failed=Count("id", filter=Q(outcome=FormationAudit.Outcome.FAILED)),
+            contention=Count("id", filter=Q(outcome=FormationAudit.Outcome.CONTENTION)),
+        )
+    return totals
+
+
 def memory_overview(*, now=None):
     now = now or timezone.now()
     due = MaintenanceDue.objects.all()
@@ -31,4 +53,6 @@ def memory_overview(*, now=None):
         "queue_depth": queue_depth(),
         "maintenance_due_now": due.filter(due_at__lte=now).count(),
         "maintenance_scheduled": due.count(),
+        "formation_day": formation_totals(since=now - timedelta(days=1)),
+        "formation_all": formation_totals(),
     }

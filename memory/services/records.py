@@ -1,11 +1,21 @@
 """Building blocks of the belief services: each runs inside the caller's transaction."""
 
+from django.db.models import F
+from django.utils import timezone
+
+from memory.enums import LIVE_BELIEF_STATUSES
+from memory.formation.gates import redact_secrets
 from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
 from memory.text import claim_fingerprint
 
 from .tallies import belief_status_count_shift, transition
 
 EXCERPT_MAX_CHARS = 500
+
+
+def excerpt_of(event):
+    """The part of a source message a belief keeps, with secret-shaped spans masked."""
+    return redact_secrets(event.text)[:EXCERPT_MAX_CHARS]
 
 
 def audit(belief, action, *, actor, from_status="", details=None):
@@ -33,6 +43,23 @@ def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
     return belief
 
 
+def retire_guarded(belief, status, *, action, actor, details=None):
+    """Move ``belief`` to ``status`` only if it is still live at the revision read.
+
+    Returns False, changing nothing, when someone changed the row meanwhile.
+    """
+    old_status = belief.status
+    changed = Belief.objects.filter(
+        pk=belief.pk, revision=belief.revision, status__in=LIVE_BELIEF_STATUSES
+    ).update(status=status, revision=F("revision") + 1, updated_at=timezone.now())
+    if not changed:
+        return False
+    belief.refresh_from_db()
+    belief_status_count_shift(owner_id=belief.owner_id, changes=transition(old_status, status))
+    audit(belief, action, actor=actor, from_status=old_status, details=details)
+    return True
+
+
 def schedule_expiry(owner_id, expires_at):
     """Make sure the expiry sweep visits the owner by ``expires_at``."""
     if expires_at is None:
@@ -55,9 +82,7 @@ def create_belief(*, principal, sources=(), action, actor, **fields):
         **fields,
     )
     BeliefSource.objects.bulk_create(
-        BeliefSource(
-            owner=principal, belief=belief, event=event, excerpt=event.text[:EXCERPT_MAX_CHARS]
-        )
+        BeliefSource(owner=principal, belief=belief, event=event, excerpt=excerpt_of(event))
         for event in sources
     )
     belief_status_count_shift(owner_id=principal.pk, changes=transition("", belief.status))

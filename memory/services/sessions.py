@@ -1,9 +1,11 @@
 """Sessions, their append-only event logs, and runs."""
 
-from datetime import datetime
+import logging
+from datetime import datetime, timedelta
+from functools import partial
 
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from memory.enums import (
@@ -20,6 +22,8 @@ from memory.errors import ReverieError, conflict, validation_error
 from memory.models import Event, Run, Session
 from memory.principal import principal_context
 from memory.selectors.sessions import run_get, session_get
+
+logger = logging.getLogger(__name__)
 
 EXTERNAL_ID_MAX_CHARS = 200
 AUTHOR_NAME_MAX_CHARS = 120
@@ -74,6 +78,13 @@ def session_close(*, principal, session_id):
             return session
         now = timezone.now()
         _append(session, event_type=EventType.SESSION_CLOSED, author_kind=AuthorKind.SYSTEM)
+        # Closing is an immediate boundary: the flag is due at once.
+        _request_formation(
+            session,
+            derivation_key=f"formation:close:{session.public_id}",
+            reason="session_closed",
+            not_before=now,
+        )
         session.closed_at = now
         session.save(update_fields=["closed_at", "last_activity_at"])
         return session
@@ -244,7 +255,56 @@ def _run_transition(*, principal, run_id, status, error_code=""):
             author_kind=AuthorKind.SYSTEM,
             payload=payload,
         )
+        if status in RUN_TERMINAL_STATUSES:
+            # After the terminal transaction commits, never inside it: the
+            # flag must not exist for a run whose end was rolled back, and its
+            # failure must not undo the run's end.
+            transaction.on_commit(
+                partial(
+                    _request_formation_after_run,
+                    principal=principal,
+                    session_id=session.public_id,
+                    run_id=run.public_id,
+                    reason=f"run_{status}",
+                )
+            )
         return run
+
+
+def _request_formation(session, *, derivation_key, reason, not_before):
+    """Flag a locked session for formation, once per derivation key."""
+    if Event.objects.filter(derivation_key=derivation_key).exists():
+        return None
+    return _append(
+        session,
+        event_type=EventType.FORMATION_REQUESTED,
+        author_kind=AuthorKind.SYSTEM,
+        derivation_key=derivation_key,
+        payload={"reason": reason, "not_before": not_before.isoformat()},
+    )
+
+
+def _request_formation_after_run(*, principal, session_id, run_id, reason):
+    """The post-run hook: flag the session, due once it has been idle for the window.
+
+    Idempotent (the derivation key names the run), and it never raises: the
+    run has ended whatever happens here.
+    """
+    idle = timedelta(seconds=settings.REVERIE_FORMATION["idle_seconds"])
+    try:
+        with principal_context(principal), transaction.atomic():
+            session = session_get(principal=principal, session_id=session_id, for_update=True)
+            _request_formation(
+                session,
+                derivation_key=f"formation:run:{run_id}",
+                reason=reason,
+                not_before=timezone.now() + idle,
+            )
+    except IntegrityError:
+        # A concurrent retry of the same hook appended the flag first.
+        logger.info("formation flag for run %s already present", run_id)
+    except Exception:
+        logger.exception("could not flag session %s for formation after run %s", session_id, run_id)
 
 
 def run_complete(*, principal, run_id):

@@ -41,8 +41,11 @@ def test_sync_schedules_is_idempotent(db):
 
     assert sorted(Schedule.objects.values_list("name", flat=True)) == [
         "memory.belief_expiry_sweep",
+        "memory.formation_sweep",
         "memory.worker_heartbeat",
     ]
+    formation = Schedule.objects.get(name="memory.formation_sweep")
+    assert (formation.schedule_type, formation.cron) == (Schedule.CRON, "* * * * * */30")
 
 
 def test_the_models_and_migrations_agree(db):

@@ -42,3 +42,20 @@ def test_erasure_is_the_one_change_allowed_and_only_once(owner):
         with pytest.raises(DatabaseError, match="append-only"), transaction.atomic():
             Event.objects.filter(pk=message.pk).update(text="Back again.")
         assert Event.objects.get(pk=message.pk).text == ""
+
+
+def test_every_trigger_survives_the_migrations(db):
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            cursor.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")
+            expected = {
+                f"{table}_fts_{kind}"
+                for table in ("memory_belief", "memory_event")
+                for kind in ("ai", "ad", "au")
+            } | {"memory_event_append_only"}
+        else:
+            cursor.execute("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+            expected = {"memory_event_append_only"}
+        assert expected <= {name for (name,) in cursor.fetchall()}

@@ -128,3 +128,32 @@ def test_a_principal_who_is_not_staff_cannot_enter(client, owner):
 
     assert response.status_code == 302
     assert "/admin/login/" in response["Location"]
+
+
+def test_the_overview_totals_formation_across_principals_without_content(
+    client, operator, owner, other_owner
+):
+    from memory.services.formation import formation_consolidate
+    from tests.memory.formation_helpers import ScriptedExtractor, candidate
+
+    for principal in (owner, other_owner):
+        session, (message,) = conversation(principal, "I own a passport wallet.")
+        formation_consolidate(
+            principal=principal,
+            session_id=session.public_id,
+            extractor=ScriptedExtractor(
+                lambda r, m=message: [
+                    candidate(m, "device:passport-wallet", "User owns a passport wallet.")
+                ]
+            ),
+        )
+    client.force_login(operator)
+
+    body = re.sub(
+        r"\s+",
+        " ",
+        client.get(reverse("admin:memory_beliefstatuscount_changelist")).content.decode(),
+    )
+
+    assert "<th>Memories formed</th><td>2</td><td>2</td>" in body
+    assert "passport" not in body

@@ -168,7 +168,7 @@ def test_a_naive_or_untyped_timestamp_is_refused(owner, occurred_at):
     assert error.value.details["field"] == "occurred_at"
 
 
-def test_closing_appends_one_session_closed_event(owner):
+def test_closing_logs_it_once_and_flags_the_session_for_formation_at_once(owner):
     session = session_create(principal=owner)
     say(owner, session, "bye")
 
@@ -176,10 +176,14 @@ def test_closing_appends_one_session_closed_event(owner):
     closed = session_close(principal=owner, session_id=session.public_id)
 
     assert closed.closed_at is not None
-    assert [e.event_type for e in events_of(owner, session)] == [
+    events = events_of(owner, session)
+    assert [e.event_type for e in events] == [
         EventType.USER_MESSAGE,
         EventType.SESSION_CLOSED,
+        EventType.FORMATION_REQUESTED,
     ]
+    assert events[-1].payload["reason"] == "session_closed"
+    assert events[-1].payload["not_before"] == closed.closed_at.isoformat()
 
 
 def test_a_closed_session_takes_no_more_messages(owner):

@@ -1,0 +1,94 @@
+"""What an extractor proposes, and the port every extractor implements."""
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from memory.enums import SCOPE_PRINCIPAL, Polarity, Portability, Sensitivity
+
+POLICY_DETERMINISTIC = "formation@2"
+
+
+@dataclass(frozen=True)
+class TemporalHint:
+    """When a proposed claim holds, as the message said it ("until Friday")."""
+
+    phrase: str = ""
+    valid_from: datetime | None = None
+    valid_until: datetime | None = None
+    expires_at: datetime | None = None
+
+
+@dataclass(frozen=True)
+class MemoryCandidate:
+    """One proposed memory. A proposal only: the formation service decides.
+
+    ``source_ids`` are public ids of the events the claim was read from;
+    ``confidence`` is the extractor's own estimate and is not trusted.
+    """
+
+    type: str
+    subject: str
+    statement: str
+    source_ids: tuple[str, ...]
+    polarity: str = Polarity.POSITIVE
+    confidence: float = 0.5
+    scope: str = SCOPE_PRINCIPAL
+    portability: str = Portability.PORTABLE
+    sensitivity: str = Sensitivity.NORMAL
+    temporal: TemporalHint = field(default_factory=TemporalHint)
+
+
+@dataclass(frozen=True)
+class ExtractionMessage:
+    """A message of the prefix being consolidated, as extractors see it."""
+
+    id: str
+    event_type: str
+    author_kind: str
+    parts: tuple[str, ...]
+    occurred_at: datetime
+
+    @property
+    def text(self):
+        return "\n".join(self.parts)
+
+
+@dataclass(frozen=True)
+class KnownBelief:
+    """A live memory the owner already has, so that a retraction can name its subject."""
+
+    subject: str
+    statement: str
+    type: str
+    polarity: str = Polarity.POSITIVE
+
+
+@dataclass(frozen=True)
+class ExtractionRequest:
+    messages: tuple[ExtractionMessage, ...]
+    known: tuple[KnownBelief, ...] = ()
+    scope: str = SCOPE_PRINCIPAL
+
+
+@dataclass(frozen=True)
+class ExtractionResult:
+    candidates: tuple[MemoryCandidate, ...]
+    policy_version: str
+    # Content-free facts about the attempt, for the extraction audit.
+    provider: str = "deterministic"
+    fallback: bool = False
+    error_class: str = ""
+    usage: dict = field(default_factory=dict)
+
+
+class MemoryCandidateExtractor(Protocol):
+    """The replaceable part of formation: messages in, proposals out.
+
+    An implementation may return any number of proposals; the service reads
+    at most its own ceiling of them and records the rest as rejected.
+    """
+
+    policy_version: str
+
+    def extract(self, request: ExtractionRequest) -> ExtractionResult: ...

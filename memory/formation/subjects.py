@@ -1,0 +1,364 @@
+"""Semantic subjects: the conflict keys of formed memories, and the words behind them.
+
+A subject is ``<kind>:<normalised-entity>``. Each owned thing is its own
+subject (``device:apple-watch``, ``vehicle:bmw-x3``), so a correction about one
+device never supersedes another. Common preference domains have stable
+subjects (``pref:answer-style``); other preferences derive a topic key from
+their value, never the bare owner. Everything here is a pure function of text.
+"""
+
+import re
+import unicodedata
+
+from memory.enums import BeliefType, Polarity
+from memory.text import STOPWORDS, is_valid_subject
+
+# -- lexicons ----------------------------------------------------------------------
+
+# A word that names (or brands) a thing of a kind. Lookups are by lower-cased
+# singular form; brands that are also ordinary words ("apple") are left out so
+# that only the thing's own noun decides its kind.
+_KINDS = {
+    "device": """
+        phone smartphone cellphone iphone android pixel galaxy laptop macbook chromebook
+        thinkpad computer pc desktop imac mac tablet ipad kindle ereader e-reader watch
+        smartwatch fitbit garmin headphone earbud airpod camera gopro drone tv television
+        console playstation ps4 ps5 xbox nintendo switch monitor printer router speaker
+        homepod keyboard mouse headset oculus ipod walkman projector synology nas
+        """,
+    "vehicle": """
+        car truck pickup van minivan suv jeep motorcycle motorbike bike bicycle ebike e-bike
+        scooter moped boat sailboat yacht kayak canoe rv camper campervan caravan tractor
+        bmw audi tesla toyota honda ford volkswagen vw mercedes benz porsche volvo subaru
+        mazda nissan hyundai kia chevy chevrolet lexus fiat skoda peugeot renault citroen
+        ferrari lamborghini jaguar prius civic corolla vespa harley ducati kawasaki rivian
+        polestar
+        """,
+    "pet": """
+        dog puppy pup cat kitten kitty parrot budgie cockatiel canary hamster gerbil rabbit
+        bunny goldfish fish turtle tortoise pig horse pony snake lizard gecko iguana ferret
+        chinchilla hedgehog bird labrador retriever corgi poodle beagle husky pug dachshund
+        terrier spaniel collie shepherd chihuahua
+        """,
+    "instrument": """
+        guitar piano violin viola cello bass drum ukulele uke saxophone sax trumpet trombone
+        flute clarinet harp banjo mandolin accordion harmonica synth synthesizer
+        """,
+    "home": "house apartment flat condo townhouse cabin cottage villa bungalow",
+    "appliance": """
+        fridge refrigerator dishwasher washer dryer microwave oven roomba vacuum fryer
+        espresso thermomix
+        """,
+}
+KIND_OF_WORD = {word: kind for kind, words in _KINDS.items() for word in words.split()}
+# Nouns that only come in the plural; they take no article.
+PLURAL_NOUNS = frozenset("headphones earbuds airpods drums skis speakers".split())
+
+# Relatives and other people, by the word the owner uses; the value is the key
+# of the unnamed relationship ("my kids" and "my children" are one subject).
+KIN = {
+    **{w: w for w in "sister brother wife husband partner spouse son daughter twin".split()},
+    **{w: w for w in "girlfriend boyfriend cousin niece nephew aunt uncle".split()},
+    **{w: w for w in "friend colleague coworker boss manager roommate flatmate".split()},
+    **{w: w for w in "housemate neighbor neighbour mentor grandson granddaughter".split()},
+    **{w: w for w in "stepson stepdaughter stepbrother stepsister stepmother".split()},
+    **{"stepfather": "stepfather", "fiance": "fiance", "fiancee": "fiance"},
+    **{"fiancé": "fiance", "fiancée": "fiance", "bff": "friend", "co-worker": "coworker"},
+    **{"kid": "children", "kids": "children", "child": "children", "children": "children"},
+    **{"siblings": "siblings", "sibling": "siblings", "parents": "parents"},
+    **{"mother": "mother", "mom": "mother", "mum": "mother", "mama": "mother"},
+    **{"father": "father", "dad": "father", "papa": "father"},
+    **{"grandmother": "grandmother", "grandma": "grandmother", "granny": "grandmother"},
+    **{"grandfather": "grandfather", "grandpa": "grandfather"},
+    **{"grandkids": "grandchildren", "grandchildren": "grandchildren"},
+    **{w: w for w in "mother-in-law father-in-law sister-in-law brother-in-law".split()},
+    **{"sisters": "sister", "brothers": "brother", "sons": "son", "daughters": "daughter"},
+    **{"cousins": "cousin", "friends": "friend", "grandsons": "grandson"},
+    **{"granddaughters": "granddaughter", "nieces": "niece", "nephews": "nephew"},
+}
+# Relatives whose mere mention ("my wife", "my kids") says something lasting
+# about the owner; "my mother" or "my friend" alone says nothing new.
+CLOSE_KIN = frozenset(
+    """sister brother wife husband partner spouse son daughter twin girlfriend boyfriend
+    fiance children siblings grandchildren""".split()
+)
+
+OCCUPATIONS = frozenset(
+    """
+    engineer developer programmer coder designer teacher nurse doctor physician surgeon
+    dentist lawyer attorney accountant architect scientist researcher professor lecturer
+    student writer author journalist editor artist painter musician photographer chef cook
+    baker pharmacist therapist counselor counsellor psychologist psychiatrist consultant
+    analyst entrepreneur founder ceo cto cfo freelancer mechanic electrician plumber
+    carpenter pilot firefighter officer soldier veteran farmer librarian translator
+    paramedic veterinarian vet barista waiter waitress cashier intern tutor coach trainer
+    instructor dancer singer actor actress filmmaker producer director administrator
+    technician economist statistician mathematician biologist chemist physicist
+    historian linguist sociologist marketer recruiter salesperson realtor banker trader
+    investor broker clerk secretary receptionist assistant hairdresser stylist tailor
+    """.split()
+)
+
+# Words that describe a thing without being part of its name.
+DROPPED_MODIFIERS = frozenset(
+    """
+    new brand-new used second-hand secondhand refurbished little big small tiny huge
+    beautiful lovely trusty shiny cute sweet own
+    current adorable gorgeous fancy expensive cheap nice awesome amazing great cool
+    red blue black white silver grey gray green yellow orange purple pink brown gold
+    """.split()
+)
+# Words that put a possession in the past, a wish or someone else's hands.
+PAST_OR_WISHED = frozenset(
+    """old former previous ex late first dream future next ideal imaginary childhood
+    dead deceased""".split()
+)
+
+LANGUAGES = frozenset(
+    """
+    english spanish portuguese french german italian dutch swedish norwegian danish finnish
+    polish czech russian ukrainian greek turkish arabic hebrew persian farsi hindi urdu
+    bengali punjabi tamil mandarin cantonese chinese japanese korean vietnamese thai
+    indonesian malay tagalog swahili catalan basque romanian hungarian croatian serbian
+    irish welsh latin esperanto
+    """.split()
+)
+
+# -- stable preference subjects -------------------------------------------------
+
+PREF_ANSWER_STYLE = "pref:answer-style"
+PREF_INTERFACE_THEME = "pref:interface-theme"
+PREF_INDENTATION_STYLE = "pref:indentation-style"
+PREF_UNITS = "pref:units"
+STABLE_PREFERENCE_SUBJECTS = (
+    PREF_ANSWER_STYLE,
+    PREF_INTERFACE_THEME,
+    PREF_INDENTATION_STYLE,
+    PREF_UNITS,
+)
+
+_STABLE_PREFERENCES = (
+    (
+        PREF_INTERFACE_THEME,
+        re.compile(r"\b(?:dark|light|night)[- ](?:mode|theme)s?\b|\bhigh[- ]contrast\b", re.I),
+    ),
+    (
+        PREF_INDENTATION_STYLE,
+        re.compile(r"\btabs?\b|\b(?:two|four|2|4|8)[- ]spaces?\b|\bspaces\b|\bindent", re.I),
+    ),
+    (
+        PREF_UNITS,
+        re.compile(
+            r"\b(?:metric|imperial|celsius|fahrenheit|kilometers|kilometres|km|miles|"
+            r"kilograms|kg|lbs|centimeters|centimetres|inches|units)\b",
+            re.I,
+        ),
+    ),
+    (
+        PREF_ANSWER_STYLE,
+        re.compile(
+            r"\b(?:answers?|responses?|repl(?:y|ies)|explanations?|bullet[- ]?points?|"
+            r"bullet(?:ed)? lists?|summar(?:y|ies)|tl;?dr)\b",
+            re.I,
+        ),
+    ),
+)
+
+# -- attribute subjects -----------------------------------------------------------
+
+ATTR_NAME = "attr:name"
+ATTR_AGE = "attr:age"
+ATTR_BIRTHDAY = "attr:birthday"
+ATTR_BIRTH_YEAR = "attr:birth-year"
+ATTR_RESIDENCE = "attr:residence"
+ATTR_ORIGIN = "attr:origin"
+ATTR_EMPLOYER = "attr:employer"
+ATTR_OCCUPATION = "attr:occupation"
+ATTR_DIET = "attr:diet"
+ATTR_MARITAL_STATUS = "attr:marital-status"
+ATTR_EDUCATION = "attr:education"
+
+# Words of canonical statements rather than of the thing a statement is about.
+_CANONICAL_WORDS = frozenset(
+    """user user's owns own has have had named called no longer a an the is are was
+    prefers likes dislikes decided plans chose""".split()
+)
+
+# Words that say how much or which, not what: left out of topic keys.
+_TOPIC_NOISE = frozenset(
+    "their not another some any every all lot lots bit little much many new really".split()
+)
+_NON_ALNUM_RE = re.compile(r"[^a-z0-9]+")
+_TOKEN_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
+_SLUG_MAX = 60
+
+
+def slug(text):
+    """``text`` as a subject entity: ASCII, lower case, words joined by hyphens."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    value = _NON_ALNUM_RE.sub("-", ascii_text.lower().replace("'", "")).strip("-")
+    if len(value) > _SLUG_MAX:
+        value = value[:_SLUG_MAX].rsplit("-", 1)[0]
+    return value
+
+
+def subject_key(kind, entity):
+    """``<kind>:<slug>``, or None when the entity leaves nothing valid (e.g. no Latin letters)."""
+    value = slug(entity)
+    subject = f"{kind}:{value}"
+    return subject if value and is_valid_subject(subject) else None
+
+
+def singular(word):
+    """A rough English singular of a lower-cased noun, enough for lexicon lookups."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith(("ches", "shes", "sses", "xes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def word_kind(word):
+    """The kind a single word names (``"watch"`` -> ``"device"``), or None."""
+    lowered = word.lower()
+    return KIND_OF_WORD.get(lowered) or KIND_OF_WORD.get(singular(lowered))
+
+
+def entity_kind(tokens):
+    """The kind of an entity from its rightmost lexicon word (its head), or None."""
+    for token in reversed(tokens):
+        kind = word_kind(token)
+        if kind:
+            return kind
+    return None
+
+
+def is_plural(tokens):
+    """Whether an entity's head names several things or a plural-only thing ("AirPods Pro")."""
+    for token in reversed(tokens):
+        lowered = token.lower()
+        if lowered in PLURAL_NOUNS:
+            return True
+        if word_kind(lowered):
+            return lowered not in KIND_OF_WORD and word_kind(singular(lowered)) is not None
+    return False
+
+
+def article(phrase):
+    """``a`` or ``an`` for a noun phrase, by the sound of its first letter."""
+    first = phrase.split(" ", 1)[0]
+    if not first:
+        return "a"
+    if first.isupper() and len(first) > 1 and first.isalpha():
+        # Initialisms are read letter by letter: "an SUV", "a BMW".
+        return "an" if first[0] in "AEFHILMNORSX" else "a"
+    lowered = first.lower()
+    if lowered[0] == "x" and len(lowered) > 1 and lowered[1] not in "aeiouy":
+        # "an Xbox", "an X-ray": the letter is read as its name.
+        return "an"
+    if lowered.startswith(("uni", "use", "usu", "uk", "eu", "one")):
+        return "a"
+    if lowered.startswith(("hour", "honest", "heir")):
+        return "an"
+    if lowered[0] == "8" or lowered in {"11", "18"}:
+        return "an"
+    return "an" if lowered[0] in "aeiou" else "a"
+
+
+def stable_preference_subject(value):
+    """The stable subject of a common preference domain the value belongs to, or None."""
+    for subject, pattern in _STABLE_PREFERENCES:
+        if pattern.search(value):
+            return subject
+    return None
+
+
+def topic_key(text, *, max_words=3):
+    """A deterministic topic slug from the content words of ``text``; "" when it has none."""
+    words = []
+    for token in _TOKEN_RE.findall(text.lower()):
+        token = token.replace("'", "")
+        if token in STOPWORDS or token in _CANONICAL_WORDS or token in _TOPIC_NOISE:
+            continue
+        token = slug(token)
+        if token and token not in words:
+            words.append(token)
+        if len(words) == max_words:
+            break
+    return "-".join(words)
+
+
+def topic_subject_of(kind, text):
+    """``<kind>:<topic key of text>``, or None when the text has no content words."""
+    key = topic_key(text)
+    return subject_key(kind, key) if key else None
+
+
+def preference_subject(value, contrast=""):
+    """The conflict key of a preference: a stable domain, else a topic of the value.
+
+    "tea over coffee" and "coffee over tea" share a topic, so that reversing a
+    comparison is a conflict rather than a second, unrelated preference.
+    """
+    stable = stable_preference_subject(f"{value} {contrast}")
+    if stable:
+        return stable
+    if contrast:
+        keys = sorted(
+            k for k in (topic_key(value, max_words=2), topic_key(contrast, max_words=2)) if k
+        )
+        joined = "-".join(keys)
+        return subject_key("topic", joined) if joined else None
+    return topic_subject_of("topic", value)
+
+
+def entity_tokens(text):
+    """The lower-cased words that name a thing, without canonical statement words."""
+    return {
+        singular(t.lower())
+        for t in _TOKEN_RE.findall(text)
+        if t.lower() not in _CANONICAL_WORDS and t.lower() not in STOPWORDS
+    }
+
+
+def _subject_tokens(subject):
+    entity = subject.split(":", 1)[1] if ":" in subject else subject
+    return {singular(part) for part in re.split(r"[-:]", entity) if part}
+
+
+class OwnedIndex:
+    """The owner's current possessions, to resolve what a retraction names.
+
+    Built once per request from known beliefs; a belief's entity tokens are its
+    subject's words plus the words its statement names the thing with, so that
+    "I no longer have a dog" finds ``pet:rex`` ("User has a dog named Rex.").
+    """
+
+    def __init__(self, known=()):
+        self._entries = {}
+        for belief in known:
+            # A live negative belief has already retired the positive one of its
+            # subject, so only positives name something the owner still has.
+            if belief.type == BeliefType.OWNERSHIP and belief.polarity == Polarity.POSITIVE:
+                self.add(belief.subject, belief.statement)
+
+    def add(self, subject, statement):
+        tokens = _subject_tokens(subject) | entity_tokens(statement)
+        self._entries.setdefault(subject, set()).update(tokens)
+
+    def remove(self, subject):
+        self._entries.pop(subject, None)
+
+    def resolve(self, mentioned):
+        """The one owned subject whose tokens contain every mentioned token, else None.
+
+        Several matches are ambiguous ("I sold the car" with two cars) and
+        resolve to nothing, like no match at all.
+        """
+        wanted = {singular(t.lower()) for t in mentioned}
+        if not wanted:
+            return None
+        matches = [s for s, tokens in self._entries.items() if wanted <= tokens]
+        return matches[0] if len(matches) == 1 else None

@@ -1,0 +1,335 @@
+"""Validity and expiry hints: relative time phrases resolved against the message's time.
+
+"until Friday" ends at the end of the next Friday in the message's own time
+zone, "for the next two weeks" fourteen days after the message, "since 2019"
+starts a validity window, "three years ago" dates when something began. The
+phrases are found in a clause and resolved into a ``TemporalHint``; nothing
+here guesses a time the text does not state.
+"""
+
+import calendar
+import re
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, time, timedelta
+
+from .candidates import TemporalHint
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTHS = (
+    "january february march april may june july august september october november december"
+).split()
+_MONTH_ABBREVIATIONS = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)} | {"sept": 9}
+_MONTH_NUMBER = {m: i + 1 for i, m in enumerate(_MONTHS)} | _MONTH_ABBREVIATIONS
+_NUMBER_WORDS = {
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "a couple of": 2,
+    "couple of": 2,
+    "a couple": 2,
+}
+
+_WEEKDAY = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)"
+)
+_NUM = (
+    r"(?:\d{1,3}|a couple of|couple of|a couple|an?|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve)"
+)
+_UNIT = r"(?:hours?|days?|weeks?|months?|years?)"
+_ORD = r"(?:st|nd|rd|th)?"
+_DATE = (
+    rf"(?:{_MONTH}\.?\s+\d{{1,2}}{_ORD}|\d{{1,2}}{_ORD}\s+(?:of\s+)?{_MONTH}|"
+    rf"\d{{4}}-\d{{2}}-\d{{2}})"
+)
+_POINT = (
+    rf"(?:today|tonight|tomorrow|the\s+weekend|(?:next\s+)?{_WEEKDAY}|"
+    rf"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:week|month|year)|"
+    rf"next\s+(?:week|month|year)|{_DATE}|{_MONTH})"
+)
+
+_PATTERNS = (
+    ("until", re.compile(rf"\b(?:until|till|til|through|thru)\s+(?P<point>{_POINT})\b", re.I)),
+    (
+        "for_next",
+        re.compile(
+            rf"\bfor\s+(?:the\s+)?(?:next|coming|following)\s+(?:(?P<n>{_NUM})\s+)?"
+            rf"(?P<unit>{_UNIT})\b",
+            re.I,
+        ),
+    ),
+    (
+        "for_past",
+        re.compile(
+            rf"\bfor\s+the\s+(?:past|last)\s+(?:(?P<n>{_NUM})\s+)?(?P<unit>{_UNIT})\b", re.I
+        ),
+    ),
+    ("for", re.compile(rf"\bfor\s+(?P<n>{_NUM})\s+(?P<unit>{_UNIT})\b", re.I)),
+    (
+        "period_only",
+        re.compile(
+            r"\b(?:(?:just\s+|only\s+)?for\s+(?P<p1>today|tonight|this\s+week(?:end)?|"
+            r"the\s+weekend|this\s+month)|(?P<p2>today|tonight|this\s+week(?:end)?)\s+only)\b",
+            re.I,
+        ),
+    ),
+    (
+        "from",
+        re.compile(
+            rf"\b(?:starting|beginning|from|as\s+of)\s+(?:on\s+)?(?P<point>today|tomorrow|"
+            rf"(?:next\s+)?{_WEEKDAY}|next\s+(?:week|month|year)|{_DATE})\b",
+            re.I,
+        ),
+    ),
+    (
+        "since",
+        re.compile(
+            rf"\bsince\s+(?:(?P<month>{_MONTH})\s+)?(?P<year>(?:19|20)\d\d)\b"
+            rf"|\bsince\s+last\s+(?P<last>week|month|year|{_WEEKDAY})\b",
+            re.I,
+        ),
+    ),
+    ("ago", re.compile(rf"\b(?P<n>{_NUM})\s+(?P<unit>{_UNIT})\s+ago\b", re.I)),
+    (
+        "past_point",
+        re.compile(
+            rf"\b(?:(?P<yesterday>yesterday)|last\s+night|last\s+(?P<last>week|month|year|"
+            rf"{_WEEKDAY}))\b",
+            re.I,
+        ),
+    ),
+)
+# A duration "for two weeks" looks back when the clause speaks of the past.
+_PERFECT_RE = re.compile(r"\b(?:have|has|had)\s+been\b|\b(?:have|has)\s+\w+ed\b|\bwas\b", re.I)
+
+
+@dataclass(frozen=True)
+class TemporalMatch:
+    """A resolved phrase and where it sits in the searched text."""
+
+    start: int
+    end: int
+    hint: TemporalHint
+
+
+def _number(text):
+    text = " ".join(text.lower().split())
+    if text.isdigit():
+        return int(text)
+    return _NUMBER_WORDS.get(text)
+
+
+def _end_of(day, tz):
+    return datetime.combine(day, time(23, 59, 59), tzinfo=tz)
+
+
+def _start_of(day, tz):
+    return datetime.combine(day, time(0, 0), tzinfo=tz)
+
+
+def _add_months(moment, months):
+    month_index = moment.month - 1 + months
+    year, month = moment.year + month_index // 12, month_index % 12 + 1
+    day = min(moment.day, calendar.monthrange(year, month)[1])
+    return moment.replace(year=year, month=month, day=day)
+
+
+def _shift(moment, n, unit, sign=1):
+    unit = unit.lower().rstrip("s")
+    if unit == "hour":
+        return moment + sign * timedelta(hours=n)
+    if unit == "day":
+        return moment + sign * timedelta(days=n)
+    if unit == "week":
+        return moment + sign * timedelta(weeks=n)
+    if unit == "month":
+        return _add_months(moment, sign * n)
+    return _add_months(moment, sign * 12 * n)
+
+
+def _next_weekday(today, name, *, next_week=False):
+    target = _WEEKDAYS.index(name.lower())
+    ahead = (target - today.weekday()) % 7 or 7
+    day = today + timedelta(days=ahead)
+    if next_week and day.isocalendar()[1] == today.isocalendar()[1]:
+        day += timedelta(days=7)
+    return day
+
+
+def _end_of_period(today, period):
+    if period == "week":
+        return today + timedelta(days=6 - today.weekday())
+    if period == "month":
+        return today.replace(day=calendar.monthrange(today.year, today.month)[1])
+    return today.replace(month=12, day=31)
+
+
+def _calendar_date(text, today):
+    """The next date on or after ``today`` named like "June 5", "5th of June" or "2026-06-05"."""
+    text = text.lower().replace(".", " ")
+    iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text.strip())
+    if iso:
+        return date(int(iso[1]), int(iso[2]), int(iso[3]))
+    day_match = re.search(r"\d{1,2}", text)
+    month_match = re.search(r"[a-z]{3,}", text.replace("of", " "))
+    if not day_match or not month_match:
+        return None
+    month = _MONTH_NUMBER.get(month_match.group(0))
+    if month is None:
+        return None
+    candidate = date(today.year, month, int(day_match.group(0)))
+    return candidate if candidate >= today else candidate.replace(year=today.year + 1)
+
+
+def _point_day(point, today):
+    """The last day a "until <point>" phrase still covers."""
+    point = " ".join(point.lower().split())
+    if point in {"today", "tonight"}:
+        return today
+    if point == "tomorrow":
+        return today + timedelta(days=1)
+    if point == "the weekend":
+        return _next_weekday(today, "sunday") if today.weekday() != 6 else today
+    if point.startswith("next ") and point[5:] in _WEEKDAYS:
+        return _next_weekday(today, point[5:], next_week=True)
+    if point in _WEEKDAYS:
+        return _next_weekday(today, point)
+    period = re.search(r"(week|month|year)$", point)
+    if period and ("end" in point or point.startswith("next")):
+        return _end_of_period(today, period.group(1))
+    if point in _MONTH_NUMBER:
+        month = _MONTH_NUMBER[point]
+        year = today.year if month >= today.month else today.year + 1
+        return date(year, month, calendar.monthrange(year, month)[1])
+    return _calendar_date(point, today)
+
+
+def _start_day(point, today):
+    """The first day a "starting <point>" phrase covers."""
+    point = " ".join(point.lower().split())
+    if point == "today":
+        return today
+    if point == "tomorrow":
+        return today + timedelta(days=1)
+    if point.startswith("next ") and point[5:] in _WEEKDAYS:
+        return _next_weekday(today, point[5:], next_week=True)
+    if point in _WEEKDAYS:
+        return _next_weekday(today, point)
+    if point == "next week":
+        return today + timedelta(days=7 - today.weekday())
+    if point == "next month":
+        return (_end_of_period(today, "month") + timedelta(days=1)).replace(day=1)
+    if point == "next year":
+        return date(today.year + 1, 1, 1)
+    return _calendar_date(point, today)
+
+
+def _last_weekday(today, name):
+    target = _WEEKDAYS.index(name.lower())
+    return today - timedelta(days=(today.weekday() - target) % 7 or 7)
+
+
+def _previous_period_start(today, period):
+    if period in _WEEKDAYS:
+        return _last_weekday(today, period)
+    if period == "week":
+        return today - timedelta(days=today.weekday() + 7)
+    if period == "month":
+        return (today.replace(day=1) - timedelta(days=1)).replace(day=1)
+    return date(today.year - 1, 1, 1)
+
+
+def _resolve(kind, match, now, clause):
+    tz = now.tzinfo
+    today = now.date()
+    groups = match.groupdict()
+    phrase = match.group(0)
+    if kind == "until":
+        day = _point_day(groups["point"], today)
+        if day is None:
+            return None
+        end = _end_of(day, tz)
+        return TemporalHint(phrase=phrase, valid_until=end, expires_at=end)
+    if kind in {"for_next", "for", "for_past"}:
+        n = _number(groups["n"]) if groups.get("n") else 1
+        if n is None:
+            return None
+        looks_back = kind == "for_past" or (kind == "for" and _PERFECT_RE.search(clause))
+        if looks_back:
+            return TemporalHint(phrase=phrase, valid_from=_shift(now, n, groups["unit"], -1))
+        end = _shift(now, n, groups["unit"])
+        return TemporalHint(phrase=phrase, valid_until=end, expires_at=end)
+    if kind == "period_only":
+        period = " ".join((groups["p1"] or groups["p2"]).lower().split())
+        if period in {"today", "tonight"}:
+            day = today
+        elif period in {"this weekend", "the weekend", "this week"}:
+            day = _end_of_period(today, "week")
+        else:
+            day = _end_of_period(today, "month")
+        end = _end_of(day, tz)
+        return TemporalHint(phrase=phrase, valid_until=end, expires_at=end)
+    if kind == "from":
+        day = _start_day(groups["point"], today)
+        return TemporalHint(phrase=phrase, valid_from=_start_of(day, tz)) if day else None
+    if kind == "since":
+        if groups["year"]:
+            month = _MONTH_NUMBER.get((groups["month"] or "").lower(), 1)
+            start = date(int(groups["year"]), month, 1)
+        else:
+            start = _previous_period_start(today, groups["last"].lower())
+        return TemporalHint(phrase=phrase, valid_from=_start_of(start, tz))
+    if kind == "ago":
+        n = _number(groups["n"])
+        if n is None:
+            return None
+        return TemporalHint(phrase=phrase, valid_from=_shift(now, n, groups["unit"], -1))
+    if groups.get("yesterday") or phrase.lower().startswith("last night"):
+        start = today - timedelta(days=1 if groups.get("yesterday") else 0)
+        if not groups.get("yesterday") and now.hour >= 12:
+            start = today
+        return TemporalHint(phrase=phrase, valid_from=_start_of(start, tz))
+    return TemporalHint(
+        phrase=phrase,
+        valid_from=_start_of(_previous_period_start(today, groups["last"].lower()), tz),
+    )
+
+
+def find_temporal(text, occurred_at):
+    """Every time phrase of ``text`` resolved against ``occurred_at``, in text order.
+
+    A naive ``occurred_at`` is read as UTC. Overlapping phrases keep the first
+    pattern that claimed the span ("for the next two weeks" is not also "for two
+    weeks"). Impossible dates ("February 30") are skipped.
+    """
+    if occurred_at.tzinfo is None:
+        occurred_at = occurred_at.replace(tzinfo=UTC)
+    found = []
+    taken = []
+    for kind, pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < t_end and t_start < end for t_start, t_end in taken):
+                continue
+            try:
+                hint = _resolve(kind, match, occurred_at, text)
+            except (ValueError, OverflowError):
+                hint = None
+            if hint is not None:
+                taken.append((start, end))
+                found.append(TemporalMatch(start, end, hint))
+    found.sort(key=lambda m: m.start)
+    return found

@@ -1,0 +1,27 @@
+from django.core.management.base import BaseCommand
+
+from memory.services.expiry import belief_expiry_sweep
+from memory.services.formation import formation_sweep
+
+
+class Command(BaseCommand):
+    help = "Run the maintenance sweeps (formation, expiry) by hand, once."
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--once",
+            action="store_true",
+            required=True,
+            help="Run one sweep and exit (the schedule runs them in the worker).",
+        )
+        parser.add_argument("--batch", type=int, help="Sessions to consolidate at most.")
+
+    def handle(self, *args, batch=None, **options):
+        audits = formation_sweep(batch=batch)
+        committed = sum(audit.committed_count for audit in audits)
+        self.stdout.write(
+            f"formation: {len(audits)} session(s) consolidated, {committed} memory(ies) formed, "
+            f"{sum(a.reinforced_count for a in audits)} reinforced, "
+            f"{sum(a.rejected_count for a in audits)} proposal(s) rejected"
+        )
+        self.stdout.write(f"expiry: {belief_expiry_sweep()} memory(ies) expired")

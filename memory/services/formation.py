@@ -1,0 +1,475 @@
+"""Automatic formation: consolidate a quiet session's new messages into memories.
+
+The extractor only proposes (``memory.formation``); this service decides. It
+reads the unconsolidated prefix of a session, runs the extractor outside any
+transaction, then claims the (principal, session) prefix, rechecks the
+watermark and commits the accepted beliefs, one aggregate audit and the new
+watermark together. Every proposal the extractor returned ends in exactly one
+count of that audit.
+"""
+
+import logging
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import connection, transaction
+from django.utils import timezone
+from django.utils.module_loading import import_string
+
+from memory.enums import (
+    LIVE_BELIEF_STATUSES,
+    MESSAGE_EVENT_TYPES,
+    Actor,
+    AuditAction,
+    Authority,
+    AuthorKind,
+    BeliefStatus,
+    BeliefType,
+    EventType,
+    Polarity,
+    Portability,
+    Sensitivity,
+    most_restrictive,
+)
+from memory.formation.candidates import ExtractionMessage, ExtractionRequest, KnownBelief
+from memory.formation.gates import classify_sensitivity, content_rejection
+from memory.models import (
+    Belief,
+    BeliefSource,
+    ConsolidationWatermark,
+    DeletionFence,
+    Event,
+    FormationAudit,
+    Session,
+)
+from memory.principal import principal_context
+from memory.selectors.flags import flag_enabled
+from memory.selectors.formation import formation_due
+from memory.text import claim_fingerprint, is_valid_subject
+
+from .records import audit, create_belief, excerpt_of, retire_guarded
+
+logger = logging.getLogger(__name__)
+
+# The service reads at most this many proposals of one consolidation, however
+# many the extractor returned; the rest count as rejected ("excess").
+MAX_CONSUMED = 12
+# An inferred memory's confidence stays at or below this until another,
+# independent message states it again.
+INFERRED_CONFIDENCE_CAP = 0.55
+REINFORCED_CONFIDENCE_CAP = 0.8
+REINFORCEMENT_STEP = 0.15
+# Live memories shown to the extractor, newest first, so that "I sold the BMW"
+# can name the subject it retracts.
+KNOWN_BELIEFS = 500
+# Advisory lock namespace of formation claims (any fixed 32-bit number).
+FORMATION_LOCK = 0x52564D46
+
+
+class _Rejected(Exception):
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class _Tally:
+    returned: int = 0
+    consumed: int = 0
+    committed: int = 0
+    reinforced: int = 0
+    superseded: int = 0
+    reasons: Counter = field(default_factory=Counter)
+
+    def reject(self, reason, count=1):
+        if count:
+            self.reasons[reason] += count
+
+    @property
+    def rejected(self):
+        return sum(self.reasons.values())
+
+
+def formation_extractor():
+    """The configured extractor (``REVERIE_FORMATION["extractor"]``)."""
+    return import_string(settings.REVERIE_FORMATION["extractor"])()
+
+
+def _prefix(principal, session_id):
+    """The session, its watermark and its unconsolidated messages, or None if up to date."""
+    session = Session.objects.get(owner=principal, public_id=session_id)
+    watermark = (
+        ConsolidationWatermark.objects.filter(owner=principal, session=session)
+        .values_list("sequence", flat=True)
+        .first()
+        or 0
+    )
+    if session.last_sequence <= watermark:
+        return None
+    messages = list(
+        Event.objects.filter(
+            owner=principal,
+            session=session,
+            sequence__gt=watermark,
+            sequence__lte=session.last_sequence,
+            event_type__in=MESSAGE_EVENT_TYPES,
+            redacted_at__isnull=True,
+        ).order_by("sequence")
+    )
+    return session, watermark, session.last_sequence, messages
+
+
+def _request(principal, session, messages):
+    known = tuple(
+        KnownBelief(subject=subject, statement=statement, type=type_, polarity=polarity)
+        for subject, statement, type_, polarity in Belief.objects.filter(
+            owner=principal, status__in=LIVE_BELIEF_STATUSES, scope=session.scope
+        )
+        .order_by("-updated_at", "-id")
+        .values_list("subject", "statement", "type", "polarity")[:KNOWN_BELIEFS]
+    )
+    return ExtractionRequest(
+        messages=tuple(
+            ExtractionMessage(
+                id=str(event.public_id),
+                event_type=event.event_type,
+                author_kind=event.author_kind,
+                parts=tuple(part.get("text", "") for part in event.parts),
+                occurred_at=event.occurred_at,
+            )
+            for event in messages
+        ),
+        known=known,
+        scope=session.scope,
+    )
+
+
+def _claim(session):
+    """Claim the session's prefix for this transaction; False if another worker holds it.
+
+    Two workers may select the same session; only one may commit its prefix.
+    PostgreSQL: a transaction-scoped advisory lock, released at commit or
+    rollback. SQLite: the IMMEDIATE transaction already holds the database's
+    write lock, so the watermark recheck that follows is enough.
+    """
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pg_try_advisory_xact_lock(%s, %s)",
+            [FORMATION_LOCK, session.pk % 2_147_483_647],
+        )
+        return cursor.fetchone()[0]
+
+
+def formation_consolidate(*, principal, session_id, extractor=None):
+    """Form memories from the session's messages since its watermark; return the audit.
+
+    Returns None when there is nothing new to consolidate. Contention (another
+    worker holds or has already committed the prefix) is a no-op recorded as
+    such; an exception rolls everything back and leaves the prefix pending.
+    """
+    started_at, started = timezone.now(), time.monotonic()
+    extractor = extractor or formation_extractor()
+    with principal_context(principal):
+        prefix = _prefix(principal, session_id)
+        if prefix is None:
+            return None
+        session, from_watermark, to_sequence, messages = prefix
+        request = _request(principal, session, messages)
+    # No transaction is open while the extractor works.
+    result = extractor.extract(request)
+    returned = list(result.candidates)
+    tally = _Tally(returned=len(returned))
+    with principal_context(principal), transaction.atomic():
+        formation = FormationAudit.objects.create(
+            owner=principal,
+            session=session,
+            policy_version=result.policy_version,
+            outcome=FormationAudit.Outcome.COMMITTED,
+            from_sequence=from_watermark + 1,
+            to_sequence=to_sequence,
+            started_at=started_at,
+        )
+        watermark, _ = ConsolidationWatermark.objects.select_for_update().get_or_create(
+            owner=principal, session=session
+        )
+        if not _claim(session) or watermark.sequence >= to_sequence:
+            tally.reject("contention", len(returned))
+            return _finish(formation, tally, started, FormationAudit.Outcome.CONTENTION)
+        selected = {str(event.public_id): event for event in messages}
+        seen = set()
+        for candidate in returned[:MAX_CONSUMED]:
+            tally.consumed += 1
+            try:
+                _accept(principal, session, formation, candidate, selected, seen, tally)
+            except _Rejected as rejection:
+                tally.reject(rejection.reason)
+        tally.reject("excess", len(returned[MAX_CONSUMED:]))
+        watermark.sequence = to_sequence
+        watermark.save(update_fields=["sequence", "updated_at"])
+        return _finish(formation, tally, started, FormationAudit.Outcome.COMMITTED)
+
+
+def _finish(formation, tally, started, outcome):
+    formation.outcome = outcome
+    formation.returned_count = tally.returned
+    formation.consumed_count = tally.consumed
+    formation.committed_count = tally.committed
+    formation.reinforced_count = tally.reinforced
+    formation.superseded_count = tally.superseded
+    formation.rejected_count = tally.rejected
+    formation.rejection_reasons = dict(sorted(tally.reasons.items()))
+    formation.duration_ms = int((time.monotonic() - started) * 1000)
+    formation.save()
+    return formation
+
+
+def _sources(candidate, selected):
+    """The candidate's source events: selected user messages the owner wrote, or a rejection.
+
+    Checked here, whatever the extractor claims, so that no extractor can
+    grant itself trust.
+    """
+    ids = tuple(candidate.source_ids or ())
+    if not ids:
+        raise _Rejected("provenance")
+    events = []
+    for source_id in ids:
+        event = selected.get(str(source_id))
+        if (
+            event is None
+            or event.event_type != EventType.USER_MESSAGE
+            or event.author_kind != AuthorKind.PRINCIPAL
+        ):
+            raise _Rejected("provenance")
+        events.append(event)
+    return events
+
+
+def _check_shape(candidate, session):
+    limit = settings.REVERIE_LIMITS["statement_max_chars"]
+    if candidate.scope != session.scope:
+        raise _Rejected("scope")
+    if (
+        candidate.type not in BeliefType.values
+        or candidate.polarity not in Polarity.values
+        or not is_valid_subject(candidate.subject)
+        or not isinstance(candidate.statement, str)
+        or not candidate.statement.strip()
+        or len(candidate.statement) > limit
+        or not isinstance(candidate.confidence, (int, float))
+        or isinstance(candidate.confidence, bool)
+    ):
+        raise _Rejected("malformed")
+
+
+def _temporal(candidate):
+    hint = candidate.temporal
+    values = {}
+    for name in ("valid_from", "valid_until", "expires_at"):
+        value = getattr(hint, name, None)
+        if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
+            raise _Rejected("malformed")
+        values[name] = value
+    if (
+        values["valid_from"]
+        and values["valid_until"]
+        and values["valid_until"] < values["valid_from"]
+    ):
+        raise _Rejected("malformed")
+    if values["expires_at"] is not None and values["expires_at"] <= timezone.now():
+        raise _Rejected("already_expired")
+    return values
+
+
+def _accept(principal, session, formation, candidate, selected, seen, tally):
+    """Run every gate on one proposal and write what it decides, or raise ``_Rejected``."""
+    _check_shape(candidate, session)
+    events = _sources(candidate, selected)
+    reason = content_rejection(candidate, [event.text for event in events])
+    if reason:
+        raise _Rejected(reason)
+    temporal = _temporal(candidate)
+    statement = candidate.statement.strip()
+    fingerprint = claim_fingerprint(candidate.subject, statement)
+    if (candidate.subject, statement.casefold(), candidate.polarity) in seen:
+        raise _Rejected("duplicate")
+    seen.add((candidate.subject, statement.casefold(), candidate.polarity))
+    beliefs = Belief.objects.filter(owner=principal)
+    if beliefs.filter(fingerprint=fingerprint, status=BeliefStatus.REJECTED).exists():
+        raise _Rejected("previously_rejected")
+    if DeletionFence.objects.filter(
+        owner=principal, fingerprint=fingerprint, events__in=events
+    ).exists():
+        raise _Rejected("fenced")
+
+    current = list(
+        beliefs.select_for_update()
+        .filter(subject=candidate.subject, scope=session.scope, status__in=LIVE_BELIEF_STATUSES)
+        .order_by("id")
+    )
+    same = [b for b in current if b.fingerprint == fingerprint and b.polarity == candidate.polarity]
+    if same:
+        _reinforce(same[0], events, tally)
+        return
+    sensitivity = most_restrictive(
+        Sensitivity, [candidate.sensitivity, classify_sensitivity(statement)]
+    )
+    fields = {
+        "type": candidate.type,
+        "subject": candidate.subject,
+        "statement": statement,
+        "polarity": candidate.polarity,
+        "authority": Authority.INFERRED,
+        "status": BeliefStatus.PROVISIONAL,
+        "needs_review": sensitivity == Sensitivity.SENSITIVE,
+        "confidence": max(0.0, min(float(candidate.confidence), INFERRED_CONFIDENCE_CAP)),
+        "scope": session.scope,
+        "portability": Portability.LOCAL
+        if sensitivity == Sensitivity.SENSITIVE
+        else candidate.portability,
+        "sensitivity": sensitivity,
+        "evidence_at": max(event.occurred_at for event in events),
+        "formation": formation,
+        **temporal,
+    }
+    if candidate.polarity == Polarity.NEGATIVE:
+        # A retraction ("I sold the BMW") retires what it contradicts.
+        retired = [b for b in current if b.polarity == Polarity.POSITIVE]
+        if not retired:
+            raise _Rejected("nothing_to_retract")
+        _replace(principal, events, fields, retired, BeliefStatus.RETRACTED, tally)
+        return
+    if any(b.authority == Authority.EXPLICIT for b in current):
+        # What the owner stated outranks what was inferred; the owner can
+        # still correct it.
+        raise _Rejected("conflicts_with_explicit")
+    if current:
+        _replace(principal, events, fields, current, BeliefStatus.SUPERSEDED, tally)
+        return
+    create_belief(
+        principal=principal,
+        sources=events,
+        action=AuditAction.FORMED,
+        actor=Actor.SYSTEM,
+        **fields,
+    )
+    tally.committed += 1
+
+
+def _reinforce(belief, events, tally):
+    """The same claim again: from the same messages it is a replay, from others a reinforcement."""
+    linked = set(BeliefSource.objects.filter(belief=belief).values_list("event_id", flat=True))
+    fresh = [event for event in events if event.pk not in linked]
+    if not fresh:
+        raise _Rejected("replay")
+    BeliefSource.objects.bulk_create(
+        BeliefSource(
+            owner_id=belief.owner_id, belief=belief, event=event, excerpt=excerpt_of(event)
+        )
+        for event in fresh
+    )
+    if belief.authority == Authority.INFERRED:
+        belief.confidence = min(REINFORCED_CONFIDENCE_CAP, belief.confidence + REINFORCEMENT_STEP)
+    belief.evidence_at = max(
+        [event.occurred_at for event in fresh]
+        + ([belief.evidence_at] if belief.evidence_at else [])
+    )
+    belief.revision += 1
+    belief.save(update_fields=["confidence", "evidence_at", "revision", "updated_at"])
+    audit(belief, AuditAction.REINFORCED, actor=Actor.SYSTEM, from_status=belief.status)
+    tally.reinforced += 1
+
+
+class _StaleCurrent(Exception):
+    pass
+
+
+def _replace(principal, events, fields, retired, status, tally):
+    """Insert the new belief and retire the ones it replaces, all or nothing.
+
+    The savepoint keeps a retirement that finds its row changed meanwhile (a
+    stale current belief) from leaving the new belief behind as an orphan.
+    """
+    try:
+        with transaction.atomic():
+            new = create_belief(
+                principal=principal,
+                sources=events,
+                action=AuditAction.FORMED,
+                actor=Actor.SYSTEM,
+                supersedes=retired[0],
+                **fields,
+            )
+            retired_as = (
+                AuditAction.RETRACTED
+                if status == BeliefStatus.RETRACTED
+                else AuditAction.SUPERSEDED
+            )
+            for old in retired:
+                if not retire_guarded(
+                    old,
+                    status,
+                    action=retired_as,
+                    actor=Actor.SYSTEM,
+                    details={"superseded_by": str(new.public_id)},
+                ):
+                    raise _StaleCurrent
+    except _StaleCurrent:
+        raise _Rejected("stale_current") from None
+    tally.committed += 1
+    tally.superseded += len(retired)
+
+
+def formation_sweep(*, batch=None, now=None, extractor=None):
+    """One maintenance pass: consolidate every due session, oldest first; return the audits.
+
+    One session's failure is recorded (a ``failed`` audit, its prefix skipped)
+    and the sweep goes on with the others.
+    """
+    if flag_enabled("maintenance_kill_switch") or not flag_enabled("formation"):
+        return []
+    extractor = extractor or formation_extractor()
+    audits = []
+    owners = {}
+    for due in formation_due(batch=batch, now=now):
+        owner = owners.get(due.owner_id)
+        if owner is None:
+            owner = owners[due.owner_id] = get_user_model().objects.get(pk=due.owner_id)
+        try:
+            formation = formation_consolidate(
+                principal=owner, session_id=due.session_public_id, extractor=extractor
+            )
+        except Exception as error:
+            logger.exception("formation failed for a session of principal %s", owner.pk)
+            formation = _record_failure(owner, due.session_public_id, error, extractor)
+        if formation is not None:
+            audits.append(formation)
+    return audits
+
+
+def _record_failure(principal, session_id, error, extractor):
+    """Skip a prefix that cannot be consolidated, so that it does not block the sweep forever."""
+    with principal_context(principal), transaction.atomic():
+        session = Session.objects.get(owner=principal, public_id=session_id)
+        watermark, _ = ConsolidationWatermark.objects.select_for_update().get_or_create(
+            owner=principal, session=session
+        )
+        formation = FormationAudit.objects.create(
+            owner=principal,
+            session=session,
+            policy_version=extractor.policy_version,
+            outcome=FormationAudit.Outcome.FAILED,
+            from_sequence=watermark.sequence + 1,
+            to_sequence=session.last_sequence,
+            started_at=timezone.now(),
+            error_class=type(error).__name__,
+        )
+        watermark.sequence = max(watermark.sequence, session.last_sequence)
+        watermark.save(update_fields=["sequence", "updated_at"])
+        return formation
