@@ -58,17 +58,16 @@ def _pending_flags():
     )
 
 
-def _idle_session(owner, session_id, cutoff):
-    """The session's public id if it is closed or has been quiet since ``cutoff``, else None.
+def _idle_sessions(owner, session_ids, cutoff):
+    """Public ids of those of the sessions that are closed or have been quiet since ``cutoff``.
 
     Read inside the owner's context: discovery itself cannot see sessions.
     """
     with principal_context(owner):
-        return (
-            Session.objects.filter(owner=owner, pk=session_id)
+        return dict(
+            Session.objects.filter(owner=owner, pk__in=session_ids)
             .filter(Q(closed_at__isnull=False) | Q(last_activity_at__lte=cutoff))
-            .values_list("public_id", flat=True)
-            .first()
+            .values_list("pk", "public_id")
         )
 
 
@@ -99,19 +98,29 @@ def formation_due(*, batch=None, now=None):
         if not page:
             break
         after = (page[-1]["created_at"], page[-1]["id"])
+        ripe = []
         for flag in page:
-            if flag["session_id"] in seen:
-                continue
             due_at = flag_due_at(flag["created_at"], flag["payload"])
-            if due_at is None or due_at > now:
-                continue
-            seen.add(flag["session_id"])
-            owner = owners.get(flag["owner_id"])
-            if owner is None:
-                owner = owners[flag["owner_id"]] = get_user_model().objects.get(pk=flag["owner_id"])
-            public_id = _idle_session(owner, flag["session_id"], cutoff)
-            if public_id is not None:
-                due.append(DueSession(owner.pk, str(public_id), flag["created_at"]))
+            if flag["session_id"] not in seen and due_at is not None and due_at <= now:
+                seen.add(flag["session_id"])
+                ripe.append(flag)
+        owners.update(
+            get_user_model().objects.in_bulk({flag["owner_id"] for flag in ripe} - set(owners))
+        )
+        idle = {}
+        for owner_id in {flag["owner_id"] for flag in ripe}:
+            idle.update(
+                _idle_sessions(
+                    owners[owner_id],
+                    [flag["session_id"] for flag in ripe if flag["owner_id"] == owner_id],
+                    cutoff,
+                )
+            )
+        for flag in ripe:
+            if flag["session_id"] in idle:
+                due.append(
+                    DueSession(flag["owner_id"], str(idle[flag["session_id"]]), flag["created_at"])
+                )
                 if len(due) == batch:
                     break
     return due

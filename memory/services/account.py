@@ -80,6 +80,15 @@ def account_erase(*, principal, token):
         raise validation_error("The confirmation token is not valid.", field="token") from None
     if public_id != str(principal.public_id):
         raise validation_error("The confirmation token is not valid.", field="token")
+    return account_purge(principal=principal)
+
+
+def account_purge(*, principal):
+    """Delete the principal and everything they own, with no confirmation step.
+
+    For ``account_erase`` once confirmed, and for tools that own their
+    principals (benchmarks). Returns content-free counts per kind of row.
+    """
     deleted = {}
     with principal_context(principal), transaction.atomic():
         # Children before parents, each delete scoped to the owner, so that

@@ -17,6 +17,7 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
@@ -41,8 +42,8 @@ from memory.models import (
     Belief,
     BeliefSource,
     ConsolidationWatermark,
-    DeletionFence,
     Event,
+    FencedEvent,
     FormationAudit,
     Session,
 )
@@ -51,7 +52,7 @@ from memory.selectors.flags import flag_enabled
 from memory.selectors.formation import formation_due
 from memory.text import claim_fingerprint, is_valid_subject
 
-from .records import audit, create_belief, excerpt_of, retire_guarded
+from .records import audit_each, create_belief, create_beliefs, excerpt_of, retire_guarded
 
 logger = logging.getLogger(__name__)
 
@@ -101,13 +102,8 @@ def formation_extractor():
 
 def _prefix(principal, session_id):
     """The session, its watermark and its unconsolidated messages, or None if up to date."""
-    session = Session.objects.get(owner=principal, public_id=session_id)
-    watermark = (
-        ConsolidationWatermark.objects.filter(owner=principal, session=session)
-        .values_list("sequence", flat=True)
-        .first()
-        or 0
-    )
+    session = Session.objects.select_related("watermark").get(owner=principal, public_id=session_id)
+    watermark = session.watermark.sequence if hasattr(session, "watermark") else 0
     if session.last_sequence <= watermark:
         return None
     messages = list(
@@ -195,23 +191,24 @@ def formation_consolidate(*, principal, session_id, extractor=None):
             to_sequence=to_sequence,
             started_at=started_at,
         )
-        watermark, _ = ConsolidationWatermark.objects.select_for_update().get_or_create(
-            owner=principal, session=session
+        watermark = (
+            ConsolidationWatermark.objects.select_for_update()
+            .filter(owner=principal, session=session)
+            .first()
         )
-        if not _claim(session) or watermark.sequence >= to_sequence:
+        if not _claim(session) or (watermark and watermark.sequence >= to_sequence):
             tally.reject("contention", len(returned))
             return _finish(formation, tally, started, FormationAudit.Outcome.CONTENTION)
         selected = {str(event.public_id): event for event in messages}
-        seen = set()
-        for candidate in returned[:MAX_CONSUMED]:
-            tally.consumed += 1
-            try:
-                _accept(principal, session, formation, candidate, selected, seen, tally)
-            except _Rejected as rejection:
-                tally.reject(rejection.reason)
+        _consume(principal, session, formation, returned[:MAX_CONSUMED], selected, tally)
         tally.reject("excess", len(returned[MAX_CONSUMED:]))
-        watermark.sequence = to_sequence
-        watermark.save(update_fields=["sequence", "updated_at"])
+        if watermark is None:
+            ConsolidationWatermark.objects.create(
+                owner=principal, session=session, sequence=to_sequence
+            )
+        else:
+            watermark.sequence = to_sequence
+            watermark.save(update_fields=["sequence", "updated_at"])
         return _finish(formation, tally, started, FormationAudit.Outcome.COMMITTED)
 
 
@@ -287,8 +284,19 @@ def _temporal(candidate):
     return values
 
 
-def _accept(principal, session, formation, candidate, selected, seen, tally):
-    """Run every gate on one proposal and write what it decides, or raise ``_Rejected``."""
+@dataclass(frozen=True)
+class _Proposal:
+    """A proposal that passed every check needing no database: ready for a decision."""
+
+    candidate: object
+    events: list
+    statement: str
+    fingerprint: str
+    temporal: dict
+
+
+def _checked(candidate, session, selected, seen):
+    """Shape, provenance, content, temporal and duplicate checks, or ``_Rejected``."""
     _check_shape(candidate, session)
     events = _sources(candidate, selected)
     reason = content_rejection(candidate, [event.text for event in events])
@@ -296,101 +304,204 @@ def _accept(principal, session, formation, candidate, selected, seen, tally):
         raise _Rejected(reason)
     temporal = _temporal(candidate)
     statement = candidate.statement.strip()
-    fingerprint = claim_fingerprint(candidate.subject, statement)
-    if (candidate.subject, statement.casefold(), candidate.polarity) in seen:
+    key = (candidate.subject, statement.casefold(), candidate.polarity)
+    if key in seen:
         raise _Rejected("duplicate")
-    seen.add((candidate.subject, statement.casefold(), candidate.polarity))
-    beliefs = Belief.objects.filter(owner=principal)
-    if beliefs.filter(fingerprint=fingerprint, status=BeliefStatus.REJECTED).exists():
-        raise _Rejected("previously_rejected")
-    if DeletionFence.objects.filter(
-        owner=principal, fingerprint=fingerprint, events__in=events
-    ).exists():
-        raise _Rejected("fenced")
-
-    current = list(
-        beliefs.select_for_update()
-        .filter(subject=candidate.subject, scope=session.scope, status__in=LIVE_BELIEF_STATUSES)
-        .order_by("id")
+    seen.add(key)
+    return _Proposal(
+        candidate=candidate,
+        events=events,
+        statement=statement,
+        fingerprint=claim_fingerprint(candidate.subject, statement),
+        temporal=temporal,
     )
-    same = [b for b in current if b.fingerprint == fingerprint and b.polarity == candidate.polarity]
+
+
+class _Bank:
+    """What the decisions read of the owner's memories, loaded in a few queries.
+
+    The live beliefs of the proposals' subjects are locked for the rest of the
+    transaction, and kept current here as the decisions change them. Plain new
+    beliefs wait in ``pending`` and are inserted together; a later proposal on
+    a pending subject flushes them first, so that it sees them.
+    """
+
+    def __init__(self, principal, session, formation, proposals, tally):
+        self.principal, self.session, self.formation = principal, session, formation
+        self.tally = tally
+        fingerprints = {proposal.fingerprint for proposal in proposals}
+        self.fenced = set(
+            FencedEvent.objects.filter(
+                owner=principal,
+                fence__fingerprint__in=fingerprints,
+                event__in={event.pk for proposal in proposals for event in proposal.events},
+            ).values_list("fence__fingerprint", "event_id")
+        )
+        self.current, self.rejected = {}, set()
+        for belief in (
+            Belief.objects.select_for_update()
+            .filter(owner=principal)
+            .filter(
+                Q(
+                    subject__in={proposal.candidate.subject for proposal in proposals},
+                    scope=session.scope,
+                    status__in=LIVE_BELIEF_STATUSES,
+                )
+                | Q(fingerprint__in=fingerprints, status=BeliefStatus.REJECTED)
+            )
+            .order_by("id")
+        ):
+            if belief.status == BeliefStatus.REJECTED:
+                self.rejected.add(belief.fingerprint)
+            else:
+                self.current.setdefault(belief.subject, []).append(belief)
+        self.linked = {}
+        for belief_id, event_id in BeliefSource.objects.filter(
+            owner=principal,
+            belief__in=[belief.pk for live in self.current.values() for belief in live],
+        ).values_list("belief_id", "event_id"):
+            self.linked.setdefault(belief_id, set()).add(event_id)
+        self.pending, self.reinforcing = [], []
+
+    def live(self, subject):
+        if any(fields["subject"] == subject for fields, _ in self.pending) or any(
+            belief.subject == subject for belief, _ in self.reinforcing
+        ):
+            self.flush()
+        return self.current.get(subject, [])
+
+    def reinforce(self, belief, events):
+        """The same claim again: a replay from the same messages, else a reinforcement."""
+        linked = self.linked.setdefault(belief.pk, set())
+        fresh = [event for event in events if event.pk not in linked]
+        if not fresh:
+            raise _Rejected("replay")
+        linked.update(event.pk for event in fresh)
+        if belief.authority == Authority.INFERRED:
+            belief.confidence = min(
+                REINFORCED_CONFIDENCE_CAP, belief.confidence + REINFORCEMENT_STEP
+            )
+        belief.evidence_at = max(
+            [event.occurred_at for event in fresh]
+            + ([belief.evidence_at] if belief.evidence_at else [])
+        )
+        belief.revision += 1
+        belief.updated_at = timezone.now()
+        self.reinforcing.append((belief, fresh))
+        self.tally.reinforced += 1
+
+    def replaced(self, subject, retired, new, events):
+        self.current[subject] = [b for b in self.current.get(subject, []) if b not in retired]
+        self.current[subject].append(new)
+        self.linked[new.pk] = {event.pk for event in events}
+
+    def flush(self):
+        created = create_beliefs(
+            principal=self.principal,
+            specs=self.pending,
+            action=AuditAction.FORMED,
+            actor=Actor.SYSTEM,
+        )
+        for belief, (_, events) in zip(created, self.pending, strict=True):
+            self.current.setdefault(belief.subject, []).append(belief)
+            self.linked[belief.pk] = {event.pk for event in events}
+        self.tally.committed += len(created)
+        self.pending = []
+        if self.reinforcing:
+            reinforced = [belief for belief, _ in self.reinforcing]
+            Belief.objects.bulk_update(
+                reinforced, ["confidence", "evidence_at", "revision", "updated_at"]
+            )
+            BeliefSource.objects.bulk_create(
+                BeliefSource(
+                    owner=self.principal, belief=belief, event=event, excerpt=excerpt_of(event)
+                )
+                for belief, events in self.reinforcing
+                for event in events
+            )
+            audit_each(reinforced, AuditAction.REINFORCED, actor=Actor.SYSTEM, kept_status=True)
+            self.reinforcing = []
+
+
+def _consume(principal, session, formation, candidates, selected, tally):
+    """Decide every consumed proposal and write the outcome; count each exactly once."""
+    proposals, seen = [], set()
+    for candidate in candidates:
+        tally.consumed += 1
+        try:
+            proposals.append(_checked(candidate, session, selected, seen))
+        except _Rejected as rejection:
+            tally.reject(rejection.reason)
+    if not proposals:
+        return
+    bank = _Bank(principal, session, formation, proposals, tally)
+    for proposal in proposals:
+        try:
+            _decide(bank, proposal, tally)
+        except _Rejected as rejection:
+            tally.reject(rejection.reason)
+    bank.flush()
+
+
+def _decide(bank, proposal, tally):
+    """The prior-rejection, fence and conflict gates, then form, reinforce or replace."""
+    candidate, events = proposal.candidate, proposal.events
+    if proposal.fingerprint in bank.rejected:
+        raise _Rejected("previously_rejected")
+    if any((proposal.fingerprint, event.pk) in bank.fenced for event in events):
+        raise _Rejected("fenced")
+    current = bank.live(candidate.subject)
+    same = [
+        b
+        for b in current
+        if b.fingerprint == proposal.fingerprint and b.polarity == candidate.polarity
+    ]
     if same:
-        _reinforce(same[0], events, tally)
+        bank.reinforce(same[0], events)
         return
     sensitivity = most_restrictive(
-        Sensitivity, [candidate.sensitivity, classify_sensitivity(statement)]
+        Sensitivity, [candidate.sensitivity, classify_sensitivity(proposal.statement)]
     )
     fields = {
         "type": candidate.type,
         "subject": candidate.subject,
-        "statement": statement,
+        "statement": proposal.statement,
         "polarity": candidate.polarity,
         "authority": Authority.INFERRED,
         "status": BeliefStatus.PROVISIONAL,
         "needs_review": sensitivity == Sensitivity.SENSITIVE,
         "confidence": max(0.0, min(float(candidate.confidence), INFERRED_CONFIDENCE_CAP)),
-        "scope": session.scope,
+        "scope": bank.session.scope,
         "portability": Portability.LOCAL
         if sensitivity == Sensitivity.SENSITIVE
         else candidate.portability,
         "sensitivity": sensitivity,
         "evidence_at": max(event.occurred_at for event in events),
-        "formation": formation,
-        **temporal,
+        "formation": bank.formation,
+        **proposal.temporal,
     }
     if candidate.polarity == Polarity.NEGATIVE:
         # A retraction ("I sold the BMW") retires what it contradicts.
         retired = [b for b in current if b.polarity == Polarity.POSITIVE]
         if not retired:
             raise _Rejected("nothing_to_retract")
-        _replace(principal, events, fields, retired, BeliefStatus.RETRACTED, tally)
+        _replace(bank, events, fields, retired, BeliefStatus.RETRACTED, tally)
         return
     if any(b.authority == Authority.EXPLICIT for b in current):
         # What the owner stated outranks what was inferred; the owner can
         # still correct it.
         raise _Rejected("conflicts_with_explicit")
     if current:
-        _replace(principal, events, fields, current, BeliefStatus.SUPERSEDED, tally)
+        _replace(bank, events, fields, current, BeliefStatus.SUPERSEDED, tally)
         return
-    create_belief(
-        principal=principal,
-        sources=events,
-        action=AuditAction.FORMED,
-        actor=Actor.SYSTEM,
-        **fields,
-    )
-    tally.committed += 1
-
-
-def _reinforce(belief, events, tally):
-    """The same claim again: from the same messages it is a replay, from others a reinforcement."""
-    linked = set(BeliefSource.objects.filter(belief=belief).values_list("event_id", flat=True))
-    fresh = [event for event in events if event.pk not in linked]
-    if not fresh:
-        raise _Rejected("replay")
-    BeliefSource.objects.bulk_create(
-        BeliefSource(
-            owner_id=belief.owner_id, belief=belief, event=event, excerpt=excerpt_of(event)
-        )
-        for event in fresh
-    )
-    if belief.authority == Authority.INFERRED:
-        belief.confidence = min(REINFORCED_CONFIDENCE_CAP, belief.confidence + REINFORCEMENT_STEP)
-    belief.evidence_at = max(
-        [event.occurred_at for event in fresh]
-        + ([belief.evidence_at] if belief.evidence_at else [])
-    )
-    belief.revision += 1
-    belief.save(update_fields=["confidence", "evidence_at", "revision", "updated_at"])
-    audit(belief, AuditAction.REINFORCED, actor=Actor.SYSTEM, from_status=belief.status)
-    tally.reinforced += 1
+    bank.pending.append((fields, events))
 
 
 class _StaleCurrent(Exception):
     pass
 
 
-def _replace(principal, events, fields, retired, status, tally):
+def _replace(bank, events, fields, retired, status, tally):
     """Insert the new belief and retire the ones it replaces, all or nothing.
 
     The savepoint keeps a retirement that finds its row changed meanwhile (a
@@ -399,7 +510,7 @@ def _replace(principal, events, fields, retired, status, tally):
     try:
         with transaction.atomic():
             new = create_belief(
-                principal=principal,
+                principal=bank.principal,
                 sources=events,
                 action=AuditAction.FORMED,
                 actor=Actor.SYSTEM,
@@ -422,6 +533,7 @@ def _replace(principal, events, fields, retired, status, tally):
                     raise _StaleCurrent
     except _StaleCurrent:
         raise _Rejected("stale_current") from None
+    bank.replaced(fields["subject"], retired, new, events)
     tally.committed += 1
     tally.superseded += len(retired)
 
@@ -436,11 +548,10 @@ def formation_sweep(*, batch=None, now=None, extractor=None):
         return []
     extractor = extractor or formation_extractor()
     audits = []
-    owners = {}
-    for due in formation_due(batch=batch, now=now):
-        owner = owners.get(due.owner_id)
-        if owner is None:
-            owner = owners[due.owner_id] = get_user_model().objects.get(pk=due.owner_id)
+    due_sessions = formation_due(batch=batch, now=now)
+    owners = get_user_model().objects.in_bulk({due.owner_id for due in due_sessions})
+    for due in due_sessions:
+        owner = owners[due.owner_id]
         try:
             formation = formation_consolidate(
                 principal=owner, session_id=due.session_public_id, extractor=extractor

@@ -1,5 +1,7 @@
 """Building blocks of the belief services: each runs inside the caller's transaction."""
 
+from collections import Counter
+
 from django.db.models import F
 from django.utils import timezone
 
@@ -18,9 +20,8 @@ def excerpt_of(event):
     return redact_secrets(event.text)[:EXCERPT_MAX_CHARS]
 
 
-def audit(belief, action, *, actor, from_status="", details=None):
-    """Record one change to ``belief`` (already saved with its new revision)."""
-    return AuditRecord.objects.create(
+def _audit_record(belief, action, *, actor, from_status="", details=None):
+    return AuditRecord(
         owner_id=belief.owner_id,
         belief=belief,
         action=action,
@@ -29,6 +30,25 @@ def audit(belief, action, *, actor, from_status="", details=None):
         from_status=from_status,
         to_status=belief.status,
         details=details or {},
+    )
+
+
+def audit(belief, action, *, actor, from_status="", details=None):
+    """Record one change to ``belief`` (already saved with its new revision)."""
+    record = _audit_record(belief, action, actor=actor, from_status=from_status, details=details)
+    record.save(force_insert=True)
+    return record
+
+
+def audit_each(beliefs, action, *, actor, kept_status=False):
+    """Record the same change to each of ``beliefs`` in one statement.
+
+    With ``kept_status`` the change left each belief's status as it was (a
+    reinforcement); otherwise the beliefs are new.
+    """
+    return AuditRecord.objects.bulk_create(
+        _audit_record(belief, action, actor=actor, from_status=belief.status if kept_status else "")
+        for belief in beliefs
     )
 
 
@@ -54,7 +74,7 @@ def retire_guarded(belief, status, *, action, actor, details=None):
     ).update(status=status, revision=F("revision") + 1, updated_at=timezone.now())
     if not changed:
         return False
-    belief.refresh_from_db()
+    belief.status, belief.revision = status, belief.revision + 1
     belief_status_count_shift(owner_id=belief.owner_id, changes=transition(old_status, status))
     audit(belief, action, actor=actor, from_status=old_status, details=details)
     return True
@@ -74,18 +94,41 @@ def schedule_expiry(owner_id, expires_at):
     ).update(due_at=expires_at)
 
 
-def create_belief(*, principal, sources=(), action, actor, **fields):
-    """Insert a belief with its sources, audit and counts (caller holds the transaction)."""
-    belief = Belief.objects.create(
-        owner=principal,
-        fingerprint=claim_fingerprint(fields["subject"], fields["statement"]),
-        **fields,
-    )
+def create_beliefs(*, principal, specs, action, actor):
+    """Insert beliefs with their sources, audit and counts in a few statements.
+
+    ``specs`` is a list of ``(fields, source events)``. The caller holds the
+    transaction.
+    """
+    beliefs = [
+        Belief(
+            owner=principal,
+            fingerprint=claim_fingerprint(fields["subject"], fields["statement"]),
+            **fields,
+        )
+        for fields, _ in specs
+    ]
+    if not beliefs:
+        return []
+    Belief.objects.bulk_create(beliefs)
     BeliefSource.objects.bulk_create(
         BeliefSource(owner=principal, belief=belief, event=event, excerpt=excerpt_of(event))
-        for event in sources
+        for belief, (_, events) in zip(beliefs, specs, strict=True)
+        for event in events
     )
-    belief_status_count_shift(owner_id=principal.pk, changes=transition("", belief.status))
-    schedule_expiry(principal.pk, belief.expires_at)
-    audit(belief, action, actor=actor)
+    belief_status_count_shift(
+        owner_id=principal.pk, changes=Counter(belief.status for belief in beliefs)
+    )
+    expiries = [belief.expires_at for belief in beliefs if belief.expires_at is not None]
+    if expiries:
+        schedule_expiry(principal.pk, min(expiries))
+    audit_each(beliefs, action, actor=actor)
+    return beliefs
+
+
+def create_belief(*, principal, sources=(), action, actor, **fields):
+    """Insert one belief with its sources, audit and counts (caller holds the transaction)."""
+    (belief,) = create_beliefs(
+        principal=principal, specs=[(fields, list(sources))], action=action, actor=actor
+    )
     return belief

@@ -291,6 +291,65 @@ def test_a_retraction_retires_only_its_subject(owner):
     assert (audit.committed_count, audit.superseded_count) == (1, 1)
 
 
+def test_later_messages_of_one_prefix_see_what_earlier_ones_formed(owner):
+    session, (got, tea, sold, coffee) = conversation(
+        owner, "I got a bmw and a kindle.", "I like tea.", "I sold the bmw.", "I like coffee."
+    )
+
+    audit = consolidate(
+        owner,
+        session,
+        lambda r: [
+            candidate(got, "vehicle:bmw", "User owns a BMW."),
+            owns(got, "kindle"),
+            candidate(tea, "pref:drink", "User prefers tea.", type="preference"),
+            candidate(sold, "vehicle:bmw", "User no longer owns a BMW.", polarity="negative"),
+            candidate(coffee, "pref:drink", "User prefers coffee.", type="preference"),
+        ],
+    )
+
+    beliefs = live(owner)
+    assert {subject: b.statement for subject, b in beliefs.items()} == {
+        "vehicle:bmw": "User no longer owns a BMW.",
+        "device:kindle": "User owns a kindle.",
+        "pref:drink": "User prefers coffee.",
+    }
+    with principal_context(owner):
+        retired = dict(
+            Belief.objects.exclude(status__in=["active", "provisional"]).values_list(
+                "statement", "status"
+            )
+        )
+    assert retired == {"User owns a BMW.": "retracted", "User prefers tea.": "superseded"}
+    assert (audit.committed_count, audit.superseded_count) == (5, 2)
+    assert reconciled(audit)
+
+
+def test_a_memory_reinforced_and_then_superseded_in_one_prefix_keeps_both_steps(owner):
+    first, (tea,) = conversation(owner, "I like tea.")
+    consolidate(owner, first, lambda r: [candidate(tea, "pref:drink", "User prefers tea.")])
+    second, (again, coffee) = conversation(owner, "Tea again, I like tea.", "I like coffee.")
+
+    audit = consolidate(
+        owner,
+        second,
+        lambda r: [
+            candidate(again, "pref:drink", "User prefers tea."),
+            candidate(coffee, "pref:drink", "User prefers coffee."),
+        ],
+    )
+
+    with principal_context(owner):
+        old = Belief.objects.get(statement="User prefers tea.")
+        assert BeliefSource.objects.filter(belief=old).count() == 2
+        actions = list(old.audit_records.order_by("id").values_list("action", flat=True))
+    assert (old.status, old.revision) == ("superseded", 3)
+    assert actions == ["formed", "reinforced", "superseded"]
+    assert live(owner)["pref:drink"].statement == "User prefers coffee."
+    assert (audit.reinforced_count, audit.committed_count, audit.superseded_count) == (1, 1, 1)
+    assert reconciled(audit)
+
+
 def test_a_retraction_with_nothing_to_retract_forms_nothing(owner):
     session, (sold,) = conversation(owner, "I sold the BMW.")
 

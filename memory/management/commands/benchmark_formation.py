@@ -14,6 +14,7 @@ from benchmarks.conversations import messages
 from memory.enums import EventType
 from memory.models import Belief, Session
 from memory.principal import principal_context
+from memory.services.account import account_purge
 from memory.services.formation import formation_extractor, formation_sweep
 from memory.services.sessions import event_append, session_close, session_create
 
@@ -84,7 +85,8 @@ class Command(BaseCommand):
 
     def _principals(self, count):
         User = get_user_model()
-        User.objects.filter(username__startswith=USERNAME_PREFIX).delete()
+        for earlier in User.objects.filter(username__startswith=USERNAME_PREFIX):
+            account_purge(principal=earlier)
         return [
             User.objects.create_user(username=f"{USERNAME_PREFIX}{index}", password=None)
             for index in range(count)
