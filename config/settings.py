@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django_q",
     "accounts",
     "memory",
+    "evaluation",
 ]
 
 MIDDLEWARE = [

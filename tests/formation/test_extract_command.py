@@ -255,7 +255,7 @@ def test_coverage_prints_a_readable_report(tmp_path):
 
 
 def test_coverage_defaults_to_the_shared_dataset_outside_the_repository():
-    from memory.management.commands.formation_coverage import DEFAULT_LOCOMO
+    from evaluation.management.commands.formation_coverage import DEFAULT_LOCOMO
 
     assert Path(settings.BASE_DIR).parent / "shared/data/locomo/locomo-dev.json" == DEFAULT_LOCOMO
     assert not str(DEFAULT_LOCOMO).startswith(str(settings.BASE_DIR) + os.sep)

@@ -12,72 +12,26 @@ Nothing is written anywhere, and the dataset is read in place.
 """
 
 import json
-import re
 import time
 from collections import Counter
-from datetime import UTC, datetime
 from pathlib import Path
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand
 
+from evaluation.locomo import Dataset
+from evaluation.management.commands.import_conversations import read_dataset
 from memory.enums import EventType
 from memory.formation.candidates import ExtractionRequest
 from memory.formation.extraction import KnownLedger, extraction_decide, user_message
 from memory.formation.extractor import DeterministicExtractor
+from memory.services.formation import MAX_CONSUMED
 
 DEFAULT_LOCOMO = Path(settings.BASE_DIR).parent / "shared" / "data" / "locomo" / "locomo-dev.json"
-# The formation service consumes at most this many proposals per consolidation.
-SERVICE_CEILING = 12
-_SESSION_KEY_RE = re.compile(r"^session_(\d+)$")
-_FALLBACK_TIME = datetime(2023, 1, 1, 12, 0, tzinfo=UTC)
 
 
-def _session_time(value, previous):
-    """A session's "1:56 pm on 8 May, 2023" as an aware datetime (UTC); else ``previous``."""
-    if isinstance(value, str):
-        cleaned = " ".join(value.replace(",", " ").split())
-        for pattern in ("%I:%M %p on %d %B %Y", "%I:%M %p on %d %b %Y"):
-            try:
-                return datetime.strptime(cleaned, pattern).replace(tzinfo=UTC)
-            except ValueError:
-                continue
-    return previous
-
-
-def _sessions(conversation):
-    """(number, turns, time) of each session that has turns, in order."""
-    numbered = []
-    for key, turns in conversation.items():
-        match = _SESSION_KEY_RE.match(key)
-        if match and isinstance(turns, list):
-            numbered.append((int(match.group(1)), turns))
-    numbered.sort(key=lambda pair: pair[0])
-    moment = _FALLBACK_TIME
-    for number, turns in numbered:
-        moment = _session_time(conversation.get(f"session_{number}_date_time"), moment)
-        yield number, turns, moment
-
-
-def _evidence_ids(value):
-    """Evidence turn ids of one fact; a few entries join two ids with ";"."""
-    values = value if isinstance(value, list) else [value]
-    ids = []
-    for entry in values:
-        if isinstance(entry, str):
-            ids.extend(part.strip() for part in re.split(r"[;,]", entry) if part.strip())
-    return ids
-
-
-def _turn_parts(turn):
-    parts = [turn.get("text") or ""]
-    if turn.get("blip_caption"):
-        parts.append(turn["blip_caption"])
-    return tuple(part for part in parts if isinstance(part, str))
-
-
-def coverage(dataset, *, extractor=None):
-    """Coverage figures of ``dataset`` (LoCoMo's JSON list), per conversation and overall."""
+def coverage(dataset: Dataset, *, extractor=None):
+    """Coverage figures of a parsed dataset, per conversation and overall."""
     extractor = extractor or DeterministicExtractor()
     report = {
         "conversations": [],
@@ -93,35 +47,28 @@ def coverage(dataset, *, extractor=None):
         "reasons": Counter(),
     }
     started = time.perf_counter()
-    for conversation_data in dataset:
-        sample_id = str(conversation_data.get("sample_id", len(report["conversations"])))
-        conversation = conversation_data.get("conversation") or {}
-        speakers = [conversation.get("speaker_a"), conversation.get("speaker_b")]
-        sessions = list(_sessions(conversation))
+    for conversation in dataset.conversations:
+        sample_id = conversation.sample_id
         accepted_turns = {}
         row = Counter()
-        for principal in speakers:
+        for principal in conversation.speakers:
             accepted_turns[principal] = set()
             ledger = KnownLedger()
-            for _, turns, moment in sessions:
+            for dialog in conversation.sessions:
                 messages = []
-                for turn in turns:
-                    if not isinstance(turn, dict) or not turn.get("dia_id"):
-                        continue
-                    own = turn.get("speaker") == principal
+                for turn in dialog.turns:
+                    own = turn.speaker == principal
                     row["principal_turns"] += own
                     messages.append(
                         user_message(
-                            id=f"{sample_id}:{turn['dia_id']}",
-                            text=_turn_parts(turn),
-                            occurred_at=moment,
+                            id=f"{sample_id}:{turn.dia_id}",
+                            text=tuple(part for part in (turn.text, turn.caption) if part),
+                            occurred_at=dialog.started_at,
                             event_type=EventType.USER_MESSAGE
                             if own
                             else EventType.PARTICIPANT_MESSAGE,
                         )
                     )
-                if not messages:
-                    continue
                 by_id = {m.id: m for m in messages}
                 request = ExtractionRequest(messages=tuple(messages), known=ledger.known)
                 outcome = extraction_decide(request, extractor=extractor)
@@ -145,18 +92,12 @@ def coverage(dataset, *, extractor=None):
                     report["types"][str(candidate.type)] += 1
                     for source in candidate.source_ids:
                         accepted_turns[principal].add(source.split(":", 1)[1])
-                report["over_ceiling"] += accepted_here > SERVICE_CEILING
-        for per_session in (conversation_data.get("observation") or {}).values():
-            if not isinstance(per_session, dict):
-                continue
-            for speaker, facts in per_session.items():
-                for fact in facts if isinstance(facts, list) else []:
-                    if not isinstance(fact, list | tuple) or len(fact) < 2:
-                        continue
-                    row["facts"] += 1
-                    turns = accepted_turns.get(speaker, set())
-                    if any(dia_id in turns for dia_id in _evidence_ids(fact[1])):
-                        row["covered"] += 1
+                report["over_ceiling"] += accepted_here > MAX_CONSUMED
+        for fact in conversation.facts:
+            row["facts"] += 1
+            turns = accepted_turns.get(fact.speaker, set())
+            if any(dia_id in turns for dia_id in fact.evidence):
+                row["covered"] += 1
         report["conversations"].append({"sample_id": sample_id, **row})
         for name in ("facts", "covered", "principal_turns", "proposals", "accepted"):
             report[name] += row[name]
@@ -184,14 +125,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         path = Path(options["locomo"])
-        try:
-            dataset = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as error:
-            raise CommandError(f"cannot read {path}: {error.strerror}") from error
-        except ValueError as error:
-            raise CommandError(f"{path} is not JSON: {error}") from error
-        if not isinstance(dataset, list):
-            raise CommandError(f"{path} is not a list of conversations")
+        dataset = read_dataset(path)
         report = coverage(dataset)
         if options["json"]:
             report = {
@@ -227,7 +161,7 @@ class Command(BaseCommand):
         out(f"rejected by reason: {dict(sorted(report['reasons'].items()))}")
         out(f"proposals citing a participant's turn: {report['participant_proposals']}")
         out(
-            f"consolidations with more than {SERVICE_CEILING} accepted proposals: "
+            f"consolidations with more than {MAX_CONSUMED} accepted proposals: "
             f"{report['over_ceiling']} of {report['consolidations']}"
         )
         out(f"extraction time: {report['seconds']} s")

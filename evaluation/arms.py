@@ -1,0 +1,190 @@
+"""One evaluation arm, run against its own fresh database: import, form, ask.
+
+This is the system-under-test side of an evaluation. It imports the dataset's
+conversations, runs formation when the arm needs it, and asks every question
+through the product's recall, recording what came back: item kinds, the turns
+each item came from and its length. It never reads the labels (evidence,
+categories, facts); scoring happens in the parent process, from this record.
+"""
+
+import re
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+
+from memory.errors import ReverieError
+from memory.models import Belief, BeliefSource, Event
+from memory.principal import principal_context
+from memory.selectors.recall import recall
+from memory.services.formation import formation_extractor, formation_sweep
+
+from .scoring import fuse
+from .services.importer import import_conversations, principal_username
+
+# Sessions consolidated per formation sweep while an arm forms its memories.
+SWEEP_BATCH = 500
+
+
+@dataclass(frozen=True)
+class Arm:
+    name: str
+    description: str
+    forms: bool
+    include: tuple[str, ...]
+
+
+ARMS = {
+    arm.name: arm
+    for arm in (
+        Arm("control", "original messages only (no formation)", False, ("messages",)),
+        Arm("formation", "formed memories only", True, ()),
+        Arm("hybrid", "formed memories and original messages, fused", True, ("messages",)),
+    )
+}
+
+
+def register_arm(arm):
+    """Add an arm (the reconsolidation app adds its own)."""
+    ARMS[arm.name] = arm
+
+
+def banks_for(question_text, speakers):
+    """The speakers whose banks answer a question: those it names, or both if it names both or
+    neither."""
+    named = [
+        speaker
+        for speaker in speakers
+        if re.search(rf"\b{re.escape(speaker.split()[0])}\b", question_text, re.IGNORECASE)
+    ]
+    return named if len(named) == 1 else list(speakers)
+
+
+def form_all(extractor=None):
+    """Consolidate every due session; return the number of consolidations."""
+    extractor = extractor or formation_extractor()
+    total = 0
+    while audits := formation_sweep(batch=SWEEP_BATCH, extractor=extractor):
+        total += len(audits)
+    return total
+
+
+class _Bank:
+    """One principal's bank, with the map from its events to qualified turn ids."""
+
+    def __init__(self, principal, sample_id):
+        self.principal = principal
+        with principal_context(principal):
+            self.turns = {
+                str(public_id): f"{sample_id}:{external_id}"
+                for public_id, external_id in Event.objects.filter(owner=principal)
+                .exclude(external_id=None)
+                .values_list("public_id", "external_id")
+            }
+
+    def ask(self, text, *, include, limit):
+        result = recall(principal=self.principal, query=text, include=include, limit=limit)
+        return [
+            (
+                (item.kind, item.id),
+                {
+                    "kind": item.kind,
+                    "sources": [
+                        self.turns[source.event_id]
+                        for source in item.sources
+                        if source.event_id in self.turns
+                    ],
+                    "chars": len(item.text),
+                },
+            )
+            for item in result.items
+        ]
+
+
+def run_arm(arm, dataset, *, k):
+    """Import, form (if the arm does) and ask every question; return the arm's record."""
+    import_conversations(dataset)
+    consolidations = form_all() if arm.forms else 0
+    User = get_user_model()
+    observations, beliefs, turn_texts = [], [], {}
+    for conversation in dataset.conversations:
+        banks = {
+            speaker: _Bank(
+                User.objects.get(username=principal_username(conversation.sample_id, speaker)),
+                conversation.sample_id,
+            )
+            for speaker in conversation.speakers
+        }
+        for question in conversation.questions:
+            observations.append(_observe(question, conversation.speakers, banks, arm, k))
+        if arm.forms:
+            for speaker, bank in banks.items():
+                _collect_beliefs(bank, speaker, beliefs, turn_texts)
+    return {
+        "arm": arm.name,
+        "database": database_description(),
+        "consolidations": consolidations,
+        "observations": observations,
+        "beliefs": beliefs,
+        "turn_texts": turn_texts,
+    }
+
+
+def _observe(question, speakers, banks, arm, k):
+    asked = banks_for(question.text, speakers)
+    try:
+        rankings = [
+            banks[speaker].ask(question.text, include=arm.include, limit=k) for speaker in asked
+        ]
+    except ReverieError as error:
+        # Recall refused the question: a failed case with its reason, never a dropped one.
+        return {
+            "question_id": question.id,
+            "banks": asked,
+            "items": [],
+            "failed": f"{error.code}: {error}",
+        }
+    items = dict(pair for ranking in rankings for pair in ranking)
+    fused = fuse([[key for key, _ in ranking] for ranking in rankings])[:k]
+    return {
+        "question_id": question.id,
+        "banks": asked,
+        "items": [items[key] for key in fused],
+        "failed": None,
+    }
+
+
+def _collect_beliefs(bank, speaker, beliefs, turn_texts):
+    """Every formed belief of the bank with the turns it cites (for coverage and fabrication)."""
+    principal = bank.principal
+    with principal_context(principal):
+        sources = {}
+        for belief_id, event_id, text in BeliefSource.objects.filter(owner=principal).values_list(
+            "belief_id", "event__public_id", "event__text"
+        ):
+            turn = bank.turns.get(str(event_id))
+            if turn is not None:
+                sources.setdefault(belief_id, []).append(turn)
+                turn_texts[turn] = text
+        for belief_id, statement, status in Belief.objects.filter(owner=principal).values_list(
+            "id", "statement", "status"
+        ):
+            beliefs.append(
+                {
+                    "principal": principal.username,
+                    "speaker": speaker,
+                    "statement": statement,
+                    "status": status,
+                    "sources": sources.get(belief_id, []),
+                }
+            )
+
+
+def database_description():
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute("SHOW server_version")
+        else:
+            cursor.execute("SELECT sqlite_version()")
+        version = cursor.fetchone()[0]
+    return f"{connection.vendor} {version}"

@@ -1,0 +1,216 @@
+"""Reading LoCoMo-format conversation files (see ``../shared/data/locomo/README.md``).
+
+A file that is not the format is refused with ``DatasetError`` before anything
+is written. Quirks of real data (date keys of sessions that do not exist,
+evidence ids that name no turn, turns without an id) are tolerated and counted
+in ``Dataset.quirks`` so that a report can show them.
+"""
+
+import hashlib
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from .scoring import evidence_ids
+
+_SESSION_KEY = re.compile(r"^session_(\d+)$")
+_SESSION_DATE_KEY = re.compile(r"^session_(\d+)_date_time$")
+_DATE_PATTERNS = ("%I:%M %p on %d %B %Y", "%I:%M %p on %d %b %Y")
+# Sessions whose date is missing or unreadable follow the previous one; the
+# first falls back to this moment so that every event has a time.
+FALLBACK_TIME = datetime(2023, 1, 1, 12, 0, tzinfo=UTC)
+
+
+class DatasetError(ValueError):
+    """The file is not a LoCoMo-format dataset; nothing was read from it."""
+
+
+@dataclass(frozen=True)
+class Turn:
+    dia_id: str
+    speaker: str
+    text: str
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class DialogSession:
+    number: int
+    started_at: datetime
+    turns: tuple[Turn, ...]
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question with its labels. Labels stay in the evaluation app."""
+
+    id: str
+    text: str
+    category: int
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One of the dataset authors' observation facts about a speaker."""
+
+    speaker: str
+    text: str
+    evidence: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Conversation:
+    sample_id: str
+    speakers: tuple[str, str]
+    sessions: tuple[DialogSession, ...]
+    questions: tuple[Question, ...]
+    facts: tuple[Fact, ...]
+
+    @property
+    def turn_ids(self):
+        return {turn.dia_id for session in self.sessions for turn in session.turns}
+
+
+@dataclass(frozen=True)
+class Dataset:
+    conversations: tuple[Conversation, ...]
+    digest: str
+    quirks: Counter = field(default_factory=Counter)
+
+
+def session_time(value, previous):
+    """A session's "1:56 pm on 8 May, 2023" as an aware datetime (UTC), else ``previous``."""
+    if isinstance(value, str):
+        cleaned = " ".join(value.replace(",", " ").split())
+        for pattern in _DATE_PATTERNS:
+            try:
+                return datetime.strptime(cleaned, pattern).replace(tzinfo=UTC)
+            except ValueError:
+                continue
+    return previous
+
+
+def load_dataset(raw):
+    """Parse the bytes of a LoCoMo-format file into a ``Dataset``, or raise ``DatasetError``."""
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, ValueError) as error:
+        raise DatasetError(f"not JSON: {error}") from None
+    if not isinstance(data, list) or not data:
+        raise DatasetError("expected a non-empty JSON list of conversations")
+    quirks = Counter()
+    conversations = []
+    for index, entry in enumerate(data):
+        if not isinstance(entry, dict) or not isinstance(entry.get("conversation"), dict):
+            raise DatasetError(f"item {index} has no 'conversation' object")
+        conversations.append(_conversation(entry, index, quirks))
+    sample_ids = [conversation.sample_id for conversation in conversations]
+    if len(set(sample_ids)) != len(sample_ids):
+        raise DatasetError("two conversations share a sample_id")
+    return Dataset(
+        conversations=tuple(conversations),
+        digest=hashlib.sha256(raw if isinstance(raw, bytes) else raw.encode()).hexdigest(),
+        quirks=quirks,
+    )
+
+
+def _conversation(entry, index, quirks):
+    body = entry["conversation"]
+    speakers = (body.get("speaker_a"), body.get("speaker_b"))
+    if not all(isinstance(speaker, str) and speaker.strip() for speaker in speakers):
+        raise DatasetError(f"item {index} does not name speaker_a and speaker_b")
+    sample_id = str(entry.get("sample_id") or f"conversation-{index}")
+    sessions = _sessions(body, quirks)
+    if not sessions:
+        raise DatasetError(f"item {index} has no sessions of turns")
+    conversation = Conversation(
+        sample_id=sample_id,
+        speakers=speakers,
+        sessions=sessions,
+        questions=_questions(entry.get("qa"), sample_id),
+        facts=_facts(entry.get("observation")),
+    )
+    known = conversation.turn_ids
+    for question in conversation.questions:
+        quirks["evidence ids naming no turn"] += sum(
+            turn not in known for turn in question.evidence
+        )
+    return conversation
+
+
+def _sessions(body, quirks):
+    numbered = {}
+    for key, turns in body.items():
+        match = _SESSION_KEY.match(key)
+        if match and isinstance(turns, list):
+            numbered[int(match.group(1))] = turns
+    for key in body:
+        match = _SESSION_DATE_KEY.match(key)
+        if match and int(match.group(1)) not in numbered:
+            quirks["session dates without a session"] += 1
+    sessions, moment = [], FALLBACK_TIME
+    for number in sorted(numbered):
+        moment = session_time(body.get(f"session_{number}_date_time"), moment)
+        turns = []
+        for raw in numbered[number]:
+            turn = _turn(raw)
+            if turn is None:
+                quirks["turns without an id, a speaker or text"] += 1
+                continue
+            turns.append(turn)
+        if turns:
+            sessions.append(DialogSession(number=number, started_at=moment, turns=tuple(turns)))
+    return tuple(sessions)
+
+
+def _turn(raw):
+    if not isinstance(raw, dict):
+        return None
+    dia_id, speaker, text = raw.get("dia_id"), raw.get("speaker"), raw.get("text")
+    caption = raw.get("blip_caption")
+    if not (isinstance(dia_id, str) and dia_id and isinstance(speaker, str)):
+        return None
+    text = text if isinstance(text, str) else ""
+    caption = caption.strip() if isinstance(caption, str) else ""
+    if not text.strip() and not caption:
+        return None
+    return Turn(dia_id=dia_id, speaker=speaker, text=text, caption=caption)
+
+
+def _questions(raw, sample_id):
+    questions = []
+    for index, entry in enumerate(raw if isinstance(raw, list) else []):
+        if not isinstance(entry, dict) or not isinstance(entry.get("question"), str):
+            continue
+        category = entry.get("category")
+        questions.append(
+            Question(
+                id=f"{sample_id}:q{index}",
+                text=entry["question"],
+                category=category if isinstance(category, int) else 0,
+                evidence=evidence_ids(entry.get("evidence")),
+            )
+        )
+    return tuple(questions)
+
+
+def _facts(raw):
+    facts = []
+    for per_session in (raw if isinstance(raw, dict) else {}).values():
+        if not isinstance(per_session, dict):
+            continue
+        for speaker, entries in per_session.items():
+            for entry in entries if isinstance(entries, list) else []:
+                if isinstance(entry, list | tuple) and len(entry) >= 2:
+                    evidence = entry[1] if isinstance(entry[1], list) else [entry[1]]
+                    facts.append(
+                        Fact(
+                            speaker=speaker,
+                            text=str(entry[0]),
+                            evidence=evidence_ids([e for e in evidence if isinstance(e, str)]),
+                        )
+                    )
+    return tuple(facts)

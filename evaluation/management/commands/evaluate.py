@@ -1,0 +1,65 @@
+"""Evaluate recall arms on a conversation dataset; write results.json and report.html."""
+
+from django.core.management.base import BaseCommand, CommandError
+
+from evaluation.arms import ARMS
+from evaluation.management.commands.import_conversations import read_dataset
+from evaluation.report import write_report
+from evaluation.results import KS
+from evaluation.runner import EvaluationError, evaluate
+
+
+class Command(BaseCommand):
+    help = (
+        "Import FILE into a fresh database per arm, form memories where the arm needs it, ask "
+        "every question and write DIR/results.json and DIR/report.html."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--arms", default="control,formation,hybrid")
+        parser.add_argument("--k", type=int, default=10)
+        parser.add_argument("--out", required=True, help="directory for the results")
+        parser.add_argument(
+            "--keep-databases", action="store_true", help="keep the per-arm PostgreSQL databases"
+        )
+
+    def handle(self, *args, **options):
+        arms = [arm.strip() for arm in options["arms"].split(",") if arm.strip()]
+        unknown = [arm for arm in arms if arm not in ARMS]
+        if not arms or unknown:
+            raise CommandError(f"--arms takes some of: {', '.join(ARMS)}")
+        if options["k"] < max(KS):
+            raise CommandError(f"--k must be at least {max(KS)} (recall is reported at {KS})")
+        dataset = read_dataset(options["file"])
+        try:
+            results = evaluate(
+                dataset,
+                options["file"],
+                arms=arms,
+                k=options["k"],
+                out_dir=options["out"],
+                keep_databases=options["keep_databases"],
+                progress=self.stderr.write,
+            )
+        except EvaluationError as error:
+            raise CommandError(str(error)) from None
+        report = write_report(results, options["out"])
+        self._table(results)
+        self.stdout.write(f"results: {options['out']}/results.json; report: {report}")
+
+    def _table(self, results):
+        out = self.stdout.write
+        header = f"{'arm':<10} {'r@1':>7} {'r@5':>7} {'r@10':>7} {'chars':>8} {'p95':>7}"
+        out(f"{header} {'coverage':>9} {'fabric.':>8} {'failed':>7}")
+        for arm, m in results["arms"].items():
+
+            def cell(value, width, digits=4):
+                return f"{'-' if value is None else round(value, digits):>{width}}"
+
+            out(
+                f"{arm:<10} {cell(m['evidence_recall@1'], 7)} {cell(m['evidence_recall@5'], 7)} "
+                f"{cell(m['evidence_recall@10'], 7)} {cell(m['context_chars_mean'], 8, 1)} "
+                f"{cell(m['context_chars_p95'], 7, 1)} {cell(m['formation_coverage'], 9)} "
+                f"{cell(m['fabrication'], 8)} {len(m['failed_cases']):>7}"
+            )

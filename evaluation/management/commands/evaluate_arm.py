@@ -1,0 +1,32 @@
+"""Run one evaluation arm against the configured (fresh) database; used by ``evaluate``."""
+
+import json
+from pathlib import Path
+
+from django.core.management import call_command
+from django.core.management.base import BaseCommand, CommandError
+
+from evaluation.arms import ARMS, run_arm
+from evaluation.management.commands.import_conversations import read_dataset
+
+
+class Command(BaseCommand):
+    help = (
+        "Migrate the configured database, import FILE, form memories if the arm does, ask "
+        "every question and write what came back to --out. `evaluate` runs this once per arm, "
+        "each against a fresh database."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file")
+        parser.add_argument("--arm", required=True, choices=sorted(ARMS))
+        parser.add_argument("--k", type=int, default=10)
+        parser.add_argument("--out", required=True)
+
+    def handle(self, *args, **options):
+        if options["k"] < 1:
+            raise CommandError("--k must be at least 1")
+        dataset = read_dataset(options["file"])
+        call_command("migrate", verbosity=0, interactive=False)
+        record = run_arm(ARMS[options["arm"]], dataset, k=options["k"])
+        Path(options["out"]).write_text(json.dumps(record), encoding="utf-8")

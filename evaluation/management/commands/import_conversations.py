@@ -1,0 +1,75 @@
+"""Import a conversation dataset (LoCoMo format) into Reverie, one principal per speaker."""
+
+import sys
+from pathlib import Path
+
+from django.core.management.base import BaseCommand, CommandError
+
+from evaluation.locomo import DatasetError, load_dataset
+from evaluation.services.importer import import_conversations
+
+FORMATS = ("locomo",)
+
+
+def read_dataset(path):
+    """Parse the dataset at ``path``, or raise ``CommandError`` saying why it cannot be used."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise CommandError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return load_dataset(raw)
+    except DatasetError as error:
+        raise CommandError(f"{path} is not a LoCoMo-format dataset: {error}") from None
+
+
+class ProgressBar:
+    """A one-line progress bar on a terminal, occasional lines elsewhere."""
+
+    WIDTH = 30
+
+    def __init__(self, stream, label):
+        self.stream, self.label = stream, label
+        self.tty = stream.isatty()
+        self.last_tenth = -1
+
+    def __call__(self, done, total):
+        filled = self.WIDTH * done // max(total, 1)
+        line = f"{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}"
+        if self.tty:
+            self.stream.write(f"\r{line}" + ("\n" if done == total else ""))
+            self.stream.flush()
+        elif (tenth := 10 * done // max(total, 1)) != self.last_tenth:
+            self.last_tenth = tenth
+            self.stream.write(line + "\n")
+
+
+class Command(BaseCommand):
+    help = (
+        "Import a conversation dataset: one principal per (conversation, speaker), each with "
+        "its own copy of every session, closed on import. Running it again changes nothing."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="the dataset file")
+        parser.add_argument("--format", choices=FORMATS, default="locomo")
+        parser.add_argument("--quiet", action="store_true", help="no progress bar")
+
+    def handle(self, *args, **options):
+        dataset = read_dataset(options["file"])
+        progress = None if options["quiet"] else ProgressBar(sys.stderr, "sessions")
+        report = import_conversations(dataset, progress=progress)
+        out = self.stdout.write
+        out(f"dataset {dataset.digest[:12]}: {len(dataset.conversations)} conversations")
+        out(
+            f"principals: {report.principals_created} created, "
+            f"{report.principals_existing} existing"
+        )
+        out(
+            f"sessions: {report.sessions_created} imported, "
+            f"{report.sessions_existing} already there"
+        )
+        out(f"messages appended: {report.events_appended}")
+        out(f"questions: {report.questions}; observation facts: {report.facts}")
+        for quirk, count in sorted(report.quirks.items()):
+            out(f"tolerated: {count} {quirk}")

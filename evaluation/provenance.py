@@ -1,0 +1,39 @@
+"""What a result or certificate is bound to: policy versions and digests of code and data."""
+
+import hashlib
+from pathlib import Path
+
+from django.conf import settings
+
+from memory.services.formation import formation_extractor
+
+# The code that decides what an evaluated capability does, by part. A change
+# to any of these files changes the digest, and so invalidates certificates
+# issued for the code before it.
+POLICY_CODE = {
+    "formation": ("memory/formation", "memory/services/formation.py"),
+    "recall": ("memory/selectors/recall.py", "memory/search"),
+}
+
+
+def _files(relative):
+    path = Path(settings.BASE_DIR) / relative
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
+    return [path]
+
+
+def code_digest(parts=tuple(POLICY_CODE)):
+    """SHA-256 over the named parts' files: their paths and contents, in a fixed order."""
+    digest = hashlib.sha256()
+    base = Path(settings.BASE_DIR)
+    for part in sorted(parts):
+        for relative in POLICY_CODE[part]:
+            for path in _files(relative):
+                digest.update(str(path.relative_to(base)).encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def policy_versions():
+    return {"formation": formation_extractor().policy_version}

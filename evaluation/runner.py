@@ -1,0 +1,151 @@
+"""The multi-arm evaluation: each arm in its own process against its own fresh database.
+
+A fresh database per arm keeps arms from seeing each other's memories, and a
+separate process lets each arm's Django connect to it. On SQLite the databases
+are files under ``DIR/work``; on PostgreSQL they are created beside the
+configured database (``<name>_eval_<arm>``), which needs the CREATEDB right,
+and dropped afterwards.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from urllib.parse import quote
+
+from django.conf import settings
+from django.db import connection
+
+from memory.services.formation import MAX_CONSUMED
+
+from .arms import ARMS
+from .provenance import POLICY_CODE, code_digest, policy_versions
+from .results import arm_metrics, case_records, labels_of
+
+
+class EvaluationError(RuntimeError):
+    pass
+
+
+def _sqlite_database(arm, work):
+    path = work / f"{arm}.sqlite3"
+    path.unlink(missing_ok=True)
+    return f"sqlite:///{path}", lambda: None
+
+
+def _postgres_database(arm):
+    params = connection.settings_dict
+    name = f"{params['NAME']}_eval_{arm}"[:63]
+    quoted = connection.ops.quote_name(name)
+
+    def drop():
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {quoted}")
+
+    drop()
+    with connection.cursor() as cursor:
+        cursor.execute(f"CREATE DATABASE {quoted}")
+    credentials = quote(params.get("USER") or "")
+    if params.get("PASSWORD"):
+        credentials += ":" + quote(params["PASSWORD"])
+    host = params.get("HOST") or "127.0.0.1"
+    port = params.get("PORT") or 5432
+    return f"postgres://{credentials}@{host}:{port}/{name}", drop
+
+
+def fresh_database(arm, work):
+    """A URL of a new, empty database for ``arm`` and a function that removes it."""
+    if connection.vendor == "sqlite":
+        return _sqlite_database(arm, work)
+    if connection.vendor == "postgresql":
+        return _postgres_database(arm)
+    raise EvaluationError(f"evaluation does not support {connection.vendor}")
+
+
+def _run_arm_process(arm, path, k, url, out):
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+        "DATABASE_URL": url,
+        "SECRET_KEY": settings.SECRET_KEY,
+    }
+    completed = subprocess.run(
+        [
+            sys.executable,
+            str(Path(settings.BASE_DIR) / "manage.py"),
+            "evaluate_arm",
+            str(path),
+            "--arm",
+            arm,
+            "--k",
+            str(k),
+            "--out",
+            str(out),
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise EvaluationError(
+            f"arm {arm} failed (exit {completed.returncode}):\n{completed.stderr[-4000:]}"
+        )
+    return json.loads(Path(out).read_text(encoding="utf-8"))
+
+
+def evaluate(dataset, path, *, arms, k, out_dir, keep_databases=False, progress=None):
+    """Run ``arms`` over ``dataset`` (read from ``path``); write and return ``results.json``."""
+    unknown = [arm for arm in arms if arm not in ARMS]
+    if unknown:
+        raise EvaluationError(f"unknown arms: {', '.join(unknown)} (known: {', '.join(ARMS)})")
+    out_dir = Path(out_dir)
+    work = out_dir / "work"
+    work.mkdir(parents=True, exist_ok=True)
+    labels = labels_of(dataset)
+    results = {
+        "meta": {
+            "policy_versions": policy_versions(),
+            "code_digest": code_digest(),
+            "code_digests": {part: code_digest([part]) for part in POLICY_CODE},
+            "dataset_digest": dataset.digest,
+            "dataset": Path(path).name,
+            "database": None,
+            "settings": {
+                "k": k,
+                "recall_budget_chars": settings.REVERIE_LIMITS["recall_default_budget_chars"],
+                "formation_max_consumed": MAX_CONSUMED,
+            },
+            "quirks": dict(sorted(dataset.quirks.items())),
+            "seconds": {},
+        },
+        "labels": labels,
+        "arms": {},
+        "observed": {},
+        "cases": [],
+    }
+    for arm in arms:
+        if progress:
+            progress(f"arm {arm}: {ARMS[arm].description}")
+        started = time.perf_counter()
+        url, drop = fresh_database(arm, work)
+        try:
+            record = _run_arm_process(arm, path, k, url, work / f"{arm}.json")
+        finally:
+            if not keep_databases:
+                drop()
+        results["meta"]["database"] = record["database"]
+        results["meta"]["seconds"][arm] = round(time.perf_counter() - started, 1)
+        cases = case_records(arm, labels, record)
+        observed = {"beliefs": record["beliefs"], "turn_texts": record["turn_texts"]}
+        results["cases"].extend(cases)
+        results["observed"][arm] = observed
+        results["arms"][arm] = {
+            "description": ARMS[arm].description,
+            "consolidations": record["consolidations"],
+            **arm_metrics(labels, cases, observed, forms=ARMS[arm].forms),
+        }
+    (out_dir / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return results
