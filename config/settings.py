@@ -218,6 +218,14 @@ REVERIE_FORMATION = {
     ),
 }
 
+# Capabilities that DESIGN keeps off until evaluated: a flag naming one may only be
+# on while a certificate of the capability's current code exists. Each names the
+# evaluation arm that measures it, the policy part its code digest covers and
+# the thresholds its metrics must meet ({"metric": {"min" | "max": value}}).
+# The flags that name them arrive with the capabilities.
+REVERIE_CAPABILITIES = {}
+REVERIE_CERTIFICATE_CHECK = "evaluation.certificates.certificate_refusal"
+
 # Defaults for operator-toggled flags; a row in memory.Flag overrides its default.
 REVERIE_FLAG_DEFAULTS = {
     "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),

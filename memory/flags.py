@@ -8,6 +8,7 @@ whose *enabled* state stops work.
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.module_loading import import_string
 
 
 @dataclass(frozen=True)
@@ -15,6 +16,9 @@ class FlagSpec:
     key: str
     kind: str  # "surface", "processing" or "kill_switch"
     description: str
+    # A default-off capability that may only be on while an evaluation
+    # certificate of its current code exists (``REVERIE_CAPABILITIES``).
+    capability: str = ""
 
     @property
     def default(self):
@@ -42,3 +46,9 @@ CATALOGUE = {
         ),
     )
 }
+
+
+def certificate_refusal(capability):
+    """Why ``capability`` may not be on now, or None; asked of the app configured in
+    ``REVERIE_CERTIFICATE_CHECK`` (the evaluation app), which ``memory`` does not import."""
+    return import_string(settings.REVERIE_CERTIFICATE_CHECK)(capability)

@@ -1,7 +1,7 @@
 import time
 
 from memory.errors import validation_error
-from memory.flags import CATALOGUE
+from memory.flags import CATALOGUE, certificate_refusal
 from memory.models import Flag
 
 # Values read with ``max_age``: {key: (value, monotonic time read)}, per process.
@@ -24,6 +24,9 @@ def flag_enabled(key, *, max_age=0):
             return value
     row = Flag.objects.filter(key=key).values_list("enabled", flat=True).first()
     value = spec.default if row is None else row
+    if value and spec.capability and certificate_refusal(spec.capability):
+        # The code changed since the capability was certified: off until re-certified.
+        value = False
     _recent[key] = (value, time.monotonic())
     return value
 

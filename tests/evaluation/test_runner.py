@@ -1,34 +1,11 @@
 """The multi-arm runner end to end: real arm processes, fresh databases, results and report."""
 
-import json
-
 import pytest
 from django.core.management import CommandError, call_command
 
 from evaluation.arms import banks_for
 
 from .fixtures import write_tiny_dataset
-
-
-@pytest.fixture(scope="module")
-def evaluated(tmp_path_factory, django_db_blocker):
-    """One evaluation of the tiny dataset, shared by the tests of this module (it takes a
-    few seconds per arm)."""
-    directory = tmp_path_factory.mktemp("evaluation")
-    path = write_tiny_dataset(directory)
-    out = directory / "out"
-    with django_db_blocker.unblock():
-        call_command(
-            "evaluate",
-            str(path),
-            "--arms",
-            "control,formation,hybrid",
-            "--k",
-            "10",
-            "--out",
-            str(out),
-        )
-    return out, json.loads((out / "results.json").read_text())
 
 
 def test_every_arm_is_scored_with_the_metrics_of_the_contract(evaluated):

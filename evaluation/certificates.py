@@ -1,0 +1,154 @@
+"""Certificates: a capability is switched on only with evidence from the current code.
+
+``certify`` recomputes an arm's metrics from the observations recorded in a
+``results.json`` (so that an edited figure cannot pass), checks them against
+the thresholds configured for the capability in ``REVERIE_CAPABILITIES`` and
+stores a ``Certificate`` bound to the policy version, the digest of the policy
+code and the dataset digest. ``certificate_refusal`` is the check that
+``memory`` calls (through ``REVERIE_CERTIFICATE_CHECK``) before a certified
+capability's flag may be on.
+"""
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+
+from django.conf import settings
+
+from .arms import ARMS
+from .models import Certificate
+from .provenance import code_digest, policy_versions
+from .results import arm_metrics
+
+HOW_TO_CERTIFY = (
+    "run `manage.py evaluate FILE --arms {arm},... --out DIR` and then "
+    "`manage.py certify --results DIR/results.json --capability {capability}`"
+)
+
+
+class CertificationError(ValueError):
+    """The results cannot certify the capability; the message says why."""
+
+
+@dataclass(frozen=True)
+class Capability:
+    name: str
+    arm: str
+    policy: str
+    thresholds: dict
+
+
+def capability(name):
+    config = settings.REVERIE_CAPABILITIES.get(name)
+    if config is None:
+        known = ", ".join(sorted(settings.REVERIE_CAPABILITIES)) or "none"
+        raise CertificationError(f"unknown capability {name!r} (configured: {known})")
+    return Capability(name=name, **config)
+
+
+def current_binding(spec):
+    """The policy version and code digest a certificate of ``spec`` must carry now."""
+    return policy_versions().get(spec.policy, ""), code_digest([spec.policy])
+
+
+def threshold_failures(metrics, thresholds):
+    """Readable failures of ``metrics`` against ``{"metric": {"min"|"max": value}}``."""
+    failures = []
+    for metric, bounds in sorted(thresholds.items()):
+        value = metrics.get(metric)
+        if value is None or (isinstance(value, float) and math.isnan(value)):
+            failures.append(f"{metric} is missing")
+            continue
+        if "min" in bounds and value < bounds["min"]:
+            failures.append(f"{metric} = {value} is below the minimum {bounds['min']}")
+        if "max" in bounds and value > bounds["max"]:
+            failures.append(f"{metric} = {value} is above the maximum {bounds['max']}")
+    return failures
+
+
+def certify(*, raw_results, capability_name):
+    """Check ``raw_results`` (the bytes of results.json) for a capability; store and return the
+    certificate, or raise ``CertificationError`` with every reason."""
+    spec = capability(capability_name)
+    how = HOW_TO_CERTIFY.format(arm=spec.arm, capability=spec.name)
+    try:
+        results = json.loads(raw_results)
+        meta, labels = results["meta"], results["labels"]
+    except (ValueError, TypeError, KeyError):
+        raise CertificationError("not a results.json written by `manage.py evaluate`") from None
+    if spec.arm not in results.get("arms", {}):
+        raise CertificationError(f"the results have no {spec.arm!r} arm; {how}")
+    policy_version, digest = current_binding(spec)
+    if meta.get("policy_versions", {}).get(spec.policy) != policy_version:
+        raise CertificationError(
+            f"the results are of policy {meta.get('policy_versions', {}).get(spec.policy)!r}, "
+            f"the code now runs {policy_version!r}; {how}"
+        )
+    if meta.get("code_digests", {}).get(spec.policy) != digest:
+        raise CertificationError(
+            f"the results were produced by other {spec.policy} code than this; {how}"
+        )
+    cases = [case for case in results.get("cases", []) if case.get("arm") == spec.arm]
+    # Through JSON, as the recorded figures went, so that equal values compare equal.
+    recomputed = json.loads(
+        json.dumps(
+            arm_metrics(
+                labels,
+                cases,
+                results.get("observed", {}).get(spec.arm),
+                forms=ARMS[spec.arm].forms,
+            )
+        )
+    )
+    recorded = results["arms"][spec.arm]
+    differing = sorted(key for key, value in recomputed.items() if recorded.get(key) != value)
+    if differing:
+        raise CertificationError(
+            "the recorded metrics do not follow from the recorded observations "
+            f"({', '.join(differing)})"
+        )
+    failures = threshold_failures(recomputed, spec.thresholds)
+    if failures:
+        raise CertificationError(
+            f"{spec.name} does not meet its thresholds: " + "; ".join(failures)
+        )
+    return Certificate.objects.create(
+        capability=spec.name,
+        arm=spec.arm,
+        policy_version=policy_version,
+        code_digest=digest,
+        dataset_digest=meta["dataset_digest"],
+        results_digest=hashlib.sha256(raw_results).hexdigest(),
+        metrics={key: recomputed[key] for key in sorted(spec.thresholds)},
+        thresholds=spec.thresholds,
+    )
+
+
+def matching_certificate(capability_name):
+    """The newest certificate that still matches the capability's current code, or None."""
+    spec = capability(capability_name)
+    policy_version, digest = current_binding(spec)
+    return (
+        Certificate.objects.filter(
+            capability=spec.name, policy_version=policy_version, code_digest=digest
+        )
+        .order_by("-issued_at", "-id")
+        .first()
+    )
+
+
+def certificate_refusal(capability_name):
+    """Why the capability may not be on now, or None when a matching certificate exists."""
+    try:
+        spec = capability(capability_name)
+    except CertificationError as error:
+        return f"{capability_name} cannot be switched on: {error}."
+    if matching_certificate(capability_name) is not None:
+        return None
+    policy_version, _ = current_binding(spec)
+    how = HOW_TO_CERTIFY.format(arm=spec.arm, capability=spec.name)
+    return (
+        f"{spec.name} needs an evaluation certificate for its current code "
+        f"(policy {policy_version}) and has none; {how}."
+    )

@@ -1,0 +1,26 @@
+from django.db import models
+
+
+class Certificate(models.Model):
+    """Evidence that a capability met its thresholds, bound to the code and data it was met with.
+
+    Content-free: metrics and digests only. A certificate matches while the
+    capability's policy version and the digest of its policy code are still
+    the ones it was issued for; any change to that code needs a new one.
+    """
+
+    capability = models.CharField(max_length=60)
+    arm = models.CharField(max_length=60)
+    policy_version = models.CharField(max_length=60)
+    code_digest = models.CharField(max_length=64)
+    dataset_digest = models.CharField(max_length=64)
+    results_digest = models.CharField(max_length=64)
+    metrics = models.JSONField()
+    thresholds = models.JSONField()
+    issued_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["capability", "policy_version", "code_digest"])]
+
+    def __str__(self):
+        return f"{self.capability} ({self.policy_version}, {self.code_digest[:12]})"
