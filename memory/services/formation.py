@@ -52,7 +52,7 @@ from memory.selectors.flags import flag_enabled
 from memory.selectors.formation import formation_due
 from memory.text import claim_fingerprint, is_valid_subject
 
-from .records import audit_each, create_belief, create_beliefs, excerpt_of, retire_guarded
+from .records import DeferredRecords, excerpt_of, insert_beliefs, retire_if_unchanged
 
 logger = logging.getLogger(__name__)
 
@@ -362,6 +362,7 @@ class _Bank:
         ).values_list("belief_id", "event_id"):
             self.linked.setdefault(belief_id, set()).add(event_id)
         self.pending, self.reinforcing = [], []
+        self.records = DeferredRecords(principal)
 
     def live(self, subject):
         if any(fields["subject"] == subject for fields, _ in self.pending) or any(
@@ -396,12 +397,8 @@ class _Bank:
         self.linked[new.pk] = {event.pk for event in events}
 
     def flush(self):
-        created = create_beliefs(
-            principal=self.principal,
-            specs=self.pending,
-            action=AuditAction.FORMED,
-            actor=Actor.SYSTEM,
-        )
+        created = insert_beliefs(principal=self.principal, specs=self.pending)
+        self.records.created(created, AuditAction.FORMED, actor=Actor.SYSTEM)
         for belief, (_, events) in zip(created, self.pending, strict=True):
             self.current.setdefault(belief.subject, []).append(belief)
             self.linked[belief.pk] = {event.pk for event in events}
@@ -419,8 +416,16 @@ class _Bank:
                 for belief, events in self.reinforcing
                 for event in events
             )
-            audit_each(reinforced, AuditAction.REINFORCED, actor=Actor.SYSTEM, kept_status=True)
+            for belief in reinforced:
+                self.records.changed(
+                    belief, AuditAction.REINFORCED, actor=Actor.SYSTEM, from_status=belief.status
+                )
             self.reinforcing = []
+
+    def write(self):
+        """Insert what is pending, then every audit record and count change."""
+        self.flush()
+        self.records.write()
 
 
 def _consume(principal, session, formation, candidates, selected, tally):
@@ -440,7 +445,7 @@ def _consume(principal, session, formation, candidates, selected, tally):
             _decide(bank, proposal, tally)
         except _Rejected as rejection:
             tally.reject(rejection.reason)
-    bank.flush()
+    bank.write()
 
 
 def _decide(bank, proposal, tally):
@@ -507,32 +512,32 @@ def _replace(bank, events, fields, retired, status, tally):
     The savepoint keeps a retirement that finds its row changed meanwhile (a
     stale current belief) from leaving the new belief behind as an orphan.
     """
+    read = [(old.status, old.revision) for old in retired]
     try:
         with transaction.atomic():
-            new = create_belief(
-                principal=bank.principal,
-                sources=events,
-                action=AuditAction.FORMED,
-                actor=Actor.SYSTEM,
-                supersedes=retired[0],
-                **fields,
-            )
-            retired_as = (
-                AuditAction.RETRACTED
-                if status == BeliefStatus.RETRACTED
-                else AuditAction.SUPERSEDED
+            (new,) = insert_beliefs(
+                principal=bank.principal, specs=[({**fields, "supersedes": retired[0]}, events)]
             )
             for old in retired:
-                if not retire_guarded(
-                    old,
-                    status,
-                    action=retired_as,
-                    actor=Actor.SYSTEM,
-                    details={"superseded_by": str(new.public_id)},
-                ):
+                if not retire_if_unchanged(old, status):
                     raise _StaleCurrent
     except _StaleCurrent:
+        # The savepoint undid the writes; undo what this process believed of the rows too.
+        for old, (old_status, revision) in zip(retired, read, strict=True):
+            old.status, old.revision = old_status, revision
         raise _Rejected("stale_current") from None
+    bank.records.created([new], AuditAction.FORMED, actor=Actor.SYSTEM)
+    retired_as = (
+        AuditAction.RETRACTED if status == BeliefStatus.RETRACTED else AuditAction.SUPERSEDED
+    )
+    for old, (old_status, _) in zip(retired, read, strict=True):
+        bank.records.changed(
+            old,
+            retired_as,
+            actor=Actor.SYSTEM,
+            from_status=old_status,
+            details={"superseded_by": str(new.public_id)},
+        )
     bank.replaced(fields["subject"], retired, new, events)
     tally.committed += 1
     tally.superseded += len(retired)

@@ -40,18 +40,6 @@ def audit(belief, action, *, actor, from_status="", details=None):
     return record
 
 
-def audit_each(beliefs, action, *, actor, kept_status=False):
-    """Record the same change to each of ``beliefs`` in one statement.
-
-    With ``kept_status`` the change left each belief's status as it was (a
-    reinforcement); otherwise the beliefs are new.
-    """
-    return AuditRecord.objects.bulk_create(
-        _audit_record(belief, action, actor=actor, from_status=belief.status if kept_status else "")
-        for belief in beliefs
-    )
-
-
 def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
     """Move a locked belief to ``status``: revision, audit and counts together."""
     old_status = belief.status
@@ -63,18 +51,25 @@ def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
     return belief
 
 
-def retire_guarded(belief, status, *, action, actor, details=None):
+def retire_if_unchanged(belief, status):
     """Move ``belief`` to ``status`` only if it is still live at the revision read.
 
     Returns False, changing nothing, when someone changed the row meanwhile.
+    The caller records the audit and the count change.
     """
-    old_status = belief.status
     changed = Belief.objects.filter(
         pk=belief.pk, revision=belief.revision, status__in=LIVE_BELIEF_STATUSES
     ).update(status=status, revision=F("revision") + 1, updated_at=timezone.now())
-    if not changed:
+    if changed:
+        belief.status, belief.revision = status, belief.revision + 1
+    return bool(changed)
+
+
+def retire_guarded(belief, status, *, action, actor, details=None):
+    """``retire_if_unchanged`` with its audit and count change; False if the row changed."""
+    old_status = belief.status
+    if not retire_if_unchanged(belief, status):
         return False
-    belief.status, belief.revision = status, belief.revision + 1
     belief_status_count_shift(owner_id=belief.owner_id, changes=transition(old_status, status))
     audit(belief, action, actor=actor, from_status=old_status, details=details)
     return True
@@ -94,12 +89,8 @@ def schedule_expiry(owner_id, expires_at):
     ).update(due_at=expires_at)
 
 
-def create_beliefs(*, principal, specs, action, actor):
-    """Insert beliefs with their sources, audit and counts in a few statements.
-
-    ``specs`` is a list of ``(fields, source events)``. The caller holds the
-    transaction.
-    """
+def insert_beliefs(*, principal, specs):
+    """Insert beliefs with their sources, nothing else; ``specs`` are ``(fields, events)``."""
     beliefs = [
         Belief(
             owner=principal,
@@ -116,13 +107,53 @@ def create_beliefs(*, principal, specs, action, actor):
         for belief, (_, events) in zip(beliefs, specs, strict=True)
         for event in events
     )
-    belief_status_count_shift(
-        owner_id=principal.pk, changes=Counter(belief.status for belief in beliefs)
-    )
-    expiries = [belief.expires_at for belief in beliefs if belief.expires_at is not None]
-    if expiries:
-        schedule_expiry(principal.pk, min(expiries))
-    audit_each(beliefs, action, actor=actor)
+    return beliefs
+
+
+class DeferredRecords:
+    """The audit records, status counts and expiry of many changes, written in a few statements.
+
+    For services that change many beliefs in one transaction: each change is
+    noted as it happens and ``write`` records them all before the commit.
+    """
+
+    def __init__(self, principal):
+        self.principal = principal
+        self.counts = Counter()
+        self.audits = []
+        self.expiry = None
+
+    def created(self, beliefs, action, *, actor):
+        for belief in beliefs:
+            self.counts[belief.status] += 1
+            self.audits.append(_audit_record(belief, action, actor=actor))
+            if belief.expires_at is not None:
+                self.expiry = min(filter(None, [self.expiry, belief.expires_at]))
+
+    def changed(self, belief, action, *, actor, from_status, details=None):
+        """``belief`` (saved, at its new revision) changed, from ``from_status``."""
+        self.counts.update(transition(from_status, belief.status))
+        self.audits.append(
+            _audit_record(belief, action, actor=actor, from_status=from_status, details=details)
+        )
+
+    def write(self):
+        belief_status_count_shift(owner_id=self.principal.pk, changes=self.counts)
+        schedule_expiry(self.principal.pk, self.expiry)
+        AuditRecord.objects.bulk_create(self.audits)
+        self.counts, self.audits, self.expiry = Counter(), [], None
+
+
+def create_beliefs(*, principal, specs, action, actor):
+    """Insert beliefs with their sources, audit and counts in a few statements.
+
+    ``specs`` is a list of ``(fields, source events)``. The caller holds the
+    transaction.
+    """
+    beliefs = insert_beliefs(principal=principal, specs=specs)
+    records = DeferredRecords(principal)
+    records.created(beliefs, action, actor=actor)
+    records.write()
     return beliefs
 
 

@@ -21,7 +21,7 @@ def explode(*args, **kwargs):
 
 def test_a_remember_that_fails_before_its_audit_writes_nothing(owner, monkeypatch):
     _, (message,) = conversation(owner, "I keep bees.")
-    monkeypatch.setattr(records, "audit_each", explode)
+    monkeypatch.setattr(records.AuditRecord.objects, "bulk_create", explode)
 
     with pytest.raises(Boom):
         remember(owner, "User keeps bees.", sources=[message])

@@ -9,7 +9,14 @@ from django.utils import timezone
 
 from memory.enums import EventType
 from memory.formation.candidates import MemoryCandidate, TemporalHint
-from memory.models import Belief, BeliefSource, ConsolidationWatermark, FormationAudit
+from memory.models import (
+    AuditRecord,
+    Belief,
+    BeliefSource,
+    BeliefStatusCount,
+    ConsolidationWatermark,
+    FormationAudit,
+)
 from memory.principal import principal_context
 from memory.services import formation as formation_services
 from memory.services.beliefs import belief_delete, belief_reject
@@ -405,7 +412,14 @@ def test_a_stale_current_belief_leaves_no_orphan(owner, monkeypatch):
         lambda r: [candidate(message, "pref:interface-theme", "User prefers dark themes.")],
     )
     second, (changed,) = conversation(owner, "Light theme is better now.")
-    monkeypatch.setattr(formation_services, "retire_guarded", lambda *a, **k: False)
+    real_retire = formation_services.retire_if_unchanged
+
+    def changed_meanwhile(belief, status):
+        # The owner edits the row between the read and the guarded retirement.
+        Belief.objects.filter(pk=belief.pk).update(revision=belief.revision + 1)
+        return real_retire(belief, status)
+
+    monkeypatch.setattr(formation_services, "retire_if_unchanged", changed_meanwhile)
 
     audit = consolidate(
         owner,
@@ -416,7 +430,14 @@ def test_a_stale_current_belief_leaves_no_orphan(owner, monkeypatch):
     assert audit.rejection_reasons == {"stale_current": 1}
     with principal_context(owner):
         statements = list(Belief.objects.values_list("statement", flat=True))
+        assert (
+            not AuditRecord.objects.filter(action__in=["superseded", "formed"])
+            .exclude(belief__statement="User prefers dark themes.")
+            .exists()
+        )
     assert statements == ["User prefers dark themes."]
+    counts = dict(BeliefStatusCount.objects.filter(owner=owner).values_list("status", "count"))
+    assert counts.get("provisional") == 1 and not counts.get("superseded")
 
 
 def test_temporal_hints_are_kept_and_past_expiries_refused(owner):

@@ -11,6 +11,7 @@ from django.test.utils import override_settings
 
 from benchmarks.arguments import positive_int
 from benchmarks.conversations import messages
+from benchmarks.records import peak_rss_mib, record_write, target
 from memory.enums import EventType
 from memory.models import Belief, Session
 from memory.principal import principal_context
@@ -56,6 +57,55 @@ class RssSampler:
         self.peak = max(self.peak, _rss_bytes())
 
 
+def formation_record(
+    options, total, ingest_seconds, formation_seconds, formed, outcomes, rss, policy
+):
+    """The run as a ``--json-out`` record: formation's rate against ingest's in the same run."""
+    formation_rate = total / formation_seconds
+    ratio = formation_seconds / ingest_seconds
+    return {
+        "benchmark": "formation",
+        "figures": [
+            {
+                "name": "formation throughput, one worker",
+                "unit": "msg/s",
+                "value": formation_rate,
+                "baseline": {
+                    "name": "ingest",
+                    "unit": "msg/s",
+                    "value": total / ingest_seconds,
+                },
+                "ratio": {
+                    "name": "formation cost / ingest cost",
+                    "value": ratio,
+                    "target": target(
+                        f"cost <= {TARGET_RATIO:g}x", "<=", TARGET_RATIO, ratio
+                    ),
+                },
+                "target": target(
+                    f">= {TARGET_MESSAGES_PER_SECOND:,} msg/s",
+                    ">=",
+                    TARGET_MESSAGES_PER_SECOND,
+                    formation_rate,
+                ),
+            }
+        ],
+        "peak_memory": {"mib": peak_rss_mib(), "of": "benchmark_formation process (ru_maxrss)"},
+        "details": {
+            "options": {
+                key: options[key] for key in ("sessions", "messages", "principals", "seed")
+            },
+            "policy": policy,
+            "messages": total,
+            "ingest_seconds": ingest_seconds,
+            "formation_seconds": formation_seconds,
+            "memories_formed": formed,
+            "consolidations": outcomes,
+            "sweep_rss_mib": {"start": rss.start / 2**20, "peak": rss.peak / 2**20},
+        },
+    }
+
+
 class Command(BaseCommand):
     help = (
         "Seed sessions of user messages through the event-append service, then consolidate "
@@ -67,6 +117,11 @@ class Command(BaseCommand):
         parser.add_argument("--messages", type=positive_int, default=10)
         parser.add_argument("--principals", type=positive_int, default=100)
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--json-out",
+            metavar="PATH",
+            help="Also write the figures, the targets and peak memory as one JSON object.",
+        )
 
     def handle(self, *args, **options):
         connection = connections[DEFAULT_DB_ALIAS]
@@ -146,6 +201,18 @@ class Command(BaseCommand):
             rss,
             extractor.policy_version,
         )
+        if options["json_out"]:
+            record = formation_record(
+                options,
+                total,
+                ingest_seconds,
+                formation_seconds,
+                formed,
+                outcomes,
+                rss,
+                extractor.policy_version,
+            )
+            record_write(options["json_out"], record)
 
     def _report(
         self,
