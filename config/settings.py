@@ -32,6 +32,7 @@ INSTALLED_APPS = [
     "django_q",
     "accounts",
     "memory",
+    "reconsolidation",
     "evaluation",
 ]
 
@@ -216,6 +217,14 @@ REVERIE_FORMATION = {
         "REVERIE_FORMATION_EXTRACTOR",
         default="memory.formation.extractor.DeterministicExtractor",
     ),
+}
+
+# Reconsolidation passes: a lease lasts lease_seconds and is renewed at most every
+# heartbeat_seconds while a pass works; a pass reads at most slice_beliefs.
+REVERIE_RECONSOLIDATION = {
+    "lease_seconds": env.int("REVERIE_RECONSOLIDATION_LEASE_SECONDS", default=120),
+    "heartbeat_seconds": 30,
+    "slice_beliefs": env.int("REVERIE_RECONSOLIDATION_SLICE", default=2000),
 }
 
 # Capabilities that DESIGN keeps off until evaluated: a flag naming one may only be

@@ -5,7 +5,8 @@ from collections import Counter
 from django.db.models import F
 from django.utils import timezone
 
-from memory.enums import LIVE_BELIEF_STATUSES
+from memory.changes import beliefs_retired
+from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus
 from memory.formation.gates import redact_secrets
 from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
 from memory.text import claim_fingerprint
@@ -48,6 +49,12 @@ def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
     belief.save(update_fields=["status", "revision", "updated_at", *extra_fields])
     belief_status_count_shift(owner_id=belief.owner_id, changes=transition(old_status, status))
     audit(belief, action, actor=actor, from_status=old_status, details=details)
+    if status not in LIVE_BELIEF_STATUSES:
+        beliefs_retired(
+            owner_id=belief.owner_id,
+            belief_ids=[belief.pk],
+            erased=status == BeliefStatus.DELETED,
+        )
     return belief
 
 
@@ -62,6 +69,7 @@ def retire_if_unchanged(belief, status):
     ).update(status=status, revision=F("revision") + 1, updated_at=timezone.now())
     if changed:
         belief.status, belief.revision = status, belief.revision + 1
+        beliefs_retired(owner_id=belief.owner_id, belief_ids=[belief.pk])
     return bool(changed)
 
 

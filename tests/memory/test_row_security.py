@@ -16,6 +16,7 @@ from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create
+from reconsolidation.services.passes import reconsolidation_pass
 
 from .helpers import conversation, remember
 
@@ -37,6 +38,10 @@ def populate(principal):
     remember(principal, f"{principal.username} owns a red kayak.", sources=[message])
     erased = remember(principal, f"{principal.username} hides a key.", sources=[message])
     belief_delete(principal=principal, belief_id=erased.public_id, expected_revision=1)
+    # Two statements of one claim, merged by a reconsolidation pass.
+    remember(principal, f"{principal.username} owns a blue canoe.", subject="vehicle:canoe")
+    remember(principal, f"{principal.username} owns the blue canoe", subject="vehicle:canoe")
+    reconsolidation_pass(principal=principal)
     with principal_context(principal):
         now = timezone.now()
         formation = FormationAudit.objects.create(
@@ -111,7 +116,7 @@ def test_a_principal_cannot_read_another_principals_rows(owner, other_owner):
 def test_a_principal_cannot_change_or_delete_another_principals_rows(owner, other_owner):
     populate(other_owner)
     with principal_context(other_owner):
-        theirs = Belief.objects.filter(status="active").get()
+        theirs = Belief.objects.filter(status="active").order_by("id").first()
 
     with principal_context(owner):
         assert Belief.objects.filter(pk=theirs.pk).update(statement="hijacked") == 0

@@ -1,0 +1,88 @@
+"""Deterministic planners: which original beliefs an operation would cover. Pure functions.
+
+A false merge (two different claims shown as one) is the worst failure of
+reconsolidation, so equivalence is strict: the same subject, type, polarity,
+scope, sensitivity and validity window, and the same statement once case,
+spacing, punctuation and articles are set aside. Word order counts ("Ann
+called Bob" is not "Bob called Ann"), and so does every other word.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory.text import normalise_statement
+
+POLICY_VERSION = "reconsolidation@1"
+
+_WORD = re.compile(r"\w+", re.UNICODE)
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+@dataclass(frozen=True)
+class SourceView:
+    """What a planner reads of one original belief."""
+
+    pk: int
+    public_id: str
+    revision: int
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    scope: str
+    sensitivity: str
+    portability: str
+    confidence: float
+    valid_from: datetime | None
+    valid_until: datetime | None
+    evidence_at: datetime | None
+
+
+@dataclass(frozen=True)
+class MergePlan:
+    sources: tuple[SourceView, ...]
+
+    @property
+    def belief_ids(self):
+        return frozenset(source.pk for source in self.sources)
+
+
+def statement_words(statement):
+    """The statement's words, in order, without case, punctuation or articles."""
+    return tuple(w for w in _WORD.findall(normalise_statement(statement)) if w not in _ARTICLES)
+
+
+def equivalence_key(source):
+    """Beliefs with equal keys state the same claim; anything else that differs keeps them apart."""
+    words = statement_words(source.statement)
+    if not words:
+        return None
+    return (
+        source.subject,
+        source.type,
+        source.polarity,
+        source.scope,
+        source.sensitivity,
+        source.valid_from,
+        source.valid_until,
+        words,
+    )
+
+
+def plan_merges(sources):
+    """Merge plans for every group of two or more equivalent beliefs among ``sources``.
+
+    One pass over the input with a dictionary keyed by the equivalence key:
+    no pair of beliefs is ever compared directly.
+    """
+    groups = {}
+    for source in sources:
+        key = equivalence_key(source)
+        if key is not None:
+            groups.setdefault(key, []).append(source)
+    return [
+        MergePlan(sources=tuple(sorted(group, key=lambda s: s.pk)))
+        for group in groups.values()
+        if len(group) > 1
+    ]

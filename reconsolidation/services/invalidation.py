@@ -1,0 +1,41 @@
+"""Derived memories stop holding when an original they depend on changes."""
+
+from django.db.models import F
+from django.utils import timezone
+
+from reconsolidation.models import DerivedMemory, Lineage, Operation
+
+
+def invalidate_dependents(*, owner_id, belief_ids, erased=False):
+    """Invalidate every active derived memory that depends on one of ``belief_ids``.
+
+    Runs in the transaction that retired the beliefs (``memory.changes``). When
+    a source was erased, the generated copies of its text go too, from active
+    and already invalidated derived memories alike.
+    """
+    if not belief_ids:
+        return 0
+    dependents = DerivedMemory.objects.filter(
+        owner_id=owner_id,
+        pk__in=Lineage.objects.filter(owner_id=owner_id, belief_id__in=belief_ids).values(
+            "derived_id"
+        ),
+    )
+    now = timezone.now()
+    active = dependents.filter(status=DerivedMemory.Status.ACTIVE)
+    Operation.objects.filter(
+        owner_id=owner_id,
+        pk__in=active.values("operation_id"),
+        state=Operation.State.APPLIED,
+    ).update(
+        state=Operation.State.INVALIDATED,
+        invalidation_reason="source_changed",
+        revision=F("revision") + 1,
+        updated_at=now,
+    )
+    count = active.update(
+        status=DerivedMemory.Status.INVALIDATED, revision=F("revision") + 1, updated_at=now
+    )
+    if erased:
+        dependents.update(statement="", subject="", updated_at=now)
+    return count

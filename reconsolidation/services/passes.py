@@ -1,0 +1,175 @@
+"""One bounded reconsolidation pass over one principal's bank.
+
+A pass holds the principal's lease (content-free, so a scheduler can see it
+across principals), reads a slice of beliefs through the changed-input cursor
+first and the full-scan cursor after, plans without any transaction open, and
+commits each operation in its own transaction (``merge_apply`` rechecks what
+the plan read). Two workers never run passes over the same bank at once, and
+if they raced anyway each operation would still be applied once.
+"""
+
+import os
+import socket
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from memory.enums import LIVE_BELIEF_STATUSES
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors.flags import flag_enabled
+from reconsolidation.models import Cursor, Lease
+from reconsolidation.planning import SourceView, plan_merges
+
+from .merges import merge_apply
+
+_VIEW_FIELDS = [field.name for field in SourceView.__dataclass_fields__.values()]
+
+
+@dataclass
+class PassReport:
+    principal_id: int
+    leased: bool = True
+    read: int = 0
+    planned: int = 0
+    outcomes: dict = field(default_factory=dict)
+    full_scan_completed: bool = False
+    stopped: str = ""
+
+    def count(self, outcome):
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+
+
+def default_holder():
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+def lease_acquire(principal, holder, *, now=None):
+    """Take the principal's lease for ``holder``; False while someone else holds a live one."""
+    now = now or timezone.now()
+    expires_at = now + timedelta(seconds=settings.REVERIE_RECONSOLIDATION["lease_seconds"])
+    with transaction.atomic():
+        taken = (
+            Lease.objects.filter(principal=principal)
+            .filter(Q(holder=holder) | Q(expires_at__lte=now))
+            .update(holder=holder, expires_at=expires_at, heartbeat_at=now)
+        )
+        if taken:
+            return True
+        try:
+            with transaction.atomic():
+                Lease.objects.create(
+                    principal=principal, holder=holder, expires_at=expires_at, heartbeat_at=now
+                )
+        except IntegrityError:
+            return False  # a live lease of another holder
+        return True
+
+
+def lease_heartbeat(principal, holder, *, now=None):
+    """Extend the lease, at most every ``heartbeat_seconds``; False if it was lost."""
+    now = now or timezone.now()
+    config = settings.REVERIE_RECONSOLIDATION
+    lease = Lease.objects.filter(principal=principal, holder=holder).first()
+    if lease is None:
+        return False
+    if (now - lease.heartbeat_at).total_seconds() < config["heartbeat_seconds"]:
+        return True
+    return bool(
+        Lease.objects.filter(principal=principal, holder=holder).update(
+            heartbeat_at=now, expires_at=now + timedelta(seconds=config["lease_seconds"])
+        )
+    )
+
+
+def lease_release(principal, holder):
+    Lease.objects.filter(principal=principal, holder=holder).delete()
+
+
+def _views(principal, subjects):
+    rows = (
+        Belief.objects.filter(
+            owner=principal, status__in=LIVE_BELIEF_STATUSES, subject__in=subjects
+        )
+        .order_by("id")
+        .values("id", *[name for name in _VIEW_FIELDS if name != "pk"])
+    )
+    return [
+        SourceView(**{("pk" if key == "id" else key): value for key, value in row.items()})
+        for row in rows
+    ]
+
+
+def _slice(principal, cursor, size, report):
+    """Subjects to (re)plan: changed beliefs first, then the next part of the full scan."""
+    subjects = set()
+    changed = Belief.objects.filter(owner=principal)
+    if cursor.changed_at is not None:
+        changed = changed.filter(
+            Q(updated_at__gt=cursor.changed_at)
+            | Q(updated_at=cursor.changed_at, id__gt=cursor.changed_id)
+        )
+    rows = list(
+        changed.order_by("updated_at", "id").values_list("updated_at", "id", "subject")[:size]
+    )
+    for updated_at, belief_id, subject in rows:
+        subjects.add(subject)
+        cursor.changed_at, cursor.changed_id = updated_at, belief_id
+    room = size - len(rows)
+    if room > 0:
+        scanned = list(
+            Belief.objects.filter(
+                owner=principal, status__in=LIVE_BELIEF_STATUSES, id__gt=cursor.scanned_id
+            )
+            .order_by("id")
+            .values_list("id", "subject")[:room]
+        )
+        for belief_id, subject in scanned:
+            subjects.add(subject)
+            cursor.scanned_id = belief_id
+        if len(scanned) < room:
+            cursor.scanned_id = 0
+            cursor.full_scans += 1
+            report.full_scan_completed = True
+    return subjects
+
+
+def reconsolidation_pass(*, principal, holder=None, slice_size=None):
+    """Run one bounded pass over ``principal``'s bank; return what it did."""
+    holder = holder or default_holder()
+    size = slice_size or settings.REVERIE_RECONSOLIDATION["slice_beliefs"]
+    report = PassReport(principal_id=principal.pk)
+    if flag_enabled("maintenance_kill_switch"):
+        report.leased, report.stopped = False, "kill_switch"
+        return report
+    if not lease_acquire(principal, holder):
+        report.leased, report.stopped = False, "leased_elsewhere"
+        return report
+    try:
+        cursor, _ = Cursor.objects.get_or_create(principal=principal)
+        with principal_context(principal):
+            subjects = _slice(principal, cursor, size, report)
+            views = _views(principal, subjects)
+        report.read = len(views)
+        plans = plan_merges(views)
+        report.planned = len(plans)
+        for plan in plans:
+            if flag_enabled("maintenance_kill_switch"):
+                report.stopped = "kill_switch"
+                break
+            if not lease_heartbeat(principal, holder):
+                report.stopped = "lease_lost"
+                break
+            outcome, _ = merge_apply(principal=principal, plan=plan)
+            report.count(outcome)
+        if not report.stopped:
+            # Only a completed slice moves the cursors; a stopped one is read again.
+            cursor.last_pass_at = timezone.now()
+            cursor.save()
+    finally:
+        lease_release(principal, holder)
+    return report

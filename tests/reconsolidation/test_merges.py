@@ -1,0 +1,237 @@
+"""Applying merges: originals stay intact, derived output never gains, stale plans drop."""
+
+import threading
+
+import pytest
+from django.db import connection
+
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.services.beliefs import belief_correct, belief_delete, belief_reject
+from reconsolidation.models import DerivedMemory, Lineage, Operation
+from reconsolidation.planning import SourceView, plan_merges
+from reconsolidation.services import merges
+from reconsolidation.services.merges import Outcome, merge_apply
+from tests.memory.helpers import conversation, remember
+
+WATCH = "device:apple-watch"
+
+
+def twins(owner, *statements, **fields):
+    statements = statements or ("User owns an Apple Watch.", "user owns Apple Watch!")
+    return [remember(owner, s, subject=WATCH, type="ownership", **fields) for s in statements]
+
+
+def plan_for(owner):
+    with principal_context(owner):
+        rows = Belief.objects.filter(owner=owner, status__in=["active", "provisional"]).order_by(
+            "id"
+        )
+        views = [
+            SourceView(
+                pk=b.pk,
+                public_id=str(b.public_id),
+                revision=b.revision,
+                type=b.type,
+                subject=b.subject,
+                statement=b.statement,
+                polarity=b.polarity,
+                scope=b.scope,
+                sensitivity=b.sensitivity,
+                portability=b.portability,
+                confidence=b.confidence,
+                valid_from=b.valid_from,
+                valid_until=b.valid_until,
+                evidence_at=b.evidence_at,
+            )
+            for b in rows
+        ]
+    (plan,) = plan_merges(views)
+    return plan
+
+
+def snapshot(owner):
+    with principal_context(owner):
+        return list(
+            Belief.objects.filter(owner=owner)
+            .order_by("id")
+            .values("id", "status", "revision", "statement", "confidence", "evidence_at")
+        )
+
+
+def derived_of(owner):
+    with principal_context(owner):
+        return list(DerivedMemory.objects.filter(owner=owner).order_by("id"))
+
+
+def test_a_merge_is_a_derived_view_and_leaves_every_original_intact(owner):
+    _, (message,) = conversation(owner, "I got an Apple Watch")
+    first, second = twins(owner, sources=[message])
+    before = snapshot(owner)
+
+    outcome, operation = merge_apply(principal=owner, plan=plan_for(owner))
+
+    assert outcome == Outcome.APPLIED
+    assert snapshot(owner) == before
+    (derived,) = derived_of(owner)
+    assert (derived.kind, derived.status, derived.authority) == ("merged", "active", "derived")
+    assert derived.statement == "User owns an Apple Watch."
+    assert derived.evidence_at == message.occurred_at
+    assert derived.confidence == max(first.confidence, second.confidence)
+    with principal_context(owner):
+        assert sorted(Lineage.objects.values_list("belief_id", "belief_revision")) == [
+            (first.pk, 1),
+            (second.pk, 1),
+        ]
+        assert operation.inputs == [
+            {"belief": str(first.public_id), "revision": 1},
+            {"belief": str(second.public_id), "revision": 1},
+        ]
+
+
+def test_derived_output_takes_the_most_restrictive_portability(owner):
+    remember(owner, "User owns an Apple Watch.", subject=WATCH, type="ownership")
+    remember(owner, "user owns apple watch", subject=WATCH, type="ownership", portability="local")
+
+    merge_apply(principal=owner, plan=plan_for(owner))
+
+    assert derived_of(owner)[0].portability == "local"
+
+
+def test_applying_the_same_plan_again_changes_nothing(owner):
+    twins(owner)
+    plan = plan_for(owner)
+    merge_apply(principal=owner, plan=plan)
+
+    outcome, _ = merge_apply(principal=owner, plan=plan)
+
+    assert outcome == Outcome.ALREADY_APPLIED
+    with principal_context(owner):
+        assert Operation.objects.count() == 1
+
+
+def test_a_source_changed_since_planning_drops_the_plan(owner):
+    first, _ = twins(owner)
+    plan = plan_for(owner)
+    belief_reject(principal=owner, belief_id=first.public_id, expected_revision=1)
+
+    outcome, operation = merge_apply(principal=owner, plan=plan)
+
+    assert (outcome, operation) == (Outcome.STALE, None)
+    assert derived_of(owner) == []
+
+
+def test_a_new_equivalent_memory_regroups_the_merge(owner):
+    twins(owner)
+    merge_apply(principal=owner, plan=plan_for(owner))
+    remember(owner, "User owns the Apple Watch", subject=WATCH, type="ownership")
+
+    outcome, _ = merge_apply(principal=owner, plan=plan_for(owner))
+
+    assert outcome == Outcome.APPLIED
+    old, new = derived_of(owner)
+    assert (old.status, new.status) == ("invalidated", "active")
+    with principal_context(owner):
+        assert old.operation.invalidation_reason == "regrouped"
+        assert new.lineage.count() == 3
+
+
+@pytest.mark.parametrize("change", ["correct", "reject"])
+def test_changing_a_source_invalidates_the_merge_in_the_same_transaction(owner, change):
+    first, _ = twins(owner)
+    merge_apply(principal=owner, plan=plan_for(owner))
+
+    if change == "correct":
+        belief_correct(
+            principal=owner,
+            belief_id=first.public_id,
+            expected_revision=1,
+            statement="User owns an Apple Watch Ultra.",
+        )
+    else:
+        belief_reject(principal=owner, belief_id=first.public_id, expected_revision=1)
+
+    (derived,) = derived_of(owner)
+    assert derived.status == "invalidated"
+    assert derived.statement == "User owns an Apple Watch."  # kept for the owner's history
+    with principal_context(owner):
+        operation = Operation.objects.get()
+    assert (operation.state, operation.invalidation_reason) == ("invalidated", "source_changed")
+
+
+def test_a_deleted_source_leaves_no_text_in_any_derived_table(owner):
+    first, _ = twins(owner)
+    merge_apply(principal=owner, plan=plan_for(owner))
+
+    belief_delete(principal=owner, belief_id=first.public_id, expected_revision=1)
+
+    with principal_context(owner):
+        for model in (Operation, DerivedMemory, Lineage):
+            for row in model.objects.filter(owner=owner).values():
+                assert not any(
+                    isinstance(value, str) and "watch" in value.lower() for value in row.values()
+                ), (model.__name__, row)
+
+
+def test_a_fenced_claim_is_not_recreated_from_the_same_messages(owner):
+    _, (message,) = conversation(owner, "I got an Apple Watch")
+    erased = remember(owner, "User owns an Apple Watch", subject=WATCH, sources=[message])
+    belief_delete(principal=owner, belief_id=erased.public_id, expected_revision=1)
+    twins(owner, "User owns an Apple Watch.", "user owns apple watch", sources=[message])
+
+    outcome, _ = merge_apply(principal=owner, plan=plan_for(owner))
+
+    assert outcome == Outcome.FENCED
+    assert derived_of(owner) == []
+
+
+def test_a_crash_between_planning_and_commit_leaves_nothing_half_applied(owner, monkeypatch):
+    twins(owner)
+    plan = plan_for(owner)
+
+    def crash(*args, **kwargs):
+        raise RuntimeError("worker died")
+
+    monkeypatch.setattr(merges.Lineage.objects, "bulk_create", crash)
+    with pytest.raises(RuntimeError):
+        merge_apply(principal=owner, plan=plan)
+
+    with principal_context(owner):
+        assert not Operation.objects.exists()
+        assert not DerivedMemory.objects.exists()
+
+
+def test_one_principals_merge_never_touches_anothers_beliefs(owner, other_owner):
+    twins(owner)
+    twins(other_owner)
+    plan = plan_for(owner)
+
+    merge_apply(principal=other_owner, plan=plan)  # someone else's belief ids
+
+    assert derived_of(owner) == []
+    assert derived_of(other_owner) == []
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_racing_the_same_plan_apply_it_once(owner):
+    twins(owner)
+    plan = plan_for(owner)
+    outcomes, barrier = [], threading.Barrier(2)
+
+    def worker():
+        try:
+            barrier.wait()
+            outcomes.append(merge_apply(principal=owner, plan=plan)[0])
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == [Outcome.ALREADY_APPLIED, Outcome.APPLIED]
+    with principal_context(owner):
+        assert Operation.objects.count() == 1

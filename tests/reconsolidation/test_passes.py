@@ -1,0 +1,122 @@
+"""A bounded pass over one principal's bank: lease, cursors, kill switch, by-hand command."""
+
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from memory.principal import principal_context
+from memory.services.flags import flag_set
+from reconsolidation.models import Cursor, DerivedMemory, Lease
+from reconsolidation.services.passes import (
+    lease_acquire,
+    lease_heartbeat,
+    reconsolidation_pass,
+)
+from tests.memory.helpers import remember
+
+
+def duplicates(owner, subject, *statements):
+    return [remember(owner, s, subject=subject, type="ownership") for s in statements]
+
+
+def merged(owner):
+    with principal_context(owner):
+        return list(
+            DerivedMemory.objects.filter(owner=owner, status="active").values_list(
+                "subject", flat=True
+            )
+        )
+
+
+def test_a_pass_merges_the_equivalent_memories_of_its_principal_only(owner, other_owner):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    duplicates(owner, "device:pixel", "User owns a Pixel.")
+    duplicates(other_owner, "device:kindle", "User owns a Kindle.", "user owns the kindle")
+
+    report = reconsolidation_pass(principal=owner)
+
+    assert (report.leased, report.planned, report.outcomes) == (True, 1, {"applied": 1})
+    assert merged(owner) == ["device:kindle"]
+    assert merged(other_owner) == []
+    assert not Lease.objects.exists()  # released
+
+
+def test_a_second_pass_reads_only_what_changed_and_finds_nothing_new(owner):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    reconsolidation_pass(principal=owner)
+
+    report = reconsolidation_pass(principal=owner, slice_size=10)
+
+    assert report.outcomes in ({}, {"already_applied": 1})
+    assert len(merged(owner)) == 1
+
+
+def test_slices_are_bounded_and_the_full_scan_wraps_around(owner):
+    for index in range(5):
+        duplicates(owner, f"device:gadget-{index}", f"User owns gadget {index}.")
+    cursor = Cursor.objects.create(principal=owner, changed_at=timezone.now())
+
+    reports = [reconsolidation_pass(principal=owner, slice_size=2) for _ in range(3)]
+
+    cursor.refresh_from_db()
+    assert [r.read for r in reports] == [2, 2, 1]
+    assert [r.full_scan_completed for r in reports] == [False, False, True]
+    assert (cursor.scanned_id, cursor.full_scans) == (0, 1)
+
+
+def test_a_bank_leased_by_another_worker_is_left_alone(owner):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    assert lease_acquire(owner, "other-worker")
+
+    report = reconsolidation_pass(principal=owner, holder="this-worker")
+
+    assert (report.leased, report.stopped) == (False, "leased_elsewhere")
+    assert merged(owner) == []
+
+
+def test_an_expired_lease_is_taken_over(owner):
+    Lease.objects.create(
+        principal=owner,
+        holder="crashed-worker",
+        expires_at=timezone.now() - timedelta(seconds=1),
+        heartbeat_at=timezone.now() - timedelta(minutes=5),
+    )
+
+    assert lease_acquire(owner, "this-worker")
+    assert Lease.objects.get(principal=owner).holder == "this-worker"
+
+
+def test_the_heartbeat_extends_the_lease_at_most_every_thirty_seconds(owner):
+    now = timezone.now()
+    lease_acquire(owner, "me", now=now)
+    first = Lease.objects.get().expires_at
+
+    assert lease_heartbeat(owner, "me", now=now + timedelta(seconds=10))
+    assert Lease.objects.get().expires_at == first
+    assert lease_heartbeat(owner, "me", now=now + timedelta(seconds=31))
+    assert Lease.objects.get().expires_at > first
+    assert not lease_heartbeat(owner, "someone-else")
+
+
+def test_the_kill_switch_stops_a_pass_before_it_starts(owner):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    flag_set(key="maintenance_kill_switch", enabled=True)
+
+    report = reconsolidation_pass(principal=owner)
+
+    assert (report.leased, report.stopped) == (False, "kill_switch")
+    assert merged(owner) == []
+
+
+def test_the_command_runs_one_pass_and_says_what_it_did(owner):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    out = StringIO()
+
+    call_command("reconsolidate", "--owner", owner.username, "--once", stdout=out)
+
+    assert "planned 1 merges; outcomes: 1 applied" in out.getvalue()
+    with pytest.raises(CommandError, match="no principal 'nobody'"):
+        call_command("reconsolidate", "--owner", "nobody", "--once")
