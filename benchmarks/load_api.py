@@ -14,8 +14,11 @@ requests per second in total, and latency counts from when a request was due,
 so a server that falls behind is not flattered by clients that waited for it.
 
 Figures go to stdout, progress to stderr; the exit status is 0 whether the
-target is met or not. Needs only the standard library and httpx; the fixture
-file (tokens, session ids, vocabulary) comes from ``manage.py seed_load``.
+target is met or not. ``--json-out PATH`` also writes the figures, the target
+and the server's peak memory as one JSON object (the record format of
+benchmarks/records.py, built here so that this script keeps to the standard
+library and httpx). The fixture file (tokens, session ids, vocabulary) comes
+from ``manage.py seed_load``.
 Usually run through benchmarks/run_load.sh; see docs/benchmarks.md.
 """
 
@@ -25,6 +28,7 @@ import bisect
 import itertools
 import json
 import math
+import operator
 import os
 import platform
 import random
@@ -137,6 +141,32 @@ def cpu_sample(server_pid):
         "gunicorn": gunicorn,
         "postgres": postgres,
     }
+
+
+def _peak_rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def server_peak_memory(server_pid):
+    """Peak resident memory (VmHWM) of gunicorn's master and each worker, in MiB.
+
+    Read once the load is over and before the server stops; None without /proc.
+    """
+    if not server_pid:
+        return None
+    try:
+        pids = [
+            pid
+            for pid, (_, ppid, _, _) in _proc_stats().items()
+            if pid == server_pid or ppid == server_pid
+        ]
+        return {pid: _peak_rss_kib(pid) / 1024 for pid in sorted(pids)}
+    except OSError:
+        return None
 
 
 def cpu_shares(start, end):
@@ -296,8 +326,9 @@ async def run(args, fixture):
     cpu_end = cpu_sample(args.server_pid)
     await asyncio.gather(*tasks)
     progress_task.cancel()
+    server_memory = server_peak_memory(args.server_pid)
     elapsed = max(args.duration, recorder.last_finish - clock["measure"])
-    return recorder, cpu_shares(cpu_start, cpu_end), elapsed
+    return recorder, cpu_shares(cpu_start, cpu_end), elapsed, server_memory
 
 
 # -- the report -------------------------------------------------------------------------
@@ -328,6 +359,19 @@ def figures(latencies, statuses, duration):
     }
 
 
+def operation_rows(recorder, elapsed):
+    """[(operation, figures)] for recall, append and all requests together."""
+    every = {
+        "latencies": [s for op in OPERATIONS for s in recorder.latencies[op]],
+        "statuses": sum((recorder.statuses[op] for op in OPERATIONS), Counter()),
+    }
+    rows = [
+        (op, figures(recorder.latencies[op], recorder.statuses[op], elapsed)) for op in OPERATIONS
+    ]
+    rows.append(("all", figures(every["latencies"], every["statuses"], elapsed)))
+    return rows
+
+
 def report(args, fixture, recorder, cpu, elapsed):
     out = sys.stdout.write
     principals = fixture["principals"]
@@ -351,14 +395,7 @@ def report(args, fixture, recorder, cpu, elapsed):
         f"vocabulary {len(fixture['vocabulary']):,} words\n\n"
     )
 
-    every = {
-        "latencies": [s for op in OPERATIONS for s in recorder.latencies[op]],
-        "statuses": sum((recorder.statuses[op] for op in OPERATIONS), Counter()),
-    }
-    rows = [
-        (op, figures(recorder.latencies[op], recorder.statuses[op], elapsed)) for op in OPERATIONS
-    ]
-    rows.append(("all", figures(every["latencies"], every["statuses"], elapsed)))
+    rows = operation_rows(recorder, elapsed)
     header = (
         f"{'operation':<10}{'requests':>10}{'req/s':>9}{'p50 ms':>9}{'p95 ms':>9}"
         f"{'p99 ms':>9}{'max ms':>9}{'errors':>8}"
@@ -421,6 +458,101 @@ def report(args, fixture, recorder, cpu, elapsed):
     sys.stdout.flush()
 
 
+def _finite(value):
+    return None if isinstance(value, float) and math.isnan(value) else value
+
+
+def _target(text, op, threshold, value):
+    """A target in the format of benchmarks/records.py; no figure at all does not meet it."""
+    met = value is not None and {">=": operator.ge, "<": operator.lt, "==": operator.eq}[op](
+        value, threshold
+    )
+    return {"text": text, "op": op, "value": threshold, "applicable": True, "met": met}
+
+
+def load_record(args, fixture, recorder, cpu, elapsed, server_memory):
+    """The run as a ``--json-out`` record. The load benchmark has no same-run baseline."""
+    rows = dict(operation_rows(recorder, elapsed))
+    recall = rows["recall"]
+    rps, p99 = _finite(recall["rps"]), _finite(recall["p99"])
+    errors = sum(rows["all"]["errors"].values())
+    if server_memory:
+        peak = {
+            "mib": round(sum(server_memory.values()), 1),
+            "of": f"gunicorn master + {len(server_memory) - 1} workers: sum of each process's "
+            "peak RSS (VmHWM; pages they share are counted in each)",
+        }
+    else:
+        peak = {
+            "mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+            "of": "load generator (ru_maxrss); the server's was not available",
+        }
+    no_baseline = {"baseline": None, "ratio": None}
+    return {
+        "schema": 1,
+        "benchmark": "load",
+        "figures": [
+            {
+                "name": "recall throughput",
+                "unit": "req/s",
+                "value": rps,
+                **no_baseline,
+                "target": _target(f">= {TARGET_RECALL_RPS:g} req/s", ">=", TARGET_RECALL_RPS, rps),
+            },
+            {
+                "name": "recall p99",
+                "unit": "ms",
+                "value": p99,
+                **no_baseline,
+                "target": _target(f"< {TARGET_RECALL_P99_MS:g} ms", "<", TARGET_RECALL_P99_MS, p99),
+            },
+            {
+                "name": "errors, all operations",
+                "unit": "",
+                "value": errors,
+                **no_baseline,
+                "target": _target("0", "==", 0, errors),
+            },
+        ],
+        "baseline_note": "none: the load benchmark runs no baseline in the same run "
+        "(the paced runs in docs/benchmarks.md are separate runs)",
+        "peak_memory": peak,
+        "details": {
+            "options": {
+                key: getattr(args, key)
+                for key in (
+                    "clients",
+                    "duration",
+                    "warmup",
+                    "recall_share",
+                    "rate",
+                    "limit",
+                    "seed",
+                )
+            },
+            "server": args.server_info,
+            "postgresql": fixture["postgresql"],
+            "leakproof": fixture["leakproof"],
+            "elapsed": elapsed,
+            "operations": {
+                op: {
+                    **{key: _finite(value) for key, value in f.items() if key != "errors"},
+                    "errors": {str(status): n for status, n in f["errors"].items()},
+                }
+                for op, f in rows.items()
+            },
+            "recall_items_mean": (
+                sum(recorder.items) / len(recorder.items) if recorder.items else None
+            ),
+            "cpu_percent_of_one_core": cpu,
+            "server_peak_rss_mib": (
+                {str(pid): mib for pid, mib in server_memory.items()} if server_memory else None
+            ),
+            "generator_peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        },
+    }
+
+
 def _positive(kind):
     def parse(value):
         number = kind(value)
@@ -466,11 +598,21 @@ def main(argv=None):
     )
     parser.add_argument("--server-pid", type=int, default=0, help="gunicorn master, for CPU.")
     parser.add_argument("--server-info", default="", help="Printed with the machine context.")
+    parser.add_argument(
+        "--json-out",
+        metavar="PATH",
+        help="Also write the figures, the target and the server's peak memory as JSON.",
+    )
     args = parser.parse_args(argv)
     args.url = args.url.rstrip("/")
     fixture = json.loads(Path(args.fixture).read_text())
-    recorder, cpu, elapsed = asyncio.run(run(args, fixture))
+    recorder, cpu, elapsed, server_memory = asyncio.run(run(args, fixture))
     report(args, fixture, recorder, cpu, elapsed)
+    if args.json_out:
+        record = load_record(args, fixture, recorder, cpu, elapsed, server_memory)
+        path = Path(args.json_out)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
     return 0
 
 

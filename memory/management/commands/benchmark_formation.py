@@ -78,9 +78,7 @@ def formation_record(
                 "ratio": {
                     "name": "formation cost / ingest cost",
                     "value": ratio,
-                    "target": target(
-                        f"cost <= {TARGET_RATIO:g}x", "<=", TARGET_RATIO, ratio
-                    ),
+                    "target": target(f"cost <= {TARGET_RATIO:g}x", "<=", TARGET_RATIO, ratio),
                 },
                 "target": target(
                     f">= {TARGET_MESSAGES_PER_SECOND:,} msg/s",

@@ -160,7 +160,8 @@ class Command(BaseCommand):
             "--reuse",
             action="store_true",
             help="Keep the bench principals' beliefs from an earlier run with the same seed "
-            "and only add what is missing (default: delete them and seed afresh).",
+            "and only add what is missing; sizes below what a bank already holds are skipped "
+            "(default: delete them and seed afresh).",
         )
         parser.add_argument(
             "--json-out",
@@ -214,8 +215,11 @@ class Command(BaseCommand):
                 "in this database (or in template1 before creating it)."
             )
 
+        sizes = options["sizes"]
+        if options["reuse"]:
+            sizes = self._sizes_left(principals, sizes)
         results = []
-        for size in options["sizes"]:
+        for size in sizes:
             started = time.perf_counter()
             self._grow(connection, corpus, principals, size)
             seeded = time.perf_counter() - started
@@ -264,6 +268,24 @@ class Command(BaseCommand):
         for principal in principals:
             with principal_context(principal), connection.cursor() as cursor:
                 cursor.execute("DELETE FROM memory_belief WHERE owner_id = %s", [principal.pk])
+
+    def _sizes_left(self, principals, sizes):
+        """The sizes a kept bank can still be timed at: a bank only grows, so a size below
+        what it already holds can't be timed without seeding afresh."""
+        held = 0
+        for principal in principals:
+            with principal_context(principal):
+                held = max(held, Belief.objects.filter(owner=principal).count())
+        left = [size for size in sizes if size >= held]
+        if not left:
+            raise CommandError(
+                f"The bench principals already hold up to {held:,} beliefs, more than "
+                f"{sizes[-1]:,}: --reuse only grows a bank; pass --sizes from that size up, or "
+                "run without --reuse to seed afresh."
+            )
+        for size in sizes[: len(sizes) - len(left)]:
+            self._progress(f"skipping {size:,}/principal: the kept bank holds {held:,} already")
+        return left
 
     def _grow(self, connection, corpus, principals, size):
         added = 0

@@ -1,0 +1,115 @@
+"""Run the benchmarks several times on PostgreSQL and print one table of medians."""
+
+import argparse
+import json
+import time
+
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
+
+from evaluation.benchmarking import (
+    BENCHMARKS,
+    BenchmarkError,
+    benchmark_environment,
+    benchmark_plan,
+    benchmarks_run,
+    postgres_check,
+    table_format,
+    table_notes,
+    table_rows,
+)
+
+OUT_DIR = settings.VAR_DIR / "benchmarks"
+
+
+def runs_count(value):
+    """An ``argparse`` type: how many times to run each benchmark, at least once."""
+    try:
+        runs = int(value)
+    except ValueError:
+        runs = 0
+    if runs < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value!r}")
+    return runs
+
+
+class Command(BaseCommand):
+    help = (
+        "Run the recall, API load and formation benchmarks (benchmarks/run_*.sh, PostgreSQL) "
+        "--runs times each and print one table: the median of each figure with its range, the "
+        "same-run baseline and ratio, the target, the verdict and peak memory."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("benchmark", choices=("all", *BENCHMARKS))
+        mode = parser.add_mutually_exclusive_group()
+        mode.add_argument(
+            "--quick",
+            dest="mode",
+            action="store_const",
+            const="quick",
+            help="Small sizes: recall at 10,000/principal, 15 s of load, 200 sessions.",
+        )
+        mode.add_argument(
+            "--full",
+            dest="mode",
+            action="store_const",
+            const="full",
+            help="The targets' sizes (the default): recall at 10,000 and 100,000/principal, "
+            "60 s of load, 1,000 sessions.",
+        )
+        parser.set_defaults(mode="full")
+        parser.add_argument("--runs", type=runs_count, default=3, help="Runs of each (3).")
+        parser.add_argument(
+            "--json-out", metavar="PATH", help="Also write the table and every run's record."
+        )
+
+    def handle(self, *args, **options):
+        started = time.monotonic()
+        env = benchmark_environment()
+        try:
+            jobs = benchmark_plan(options["benchmark"], options["mode"])
+            postgres_check(env)
+            records = benchmarks_run(
+                jobs,
+                runs=options["runs"],
+                out_dir=OUT_DIR,
+                env=env,
+                cwd=settings.BASE_DIR,
+                progress=self._progress,
+                echo=self.stderr.write if options["verbosity"] >= 2 else None,
+            )
+        except BenchmarkError as exc:
+            raise CommandError(str(exc)) from exc
+        rows = table_rows(records)
+        notes = table_notes(records, rows)
+        seconds = time.monotonic() - started
+
+        out = self.stdout.write
+        minutes, rest = divmod(round(seconds), 60)
+        out(
+            f"benchmark {options['benchmark']} --{options['mode']}: median of {options['runs']} "
+            f"runs each; wall time {minutes} min {rest} s"
+        )
+        out("")
+        out(table_format(rows))
+        out("")
+        for note in notes:
+            out(f"- {note}")
+        out(f"- each run's record and output: {OUT_DIR}/")
+        if options["json_out"]:
+            summary = {
+                "benchmark": options["benchmark"],
+                "mode": options["mode"],
+                "runs": options["runs"],
+                "seconds": round(seconds, 1),
+                "rows": rows,
+                "notes": notes,
+                "records": records,
+            }
+            with open(options["json_out"], "w") as handle:
+                json.dump(summary, handle, indent=2, sort_keys=True)
+                handle.write("\n")
+
+    def _progress(self, message):
+        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
