@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections import Counter
 
-from memory.text import claim_fingerprint, query_terms
+from memory.text import claim_fingerprint, claim_key, query_terms
 
 from . import vocabulary as v
 
@@ -373,13 +373,14 @@ class Corpus:
             "subject": subject,
             "statement": statement,
             "fingerprint": claim_fingerprint(subject, statement),
+            "claim_key": claim_key(subject, kind, "positive", statement),
             "authority": "explicit" if explicit else "inferred",
             "status": status,
             "needs_review": status == "provisional" and rng.random() < 0.3,
             "confidence": 0.95 if explicit else round(rng.uniform(0.4, 0.9), 2),
         }
         if status == "deleted":
-            row.update(statement="", subject="", fingerprint="")
+            row.update(statement="", subject="", fingerprint="", claim_key="")
         return row
 
     # -- vocabulary and queries ----------------------------------------------

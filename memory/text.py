@@ -34,6 +34,30 @@ def normalise_statement(statement):
     return text.rstrip(" .!;")
 
 
+_CLAIM_WORD_RE = re.compile(r"\w+", re.UNICODE)
+_ARTICLES = frozenset({"a", "an", "the"})
+
+
+def claim_words(statement):
+    """The statement's words, in order, without case, punctuation or articles."""
+    return tuple(
+        word
+        for word in _CLAIM_WORD_RE.findall(normalise_statement(statement))
+        if word not in _ARTICLES
+    )
+
+
+def claim_key(subject, type, polarity, statement):
+    """Stable hash of what a claim says, looser than its fingerprint: articles, case and
+    punctuation aside, word order kept. Equal keys are candidates for being the same claim
+    (reconsolidation finds them through an index); "" for a statement without words."""
+    words = claim_words(statement)
+    if not words:
+        return ""
+    material = "\x1f".join([subject, type, polarity, " ".join(words)]).encode()
+    return hashlib.sha256(material).hexdigest()
+
+
 def claim_fingerprint(subject, statement):
     """Stable hash of a claim: equal subject and normalised statement, equal hash."""
     material = f"{subject}\x1f{normalise_statement(statement)}".encode()

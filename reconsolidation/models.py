@@ -131,7 +131,7 @@ class Cursor(models.Model):
     # Changed-input cursor: beliefs changed after (changed_at, changed_id).
     changed_at = models.DateTimeField(null=True, blank=True)
     changed_id = models.BigIntegerField(default=0)
-    # Full-scan cursor: live beliefs with a larger id.
-    scanned_id = models.BigIntegerField(default=0)
+    # Full-scan cursor: the claim keys (hashes, not text) after this one.
+    scanned_key = models.CharField(max_length=64, blank=True)
     full_scans = models.PositiveIntegerField(default=0)
     last_pass_at = models.DateTimeField(null=True, blank=True)

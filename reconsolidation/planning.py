@@ -7,16 +7,12 @@ spacing, punctuation and articles are set aside. Word order counts ("Ann
 called Bob" is not "Bob called Ann"), and so does every other word.
 """
 
-import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory.text import normalise_statement
+from memory.text import claim_words
 
 POLICY_VERSION = "reconsolidation@1"
-
-_WORD = re.compile(r"\w+", re.UNICODE)
-_ARTICLES = frozenset({"a", "an", "the"})
 
 
 @dataclass(frozen=True)
@@ -50,7 +46,7 @@ class MergePlan:
 
 def statement_words(statement):
     """The statement's words, in order, without case, punctuation or articles."""
-    return tuple(w for w in _WORD.findall(normalise_statement(statement)) if w not in _ARTICLES)
+    return claim_words(statement)
 
 
 def equivalence_key(source):
@@ -74,7 +70,8 @@ def plan_merges(sources):
     """Merge plans for every group of two or more equivalent beliefs among ``sources``.
 
     One pass over the input with a dictionary keyed by the equivalence key:
-    no pair of beliefs is ever compared directly.
+    no pair of beliefs is ever compared directly. (The pass finds the input
+    through ``Belief.claim_key``, the indexed hash of the same words.)
     """
     groups = {}
     for source in sources:

@@ -33,6 +33,9 @@ class Belief(OwnedModel):
     # sha256 of subject and normalised statement: equal claims share it.
     fingerprint = models.CharField(max_length=64, blank=True)
     polarity = models.CharField(max_length=10, choices=Polarity.choices, default=Polarity.POSITIVE)
+    # sha256 of subject, type, polarity and the statement's words without
+    # articles (``memory.text.claim_key``): equivalent claims share it.
+    claim_key = models.CharField(max_length=64, blank=True)
     authority = models.CharField(max_length=10, choices=Authority.choices)
     status = models.CharField(max_length=12, choices=BeliefStatus.choices)
     needs_review = models.BooleanField(default=False)
@@ -104,6 +107,7 @@ class Belief(OwnedModel):
             models.Index(fields=["owner", "status", "type"]),
             models.Index(fields=["owner", "subject"]),
             models.Index(fields=["owner", "fingerprint"]),
+            models.Index(fields=["owner", "claim_key"]),
             models.Index(fields=["owner", "updated_at"]),
             models.Index(
                 fields=["owner", "expires_at"],

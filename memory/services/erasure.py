@@ -33,6 +33,7 @@ def belief_erase(belief, *, actor):
     belief.statement = ""
     belief.subject = ""
     belief.fingerprint = ""
+    belief.claim_key = ""
     belief.needs_review = False
     belief.deleted_at = timezone.now()
     return set_status(
@@ -40,7 +41,14 @@ def belief_erase(belief, *, actor):
         BeliefStatus.DELETED,
         action=AuditAction.DELETED,
         actor=actor,
-        extra_fields=["statement", "subject", "fingerprint", "needs_review", "deleted_at"],
+        extra_fields=[
+            "statement",
+            "subject",
+            "fingerprint",
+            "claim_key",
+            "needs_review",
+            "deleted_at",
+        ],
     )
 
 

@@ -6,10 +6,10 @@ from django.db.models import F
 from django.utils import timezone
 
 from memory.changes import beliefs_retired
-from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus
+from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, Polarity
 from memory.formation.gates import redact_secrets
 from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
-from memory.text import claim_fingerprint
+from memory.text import claim_fingerprint, claim_key
 
 from .tallies import belief_status_count_shift, transition
 
@@ -103,6 +103,12 @@ def insert_beliefs(*, principal, specs):
         Belief(
             owner=principal,
             fingerprint=claim_fingerprint(fields["subject"], fields["statement"]),
+            claim_key=claim_key(
+                fields["subject"],
+                fields["type"],
+                fields.get("polarity", Polarity.POSITIVE),
+                fields["statement"],
+            ),
             **fields,
         )
         for fields, _ in specs

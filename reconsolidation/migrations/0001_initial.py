@@ -28,7 +28,7 @@ class Migration(migrations.Migration):
                 ),
                 ("changed_at", models.DateTimeField(blank=True, null=True)),
                 ("changed_id", models.BigIntegerField(default=0)),
-                ("scanned_id", models.BigIntegerField(default=0)),
+                ("scanned_key", models.CharField(blank=True, max_length=64)),
                 ("full_scans", models.PositiveIntegerField(default=0)),
                 ("last_pass_at", models.DateTimeField(blank=True, null=True)),
                 (

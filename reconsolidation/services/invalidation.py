@@ -15,17 +15,21 @@ def invalidate_dependents(*, owner_id, belief_ids, erased=False):
     """
     if not belief_ids:
         return 0
-    dependents = DerivedMemory.objects.filter(
-        owner_id=owner_id,
-        pk__in=Lineage.objects.filter(owner_id=owner_id, belief_id__in=belief_ids).values(
-            "derived_id"
-        ),
+    # Explicit ids, not subqueries: every belief change runs this, and the
+    # lineage index must drive it whatever the planner estimates.
+    derived_ids = set(
+        Lineage.objects.filter(owner_id=owner_id, belief_id__in=belief_ids).values_list(
+            "derived_id", flat=True
+        )
     )
+    if not derived_ids:
+        return 0
+    dependents = DerivedMemory.objects.filter(owner_id=owner_id, pk__in=derived_ids)
     now = timezone.now()
     active = dependents.filter(status=DerivedMemory.Status.ACTIVE)
     Operation.objects.filter(
         owner_id=owner_id,
-        pk__in=active.values("operation_id"),
+        pk__in=set(active.values_list("operation_id", flat=True)),
         state=Operation.State.APPLIED,
     ).update(
         state=Operation.State.INVALIDATED,

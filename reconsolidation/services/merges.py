@@ -1,4 +1,4 @@
-"""Applying a merge plan: one transaction, rechecking everything the plan read."""
+"""Applying merge plans: one transaction per group of plans, rechecking everything they read."""
 
 from django.db import transaction
 from django.db.models import F
@@ -19,113 +19,171 @@ class Outcome:
     POLICY_CHANGED = "policy_changed"
 
 
-def _stale(plan, current):
-    return any(
-        (belief := current.get(source.pk)) is None
-        or belief.status not in LIVE_BELIEF_STATUSES
-        or belief.revision != source.revision
-        for source in plan.sources
-    )
+class _Group:
+    """What the committing transaction reads once for all plans of a group, under lock."""
+
+    def __init__(self, principal, plans):
+        ids = {pk for plan in plans for pk in plan.belief_ids}
+        self.beliefs = {
+            belief.pk: belief
+            for belief in Belief.objects.select_for_update()
+            .filter(owner=principal, pk__in=ids)
+            .order_by("id")
+        }
+        self.sources = {}
+        for belief_id, event_id in BeliefSource.objects.filter(
+            owner=principal, belief_id__in=ids
+        ).values_list("belief_id", "event_id"):
+            self.sources.setdefault(belief_id, set()).add(event_id)
+        self.fenced = set(
+            FencedEvent.objects.filter(
+                owner=principal,
+                fence__fingerprint__in={b.fingerprint for b in self.beliefs.values()},
+            ).values_list("fence__fingerprint", "event_id")
+        )
+        # Explicit ids, not subqueries, so that the lineage index drives the
+        # lookups whatever the planner estimates.
+        depending = {}
+        for derived_id, belief_id in Lineage.objects.filter(
+            owner=principal, belief_id__in=ids
+        ).values_list("derived_id", "belief_id"):
+            depending.setdefault(belief_id, set()).add(derived_id)
+        self.merged = {
+            derived.pk: derived
+            for derived in DerivedMemory.objects.select_for_update().filter(
+                owner=principal,
+                pk__in={d for derived_ids in depending.values() for d in derived_ids},
+                kind=DerivedMemory.Kind.MERGED,
+                status=DerivedMemory.Status.ACTIVE,
+            )
+        }
+        self.covered = {}
+        for derived_id, belief_id in Lineage.objects.filter(
+            owner=principal, derived_id__in=list(self.merged)
+        ).values_list("derived_id", "belief_id"):
+            self.covered.setdefault(derived_id, set()).add(belief_id)
+        self.depending = depending
+
+    def outcome(self, plan):
+        """Stale, fenced, already applied, or None when the plan may be applied."""
+        for source in plan.sources:
+            belief = self.beliefs.get(source.pk)
+            if (
+                belief is None
+                or belief.status not in LIVE_BELIEF_STATUSES
+                or belief.revision != source.revision
+            ):
+                return Outcome.STALE
+        for pk in plan.belief_ids:
+            fingerprint = self.beliefs[pk].fingerprint
+            if any((fingerprint, event) in self.fenced for event in self.sources.get(pk, ())):
+                return Outcome.FENCED
+        if any(self.covered.get(d) == set(plan.belief_ids) for d in self.overlapping(plan)):
+            return Outcome.ALREADY_APPLIED
+        return None
+
+    def overlapping(self, plan):
+        return {
+            derived_id
+            for pk in plan.belief_ids
+            for derived_id in self.depending.get(pk, ())
+            if derived_id in self.merged
+        }
 
 
-def _fenced(principal, beliefs):
-    """Whether a deletion fence forbids this claim from these beliefs' source messages."""
-    return FencedEvent.objects.filter(
-        owner=principal,
-        fence__fingerprint__in={belief.fingerprint for belief in beliefs},
-        event__in=BeliefSource.objects.filter(owner=principal, belief__in=beliefs).values(
-            "event_id"
-        ),
-    ).exists()
+def merges_apply(*, principal, plans, policy_version=POLICY_VERSION):
+    """Commit ``plans`` as merge operations in one transaction; return their outcomes, in order.
+
+    Nothing is held open while planning: here the sources are locked and must
+    still be live at the revisions each plan read, the policy must be the one
+    the plans were made under, and no deletion fence may forbid a claim from
+    its sources' messages. A merge covering a different group of a plan's
+    beliefs is invalidated ("regrouped"); the same group merged already is a
+    no-op. Plans never share beliefs (the planner partitions them), so one
+    plan's outcome cannot change another's.
+    """
+    if not plans:
+        return []
+    with principal_context(principal), transaction.atomic():
+        if policy_version != POLICY_VERSION:
+            return [Outcome.POLICY_CHANGED] * len(plans)
+        group = _Group(principal, plans)
+        outcomes, applied, regrouped = [], [], set()
+        for plan in plans:
+            outcome = group.outcome(plan)
+            if outcome is None:
+                outcome = Outcome.APPLIED
+                applied.append(plan)
+                regrouped |= group.overlapping(plan)
+            outcomes.append(outcome)
+        _invalidate_regrouped(principal, regrouped)
+        _create(principal, applied, group.beliefs, policy_version)
+        return outcomes
 
 
 def merge_apply(*, principal, plan, policy_version=POLICY_VERSION):
-    """Commit ``plan`` as a merge operation; return ``(outcome, operation or None)``.
+    """``merges_apply`` for a single plan; return its outcome."""
+    (outcome,) = merges_apply(principal=principal, plans=[plan], policy_version=policy_version)
+    return outcome
 
-    Nothing is held open while planning: here, in one transaction, the sources
-    are locked and must still be live at the revisions the plan read, the
-    policy must be the one the plan was made under, and no deletion fence may
-    forbid the claim. A merge covering a different group of these beliefs is
-    invalidated ("regrouped"); the same group merged already is a no-op.
-    """
-    with principal_context(principal), transaction.atomic():
-        if policy_version != POLICY_VERSION:
-            return Outcome.POLICY_CHANGED, None
-        current = {
-            belief.pk: belief
-            for belief in Belief.objects.select_for_update()
-            .filter(owner=principal, pk__in=plan.belief_ids)
-            .order_by("id")
-        }
-        if _stale(plan, current):
-            return Outcome.STALE, None
-        beliefs = [current[source.pk] for source in plan.sources]
-        if _fenced(principal, beliefs):
-            return Outcome.FENCED, None
-        overlapping = list(
-            DerivedMemory.objects.select_for_update().filter(
-                owner=principal,
-                kind=DerivedMemory.Kind.MERGED,
-                status=DerivedMemory.Status.ACTIVE,
-                pk__in=Lineage.objects.filter(
-                    owner=principal, belief_id__in=plan.belief_ids
-                ).values("derived_id"),
-            )
-        )
-        for derived in overlapping:
-            covered = set(derived.lineage.values_list("belief_id", flat=True))
-            if covered == set(plan.belief_ids):
-                return Outcome.ALREADY_APPLIED, derived.operation
-        _invalidate_regrouped(principal, overlapping)
-        operation = Operation.objects.create(
+
+def _create(principal, plans, beliefs, policy_version):
+    sources = [[beliefs[source.pk] for source in plan.sources] for plan in plans]
+    operations = Operation.objects.bulk_create(
+        Operation(
             owner=principal,
             kind=Operation.Kind.MERGE,
             state=Operation.State.APPLIED,
             policy_version=policy_version,
-            inputs=[
-                {"belief": str(belief.public_id), "revision": belief.revision} for belief in beliefs
-            ],
+            inputs=[{"belief": str(b.public_id), "revision": b.revision} for b in group],
         )
-        first = beliefs[0]
-        evidence = [belief.evidence_at for belief in beliefs if belief.evidence_at]
-        derived = DerivedMemory.objects.create(
-            owner=principal,
-            operation=operation,
-            kind=DerivedMemory.Kind.MERGED,
-            type=first.type,
-            subject=first.subject,
-            statement=first.statement,
-            polarity=first.polarity,
-            scope=first.scope,
-            sensitivity=most_restrictive(Sensitivity, [b.sensitivity for b in beliefs]),
-            portability=most_restrictive(Portability, [b.portability for b in beliefs]),
-            confidence=max(belief.confidence for belief in beliefs),
-            valid_from=first.valid_from,
-            valid_until=first.valid_until,
-            evidence_at=max(evidence) if evidence else None,
-        )
-        Lineage.objects.bulk_create(
-            Lineage(
-                owner=principal, derived=derived, belief=belief, belief_revision=belief.revision
-            )
-            for belief in beliefs
-        )
-        return Outcome.APPLIED, operation
+        for group in sources
+    )
+    derived = DerivedMemory.objects.bulk_create(
+        _merged_view(principal, operation, group)
+        for operation, group in zip(operations, sources, strict=True)
+    )
+    Lineage.objects.bulk_create(
+        Lineage(owner=principal, derived=view, belief=belief, belief_revision=belief.revision)
+        for view, group in zip(derived, sources, strict=True)
+        for belief in group
+    )
 
 
-def _invalidate_regrouped(principal, derived_memories):
-    if not derived_memories:
+def _merged_view(principal, operation, beliefs):
+    """The one view of equivalent beliefs: nothing in it exceeds what its sources say."""
+    first = beliefs[0]
+    evidence = [belief.evidence_at for belief in beliefs if belief.evidence_at]
+    return DerivedMemory(
+        owner=principal,
+        operation=operation,
+        kind=DerivedMemory.Kind.MERGED,
+        type=first.type,
+        subject=first.subject,
+        statement=first.statement,
+        polarity=first.polarity,
+        scope=first.scope,
+        sensitivity=most_restrictive(Sensitivity, [b.sensitivity for b in beliefs]),
+        portability=most_restrictive(Portability, [b.portability for b in beliefs]),
+        confidence=max(belief.confidence for belief in beliefs),
+        valid_from=first.valid_from,
+        valid_until=first.valid_until,
+        evidence_at=max(evidence) if evidence else None,
+    )
+
+
+def _invalidate_regrouped(principal, derived_ids):
+    if not derived_ids:
         return
     now = timezone.now()
-    ids = [derived.pk for derived in derived_memories]
     Operation.objects.filter(
-        owner=principal, outputs__in=ids, state=Operation.State.APPLIED
+        owner=principal, outputs__in=derived_ids, state=Operation.State.APPLIED
     ).update(
         state=Operation.State.INVALIDATED,
         invalidation_reason="regrouped",
         revision=F("revision") + 1,
         updated_at=now,
     )
-    DerivedMemory.objects.filter(owner=principal, pk__in=ids).update(
+    DerivedMemory.objects.filter(owner=principal, pk__in=derived_ids).update(
         status=DerivedMemory.Status.INVALIDATED, revision=F("revision") + 1, updated_at=now
     )

@@ -22,10 +22,14 @@ from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
-from reconsolidation.models import Cursor, Lease
+from reconsolidation.models import Cursor, DerivedMemory, Lease, Lineage
 from reconsolidation.planning import SourceView, plan_merges
 
-from .merges import merge_apply
+from .merges import Outcome, merges_apply
+
+# Plans committed together in one transaction; between groups a pass looks at
+# the kill switch and renews its lease.
+GROUP_PLANS = 100
 
 _VIEW_FIELDS = [field.name for field in SourceView.__dataclass_fields__.values()]
 
@@ -90,11 +94,9 @@ def lease_release(principal, holder):
     Lease.objects.filter(principal=principal, holder=holder).delete()
 
 
-def _views(principal, subjects):
+def _views(principal, keys):
     rows = (
-        Belief.objects.filter(
-            owner=principal, status__in=LIVE_BELIEF_STATUSES, subject__in=subjects
-        )
+        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, claim_key__in=keys)
         .order_by("id")
         .values("id", *[name for name in _VIEW_FIELDS if name != "pk"])
     )
@@ -105,37 +107,80 @@ def _views(principal, subjects):
 
 
 def _slice(principal, cursor, size, report):
-    """Subjects to (re)plan: changed beliefs first, then the next part of the full scan."""
-    subjects = set()
-    changed = Belief.objects.filter(owner=principal)
-    if cursor.changed_at is not None:
-        changed = changed.filter(
-            Q(updated_at__gt=cursor.changed_at)
-            | Q(updated_at=cursor.changed_at, id__gt=cursor.changed_id)
+    """Claim keys to (re)plan: of changed beliefs first, then the next keys of the full scan.
+
+    Planning reads every live belief with one of these keys through the
+    (owner, claim_key) index. The full scan walks the distinct keys in order,
+    so a full pass reads each belief once: near-linear in the bank. The
+    changed-input cursor starts where the first full scan starts, which
+    covers everything older.
+    """
+    keys = set()
+    rows = []
+    if cursor.changed_at is None:
+        newest = (
+            Belief.objects.filter(owner=principal)
+            .order_by("-updated_at", "-id")
+            .values_list("updated_at", "id")
+            .first()
         )
-    rows = list(
-        changed.order_by("updated_at", "id").values_list("updated_at", "id", "subject")[:size]
-    )
-    for updated_at, belief_id, subject in rows:
-        subjects.add(subject)
-        cursor.changed_at, cursor.changed_id = updated_at, belief_id
+        cursor.changed_at, cursor.changed_id = newest or (timezone.now(), 0)
+    else:
+        # A range on updated_at that the (owner, updated_at) index can seek to;
+        # an OR of the two halves would be read from the start of the index.
+        rows = list(
+            Belief.objects.filter(owner=principal, updated_at__gte=cursor.changed_at)
+            .exclude(updated_at=cursor.changed_at, id__lte=cursor.changed_id)
+            .order_by("updated_at", "id")
+            .values_list("updated_at", "id", "claim_key")[:size]
+        )
+        for updated_at, belief_id, key in rows:
+            keys.add(key)
+            cursor.changed_at, cursor.changed_id = updated_at, belief_id
     room = size - len(rows)
     if room > 0:
         scanned = list(
             Belief.objects.filter(
-                owner=principal, status__in=LIVE_BELIEF_STATUSES, id__gt=cursor.scanned_id
+                owner=principal,
+                status__in=LIVE_BELIEF_STATUSES,
+                claim_key__gt=cursor.scanned_key,
             )
-            .order_by("id")
-            .values_list("id", "subject")[:room]
+            .order_by("claim_key")
+            .values_list("claim_key", flat=True)
+            .distinct()[:room]
         )
-        for belief_id, subject in scanned:
-            subjects.add(subject)
-            cursor.scanned_id = belief_id
+        keys.update(scanned)
         if len(scanned) < room:
-            cursor.scanned_id = 0
+            cursor.scanned_key = ""
             cursor.full_scans += 1
             report.full_scan_completed = True
-    return subjects
+        else:
+            cursor.scanned_key = scanned[-1]
+    keys.discard("")
+    return keys
+
+
+def _merged_groups(principal, belief_ids):
+    """The groups of ``belief_ids`` that an active merge already covers, as frozensets."""
+    derived_ids = set(
+        Lineage.objects.filter(owner=principal, belief_id__in=belief_ids).values_list(
+            "derived_id", flat=True
+        )
+    )
+    active = set(
+        DerivedMemory.objects.filter(
+            owner=principal,
+            pk__in=derived_ids,
+            kind=DerivedMemory.Kind.MERGED,
+            status=DerivedMemory.Status.ACTIVE,
+        ).values_list("pk", flat=True)
+    )
+    groups = {}
+    for derived_id, belief_id in Lineage.objects.filter(
+        owner=principal, derived_id__in=active
+    ).values_list("derived_id", "belief_id"):
+        groups.setdefault(derived_id, set()).add(belief_id)
+    return {frozenset(group) for group in groups.values()}
 
 
 def reconsolidation_pass(*, principal, holder=None, slice_size=None):
@@ -152,20 +197,29 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
     try:
         cursor, _ = Cursor.objects.get_or_create(principal=principal)
         with principal_context(principal):
-            subjects = _slice(principal, cursor, size, report)
-            views = _views(principal, subjects)
+            keys = _slice(principal, cursor, size, report)
+            views = _views(principal, keys)
+            plans = plan_merges(views)
+            covered = _merged_groups(principal, {pk for plan in plans for pk in plan.belief_ids})
         report.read = len(views)
-        plans = plan_merges(views)
         report.planned = len(plans)
+        pending = []
         for plan in plans:
+            if plan.belief_ids in covered:
+                # Merged already, as read above; no transaction needed to know it.
+                report.count(Outcome.ALREADY_APPLIED)
+            else:
+                pending.append(plan)
+        for start in range(0, len(pending), GROUP_PLANS):
             if flag_enabled("maintenance_kill_switch"):
                 report.stopped = "kill_switch"
                 break
             if not lease_heartbeat(principal, holder):
                 report.stopped = "lease_lost"
                 break
-            outcome, _ = merge_apply(principal=principal, plan=plan)
-            report.count(outcome)
+            group = pending[start : start + GROUP_PLANS]
+            for outcome in merges_apply(principal=principal, plans=group):
+                report.count(outcome)
         if not report.stopped:
             # Only a completed slice moves the cursors; a stopped one is read again.
             cursor.last_pass_at = timezone.now()

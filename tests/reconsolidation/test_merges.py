@@ -11,7 +11,7 @@ from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from reconsolidation.models import DerivedMemory, Lineage, Operation
 from reconsolidation.planning import SourceView, plan_merges
 from reconsolidation.services import merges
-from reconsolidation.services.merges import Outcome, merge_apply
+from reconsolidation.services.merges import Outcome, merge_apply, merges_apply
 from tests.memory.helpers import conversation, remember
 
 WATCH = "device:apple-watch"
@@ -22,7 +22,7 @@ def twins(owner, *statements, **fields):
     return [remember(owner, s, subject=WATCH, type="ownership", **fields) for s in statements]
 
 
-def plan_for(owner):
+def plans_for(owner):
     with principal_context(owner):
         rows = Belief.objects.filter(owner=owner, status__in=["active", "provisional"]).order_by(
             "id"
@@ -46,7 +46,11 @@ def plan_for(owner):
             )
             for b in rows
         ]
-    (plan,) = plan_merges(views)
+    return sorted(plan_merges(views), key=lambda plan: min(plan.belief_ids))
+
+
+def plan_for(owner):
+    (plan,) = plans_for(owner)
     return plan
 
 
@@ -69,7 +73,7 @@ def test_a_merge_is_a_derived_view_and_leaves_every_original_intact(owner):
     first, second = twins(owner, sources=[message])
     before = snapshot(owner)
 
-    outcome, operation = merge_apply(principal=owner, plan=plan_for(owner))
+    outcome = merge_apply(principal=owner, plan=plan_for(owner))
 
     assert outcome == Outcome.APPLIED
     assert snapshot(owner) == before
@@ -83,7 +87,7 @@ def test_a_merge_is_a_derived_view_and_leaves_every_original_intact(owner):
             (first.pk, 1),
             (second.pk, 1),
         ]
-        assert operation.inputs == [
+        assert Operation.objects.get().inputs == [
             {"belief": str(first.public_id), "revision": 1},
             {"belief": str(second.public_id), "revision": 1},
         ]
@@ -103,7 +107,7 @@ def test_applying_the_same_plan_again_changes_nothing(owner):
     plan = plan_for(owner)
     merge_apply(principal=owner, plan=plan)
 
-    outcome, _ = merge_apply(principal=owner, plan=plan)
+    outcome = merge_apply(principal=owner, plan=plan)
 
     assert outcome == Outcome.ALREADY_APPLIED
     with principal_context(owner):
@@ -115,10 +119,22 @@ def test_a_source_changed_since_planning_drops_the_plan(owner):
     plan = plan_for(owner)
     belief_reject(principal=owner, belief_id=first.public_id, expected_revision=1)
 
-    outcome, operation = merge_apply(principal=owner, plan=plan)
+    outcome = merge_apply(principal=owner, plan=plan)
 
-    assert (outcome, operation) == (Outcome.STALE, None)
+    assert outcome == Outcome.STALE
     assert derived_of(owner) == []
+
+
+def test_a_stale_plan_does_not_hold_back_the_others_of_its_group(owner):
+    watch, _ = twins(owner)
+    twins(owner, "User owns a Kindle.", "user owns the kindle")
+    plans = plans_for(owner)
+    belief_reject(principal=owner, belief_id=watch.public_id, expected_revision=1)
+
+    outcomes = merges_apply(principal=owner, plans=plans)
+
+    assert outcomes == [Outcome.STALE, Outcome.APPLIED]
+    assert [d.statement for d in derived_of(owner)] == ["User owns a Kindle."]
 
 
 def test_a_new_equivalent_memory_regroups_the_merge(owner):
@@ -126,7 +142,7 @@ def test_a_new_equivalent_memory_regroups_the_merge(owner):
     merge_apply(principal=owner, plan=plan_for(owner))
     remember(owner, "User owns the Apple Watch", subject=WATCH, type="ownership")
 
-    outcome, _ = merge_apply(principal=owner, plan=plan_for(owner))
+    outcome = merge_apply(principal=owner, plan=plan_for(owner))
 
     assert outcome == Outcome.APPLIED
     old, new = derived_of(owner)
@@ -179,7 +195,7 @@ def test_a_fenced_claim_is_not_recreated_from_the_same_messages(owner):
     belief_delete(principal=owner, belief_id=erased.public_id, expected_revision=1)
     twins(owner, "User owns an Apple Watch.", "user owns apple watch", sources=[message])
 
-    outcome, _ = merge_apply(principal=owner, plan=plan_for(owner))
+    outcome = merge_apply(principal=owner, plan=plan_for(owner))
 
     assert outcome == Outcome.FENCED
     assert derived_of(owner) == []
@@ -222,7 +238,7 @@ def test_two_workers_racing_the_same_plan_apply_it_once(owner):
     def worker():
         try:
             barrier.wait()
-            outcomes.append(merge_apply(principal=owner, plan=plan)[0])
+            outcomes.append(merge_apply(principal=owner, plan=plan))
         finally:
             connection.close()
 

@@ -64,7 +64,7 @@ def test_slices_are_bounded_and_the_full_scan_wraps_around(owner):
     cursor.refresh_from_db()
     assert [r.read for r in reports] == [2, 2, 1]
     assert [r.full_scan_completed for r in reports] == [False, False, True]
-    assert (cursor.scanned_id, cursor.full_scans) == (0, 1)
+    assert (cursor.scanned_key, cursor.full_scans) == ("", 1)
 
 
 def test_a_bank_leased_by_another_worker_is_left_alone(owner):
@@ -120,3 +120,21 @@ def test_the_command_runs_one_pass_and_says_what_it_did(owner):
     assert "planned 1 merges; outcomes: 1 applied" in out.getvalue()
     with pytest.raises(CommandError, match="no principal 'nobody'"):
         call_command("reconsolidate", "--owner", "nobody", "--once")
+
+
+def test_a_change_after_a_pass_is_planned_first_by_the_next_one(owner):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    duplicates(owner, "device:pixel", "User owns a Pixel.", "user owns the pixel")
+    reconsolidation_pass(principal=owner)
+    duplicates(owner, "device:kindle", "User owns the Kindle!")
+
+    report = reconsolidation_pass(principal=owner, slice_size=1)
+
+    assert (report.read, report.outcomes, report.full_scan_completed) == (
+        3,
+        {"applied": 1},
+        False,
+    )
+    with principal_context(owner):
+        kindle = DerivedMemory.objects.get(status="active", subject="device:kindle")
+        assert kindle.lineage.count() == 3

@@ -1,0 +1,180 @@
+"""Benchmark a full reconsolidation pass at two bank sizes on PostgreSQL; print time and memory."""
+
+import itertools
+import os
+import random
+import time
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.test.utils import override_settings
+from django.utils import timezone
+
+from benchmarks.arguments import positive_int
+from benchmarks.corpus import Corpus
+from memory.enums import SCOPE_PRINCIPAL
+from memory.management.commands.benchmark_formation import RssSampler
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.services.account import account_purge
+from memory.text import claim_fingerprint, claim_key
+from reconsolidation.models import Cursor, DerivedMemory
+from reconsolidation.services.passes import reconsolidation_pass
+
+DATABASE_PREFIX = "reverie_bench"
+USERNAME_PREFIX = "reconsolidation-bench-"
+BATCH = 5000
+# Share of beliefs that restate an earlier one in other words (case, articles,
+# punctuation): what a merge should find.
+RESTATED = 0.1
+TARGET_RATIO = 12.0
+TARGET_SECONDS = 60.0
+
+
+def restate(statement, rng):
+    """The same claim as a person might type it again."""
+    words = statement.rstrip(".").split()
+    choice = rng.randrange(3)
+    if choice == 0:
+        return " ".join(words).lower()
+    if choice == 1:
+        return " ".join(w for w in words if w.lower() not in {"a", "an", "the"}) + "!"
+    return " ".join(words) + " ."
+
+
+def seed_rows(corpus, size, seed):
+    """Beliefs of one synthetic bank, with restatements of earlier live ones."""
+    rng = random.Random(f"reverie-reconsolidation-bench:{seed}:{size}")
+    earlier = []
+    for row in corpus.beliefs(0, 0, size):
+        if earlier and rng.random() < RESTATED:
+            source = rng.choice(earlier)
+            statement = restate(source["statement"], rng)
+            row = {
+                **source,
+                "statement": statement,
+                "fingerprint": claim_fingerprint(source["subject"], statement),
+                "claim_key": claim_key(source["subject"], source["type"], "positive", statement),
+            }
+        elif row["status"] in ("active", "provisional"):
+            earlier.append(row)
+        yield row
+
+
+class Command(BaseCommand):
+    help = (
+        "Seed one principal with each bank size (restatements included) and time a full "
+        "reconsolidation pass over it; print time, peak memory and the ratio between sizes."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--sizes", default="10000,100000")
+        parser.add_argument("--slice", type=positive_int, default=None)
+        parser.add_argument("--seed", type=int, default=7)
+
+    def handle(self, *args, **options):
+        connection = connections[DEFAULT_DB_ALIAS]
+        if connection.vendor != "postgresql" or not (
+            connection.settings_dict["NAME"] or ""
+        ).startswith(DATABASE_PREFIX):
+            raise CommandError(
+                f"benchmark_reconsolidation needs a PostgreSQL database named {DATABASE_PREFIX}* "
+                "(see docs/benchmarks.md); it deletes its own principals' data there."
+            )
+        try:
+            sizes = [int(size) for size in options["sizes"].split(",")]
+        except ValueError:
+            raise CommandError("--sizes takes comma-separated integers") from None
+        if len(sizes) != 2 or not 0 < sizes[0] < sizes[1]:
+            raise CommandError("--sizes takes two increasing sizes, e.g. 10000,100000")
+        with override_settings(DEBUG=False):
+            results = [self._measure(size, options) for size in sizes]
+        self._report(results, options)
+
+    def _progress(self, message):
+        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
+
+    def _principal(self, size):
+        User = get_user_model()
+        username = f"{USERNAME_PREFIX}{size}"
+        for earlier in User.objects.filter(username=username):
+            self._progress(f"purging {username}")
+            account_purge(principal=earlier)
+        return User.objects.create_user(username=username, password=None)
+
+    def _seed(self, principal, size, seed):
+        corpus = Corpus(seed)
+        rows = seed_rows(corpus, size, seed)
+        while batch := list(itertools.islice(rows, BATCH)):
+            now = timezone.now()
+            with principal_context(principal):
+                Belief.objects.bulk_create(
+                    Belief(
+                        owner=principal,
+                        scope=SCOPE_PRINCIPAL,
+                        deleted_at=now if row["status"] == "deleted" else None,
+                        **row,
+                    )
+                    for row in batch
+                )
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute("VACUUM (ANALYZE) memory_belief")
+
+    def _measure(self, size, options):
+        principal = self._principal(size)
+        self._progress(f"seeding {size:,} beliefs")
+        self._seed(principal, size, options["seed"])
+        self._progress(f"full pass over {size:,} beliefs")
+        passes, outcomes = 0, {}
+        with RssSampler() as rss:
+            started = time.perf_counter()
+            while True:
+                report = reconsolidation_pass(principal=principal, slice_size=options["slice"])
+                passes += 1
+                for outcome, count in report.outcomes.items():
+                    outcomes[outcome] = outcomes.get(outcome, 0) + count
+                if report.full_scan_completed or not report.leased:
+                    break
+            seconds = time.perf_counter() - started
+        with principal_context(principal):
+            merged = DerivedMemory.objects.filter(owner=principal, status="active").count()
+        Cursor.objects.filter(principal=principal).delete()
+        return {
+            "size": size,
+            "seconds": seconds,
+            "passes": passes,
+            "outcomes": outcomes,
+            "merged": merged,
+            "peak_mib": rss.peak / 2**20,
+        }
+
+    def _report(self, results, options):
+        write = self.stdout.write
+        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            version = cursor.fetchone()[0]
+        write(
+            f"PostgreSQL {version}; {os.cpu_count()} CPUs; one principal per size; "
+            f"{RESTATED:.0%} restatements; seed {options['seed']}"
+        )
+        write("")
+        write(f"{'beliefs':>9} {'seconds':>9} {'passes':>7} {'merges':>7} {'peak RSS':>10}")
+        for row in results:
+            write(
+                f"{row['size']:>9,} {row['seconds']:>9.2f} {row['passes']:>7} "
+                f"{row['merged']:>7,} {row['peak_mib']:>7.1f} MiB"
+            )
+        small, large = results
+        ratio = large["seconds"] / small["seconds"]
+        growth = large["size"] / small["size"]
+        write("")
+        write(
+            f"time ratio {ratio:.2f}x for {growth:.0f}x the beliefs "
+            f"(target <= {TARGET_RATIO:.0f}x): {'PASS' if ratio <= TARGET_RATIO else 'FAIL'}"
+        )
+        write(
+            f"full pass over {large['size']:,}: {large['seconds']:.1f} s "
+            f"(target < {TARGET_SECONDS:.0f} s): "
+            f"{'PASS' if large['seconds'] < TARGET_SECONDS else 'FAIL'}"
+        )
