@@ -19,6 +19,7 @@ class Operation(OwnedModel):
 
     class Kind(models.TextChoices):
         MERGE = "merge"
+        UNCERTAINTY_NOTICE = "uncertainty_notice"
 
     class State(models.TextChoices):
         APPLIED = "applied"
@@ -48,6 +49,7 @@ class DerivedMemory(OwnedModel):
 
     class Kind(models.TextChoices):
         MERGED = "merged"
+        UNCERTAINTY_NOTICE = "uncertainty_notice"
 
     class Status(models.TextChoices):
         ACTIVE = "active"

@@ -38,6 +38,7 @@ class SourceView:
 @dataclass(frozen=True)
 class MergePlan:
     sources: tuple[SourceView, ...]
+    kind = "merge"
 
     @property
     def belief_ids(self):
@@ -82,4 +83,53 @@ def plan_merges(sources):
         MergePlan(sources=tuple(sorted(group, key=lambda s: s.pk)))
         for group in groups.values()
         if len(group) > 1
+    ]
+
+
+# Subjects that hold one value at a time: two different live claims on one of
+# them cannot both be true.
+SINGLE_VALUED_SUBJECTS = frozenset(
+    {"pref:answer-style", "pref:interface-theme", "pref:indentation-style", "pref:units"}
+)
+# What a notice says. Fixed, so that it copies no text of its sources.
+NOTICE_STATEMENT = "These memories may contradict each other."
+
+
+@dataclass(frozen=True)
+class NoticePlan:
+    """Live beliefs of one subject that contradict each other: a notice depends on all."""
+
+    sources: tuple[SourceView, ...]
+    kind = "uncertainty_notice"
+
+    @property
+    def belief_ids(self):
+        return frozenset(source.pk for source in self.sources)
+
+
+def contradicts(group):
+    """Whether live beliefs of one subject and scope contradict each other: they hold both
+    polarities, or different claims on a single-valued subject."""
+    if len({source.polarity for source in group}) > 1:
+        return True
+    subject = group[0].subject
+    return (
+        subject in SINGLE_VALUED_SUBJECTS
+        and len({statement_words(source.statement) for source in group}) > 1
+    )
+
+
+def plan_notices(sources):
+    """A notice plan for every subject (and scope) whose live beliefs contradict each other.
+
+    Neither side is chosen or suppressed: the notice only points at all of them.
+    """
+    groups = {}
+    for source in sources:
+        if source.subject:
+            groups.setdefault((source.subject, source.scope), {})[source.pk] = source
+    return [
+        NoticePlan(sources=tuple(sorted(group.values(), key=lambda s: s.pk)))
+        for group in groups.values()
+        if len(group) > 1 and contradicts(list(group.values()))
     ]

@@ -78,7 +78,13 @@ class Migration(migrations.Migration):
                         default=memory.models.base.new_public_id, editable=False, unique=True
                     ),
                 ),
-                ("kind", models.CharField(choices=[("merge", "Merge")], max_length=30)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[("merge", "Merge"), ("uncertainty_notice", "Uncertainty Notice")],
+                        max_length=30,
+                    ),
+                ),
                 (
                     "state",
                     models.CharField(
@@ -117,7 +123,16 @@ class Migration(migrations.Migration):
                         default=memory.models.base.new_public_id, editable=False, unique=True
                     ),
                 ),
-                ("kind", models.CharField(choices=[("merged", "Merged")], max_length=20)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("merged", "Merged"),
+                            ("uncertainty_notice", "Uncertainty Notice"),
+                        ],
+                        max_length=20,
+                    ),
+                ),
                 (
                     "status",
                     models.CharField(

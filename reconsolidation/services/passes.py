@@ -3,7 +3,7 @@
 A pass holds the principal's lease (content-free, so a scheduler can see it
 across principals), reads a slice of beliefs through the changed-input cursor
 first and the full-scan cursor after, plans without any transaction open, and
-commits each operation in its own transaction (``merge_apply`` rechecks what
+commits operations in groups, one transaction each (``operations_apply`` rechecks what
 the plan read). Two workers never run passes over the same bank at once, and
 if they raced anyway each operation would still be applied once.
 """
@@ -18,14 +18,19 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from memory.enums import LIVE_BELIEF_STATUSES
+from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
 from reconsolidation.models import Cursor, DerivedMemory, Lease, Lineage
-from reconsolidation.planning import SourceView, plan_merges
+from reconsolidation.planning import (
+    SINGLE_VALUED_SUBJECTS,
+    SourceView,
+    plan_merges,
+    plan_notices,
+)
 
-from .merges import Outcome, merges_apply
+from .operations import KINDS, Outcome, operations_apply
 
 # Plans committed together in one transaction; between groups a pass looks at
 # the kill switch and renews its lease.
@@ -94,9 +99,9 @@ def lease_release(principal, holder):
     Lease.objects.filter(principal=principal, holder=holder).delete()
 
 
-def _views(principal, keys):
+def _views(principal, **lookup):
     rows = (
-        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, claim_key__in=keys)
+        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup)
         .order_by("id")
         .values("id", *[name for name in _VIEW_FIELDS if name != "pk"])
     )
@@ -160,27 +165,41 @@ def _slice(principal, cursor, size, report):
     return keys
 
 
-def _merged_groups(principal, belief_ids):
-    """The groups of ``belief_ids`` that an active merge already covers, as frozensets."""
+def _contested_views(principal, views):
+    """Live beliefs of the subjects among ``views`` that may hold a contradiction.
+
+    A subject is read whole only when the slice holds a negative claim on it,
+    or when it is single-valued: reading every subject a slice touches would
+    reload popular subjects in every slice. A contradiction whose negative
+    side is not in this slice is found when the full scan reaches that side.
+    """
+    contested = {
+        view.subject
+        for view in views
+        if view.subject
+        and (view.polarity == Polarity.NEGATIVE or view.subject in SINGLE_VALUED_SUBJECTS)
+    }
+    return _views(principal, subject__in=contested) if contested else []
+
+
+def _done_groups(principal, belief_ids):
+    """(derived kind, beliefs) of the active derived memories over ``belief_ids``."""
     derived_ids = set(
         Lineage.objects.filter(owner=principal, belief_id__in=belief_ids).values_list(
             "derived_id", flat=True
         )
     )
-    active = set(
+    active = dict(
         DerivedMemory.objects.filter(
-            owner=principal,
-            pk__in=derived_ids,
-            kind=DerivedMemory.Kind.MERGED,
-            status=DerivedMemory.Status.ACTIVE,
-        ).values_list("pk", flat=True)
+            owner=principal, pk__in=derived_ids, status=DerivedMemory.Status.ACTIVE
+        ).values_list("pk", "kind")
     )
     groups = {}
     for derived_id, belief_id in Lineage.objects.filter(
-        owner=principal, derived_id__in=active
+        owner=principal, derived_id__in=list(active)
     ).values_list("derived_id", "belief_id"):
         groups.setdefault(derived_id, set()).add(belief_id)
-    return {frozenset(group) for group in groups.values()}
+    return {(active[derived_id], frozenset(group)) for derived_id, group in groups.items()}
 
 
 def reconsolidation_pass(*, principal, holder=None, slice_size=None):
@@ -198,15 +217,16 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
         cursor, _ = Cursor.objects.get_or_create(principal=principal)
         with principal_context(principal):
             keys = _slice(principal, cursor, size, report)
-            views = _views(principal, keys)
-            plans = plan_merges(views)
-            covered = _merged_groups(principal, {pk for plan in plans for pk in plan.belief_ids})
-        report.read = len(views)
+            views = _views(principal, claim_key__in=keys)
+            contested = _contested_views(principal, views)
+            plans = plan_merges(views) + plan_notices(contested)
+            done = _done_groups(principal, {pk for plan in plans for pk in plan.belief_ids})
+        report.read = len({view.pk for view in views + contested})
         report.planned = len(plans)
         pending = []
         for plan in plans:
-            if plan.belief_ids in covered:
-                # Merged already, as read above; no transaction needed to know it.
+            if (KINDS[plan.kind][1], plan.belief_ids) in done:
+                # Done already, as read above; no transaction needed to know it.
                 report.count(Outcome.ALREADY_APPLIED)
             else:
                 pending.append(plan)
@@ -218,7 +238,7 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
                 report.stopped = "lease_lost"
                 break
             group = pending[start : start + GROUP_PLANS]
-            for outcome in merges_apply(principal=principal, plans=group):
+            for outcome in operations_apply(principal=principal, plans=group):
                 report.count(outcome)
         if not report.stopped:
             # Only a completed slice moves the cursors; a stopped one is read again.

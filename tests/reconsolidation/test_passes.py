@@ -8,6 +8,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from memory.principal import principal_context
+from memory.services.beliefs import belief_reject
 from memory.services.flags import flag_set
 from reconsolidation.models import Cursor, DerivedMemory, Lease
 from reconsolidation.services.passes import (
@@ -117,7 +118,7 @@ def test_the_command_runs_one_pass_and_says_what_it_did(owner):
 
     call_command("reconsolidate", "--owner", owner.username, "--once", stdout=out)
 
-    assert "planned 1 merges; outcomes: 1 applied" in out.getvalue()
+    assert "planned 1 operations; outcomes: 1 applied" in out.getvalue()
     with pytest.raises(CommandError, match="no principal 'nobody'"):
         call_command("reconsolidate", "--owner", "nobody", "--once")
 
@@ -138,3 +139,41 @@ def test_a_change_after_a_pass_is_planned_first_by_the_next_one(owner):
     with principal_context(owner):
         kindle = DerivedMemory.objects.get(status="active", subject="device:kindle")
         assert kindle.lineage.count() == 3
+
+
+def test_a_pass_records_a_contradiction_and_suppresses_neither_side(owner):
+    owns = remember(owner, "User owns a BMW X3.", subject="vehicle:bmw-x3", type="ownership")
+    sold = remember(
+        owner,
+        "User no longer owns a BMW X3.",
+        subject="vehicle:bmw-x3",
+        type="ownership",
+        polarity="negative",
+    )
+
+    report = reconsolidation_pass(principal=owner)
+    again = reconsolidation_pass(principal=owner)
+
+    assert report.outcomes == {"applied": 1}
+    assert again.outcomes == {"already_applied": 1}
+    with principal_context(owner):
+        (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
+        assert notice.statement == "These memories may contradict each other."
+        assert sorted(notice.lineage.values_list("belief_id", flat=True)) == [owns.pk, sold.pk]
+        for belief in (owns, sold):
+            belief.refresh_from_db()
+            assert (belief.status, belief.revision) == ("active", 1)
+
+
+def test_resolving_a_contradiction_invalidates_its_notice(owner):
+    remember(owner, "User prefers metric units.", subject="pref:units", type="preference")
+    imperial = remember(
+        owner, "User prefers imperial units.", subject="pref:units", type="preference"
+    )
+    reconsolidation_pass(principal=owner)
+
+    belief_reject(principal=owner, belief_id=imperial.public_id, expected_revision=1)
+
+    with principal_context(owner):
+        (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
+    assert notice.status == "invalidated"

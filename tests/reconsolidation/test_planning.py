@@ -3,7 +3,7 @@
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from reconsolidation.planning import SourceView, plan_merges, statement_words
+from reconsolidation.planning import SourceView, plan_merges, plan_notices, statement_words
 
 
 def view(pk, statement="User owns an Apple Watch.", **fields):
@@ -77,3 +77,39 @@ def test_each_group_is_planned_once_with_its_sources_in_order():
 def test_a_statement_without_words_is_never_merged():
     assert statement_words("...") == ()
     assert groups([view(1, "..."), view(2, "!!")]) == []
+
+
+def notice_groups(views):
+    return sorted(sorted(plan.belief_ids) for plan in plan_notices(views))
+
+
+def test_both_polarities_of_one_subject_are_a_contradiction():
+    views = [
+        view(1, "User owns a BMW X3.", subject="vehicle:bmw-x3"),
+        view(2, "User does not own a BMW X3.", subject="vehicle:bmw-x3", polarity="negative"),
+        view(3, "User owns a Kindle.", subject="device:kindle"),
+    ]
+
+    assert notice_groups(views) == [[1, 2]]
+
+
+def test_different_values_of_a_single_valued_subject_are_a_contradiction():
+    views = [
+        view(1, "User prefers metric units.", subject="pref:units", type="preference"),
+        view(2, "User prefers imperial units.", subject="pref:units", type="preference"),
+    ]
+
+    assert notice_groups(views) == [[1, 2]]
+
+
+def test_different_claims_on_an_ordinary_subject_are_not_a_contradiction():
+    views = [
+        view(1, "User owns a Kindle.", subject="device:kindle"),
+        view(2, "User reads on the Kindle at night.", subject="device:kindle"),
+        view(3, "User prefers metric units.", subject="pref:units"),
+        view(4, "user prefers metric units", subject="pref:units"),
+        view(5, "User owns a BMW X3.", subject="vehicle:bmw", scope="assistant:car"),
+        view(6, "User sold the BMW.", subject="vehicle:bmw", polarity="negative"),
+    ]
+
+    assert notice_groups(views) == []

@@ -29,7 +29,8 @@ class Command(BaseCommand):
             return
         outcomes = ", ".join(f"{n} {o}" for o, n in sorted(report.outcomes.items())) or "none"
         self.stdout.write(
-            f"read {report.read} memories; planned {report.planned} merges; outcomes: {outcomes}"
+            f"read {report.read} memories; planned {report.planned} operations; "
+            f"outcomes: {outcomes}"
             + ("; full scan completed" if report.full_scan_completed else "")
             + (f"; stopped: {report.stopped}" if report.stopped else "")
         )

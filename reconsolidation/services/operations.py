@@ -1,4 +1,5 @@
-"""Applying merge plans: one transaction per group of plans, rechecking everything they read."""
+"""Applying plans (merges, uncertainty notices): one transaction per group of plans, each
+rechecked against everything it read."""
 
 from django.db import transaction
 from django.db.models import F
@@ -8,7 +9,16 @@ from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_re
 from memory.models import Belief, BeliefSource, FencedEvent
 from memory.principal import principal_context
 from reconsolidation.models import DerivedMemory, Lineage, Operation
-from reconsolidation.planning import POLICY_VERSION
+from reconsolidation.planning import NOTICE_STATEMENT, POLICY_VERSION
+
+# What each kind of plan becomes.
+KINDS = {
+    "merge": (Operation.Kind.MERGE, DerivedMemory.Kind.MERGED),
+    "uncertainty_notice": (
+        Operation.Kind.UNCERTAINTY_NOTICE,
+        DerivedMemory.Kind.UNCERTAINTY_NOTICE,
+    ),
+}
 
 
 class Outcome:
@@ -48,18 +58,17 @@ class _Group:
             owner=principal, belief_id__in=ids
         ).values_list("derived_id", "belief_id"):
             depending.setdefault(belief_id, set()).add(derived_id)
-        self.merged = {
+        self.active = {
             derived.pk: derived
             for derived in DerivedMemory.objects.select_for_update().filter(
                 owner=principal,
                 pk__in={d for derived_ids in depending.values() for d in derived_ids},
-                kind=DerivedMemory.Kind.MERGED,
                 status=DerivedMemory.Status.ACTIVE,
             )
         }
         self.covered = {}
         for derived_id, belief_id in Lineage.objects.filter(
-            owner=principal, derived_id__in=list(self.merged)
+            owner=principal, derived_id__in=list(self.active)
         ).values_list("derived_id", "belief_id"):
             self.covered.setdefault(derived_id, set()).add(belief_id)
         self.depending = depending
@@ -74,7 +83,9 @@ class _Group:
                 or belief.revision != source.revision
             ):
                 return Outcome.STALE
-        for pk in plan.belief_ids:
+        # A merge restates its sources' claim, which a fence may forbid; a
+        # notice states nothing of them.
+        for pk in plan.belief_ids if plan.kind == "merge" else ():
             fingerprint = self.beliefs[pk].fingerprint
             if any((fingerprint, event) in self.fenced for event in self.sources.get(pk, ())):
                 return Outcome.FENCED
@@ -83,24 +94,26 @@ class _Group:
         return None
 
     def overlapping(self, plan):
+        """Active derived memories of the plan's kind that share a belief with it."""
+        _, kind = KINDS[plan.kind]
         return {
             derived_id
             for pk in plan.belief_ids
             for derived_id in self.depending.get(pk, ())
-            if derived_id in self.merged
+            if derived_id in self.active and self.active[derived_id].kind == kind
         }
 
 
-def merges_apply(*, principal, plans, policy_version=POLICY_VERSION):
-    """Commit ``plans`` as merge operations in one transaction; return their outcomes, in order.
+def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
+    """Commit ``plans`` as operations in one transaction; return their outcomes, in order.
 
     Nothing is held open while planning: here the sources are locked and must
     still be live at the revisions each plan read, the policy must be the one
     the plans were made under, and no deletion fence may forbid a claim from
-    its sources' messages. A merge covering a different group of a plan's
-    beliefs is invalidated ("regrouped"); the same group merged already is a
-    no-op. Plans never share beliefs (the planner partitions them), so one
-    plan's outcome cannot change another's.
+    its sources' messages. An operation of the same kind covering a different
+    group of a plan's beliefs is invalidated ("regrouped"); the same group
+    done already is a no-op. Plans of one kind never share beliefs (each
+    planner partitions them), so one plan's outcome cannot change another's.
     """
     if not plans:
         return []
@@ -121,9 +134,9 @@ def merges_apply(*, principal, plans, policy_version=POLICY_VERSION):
         return outcomes
 
 
-def merge_apply(*, principal, plan, policy_version=POLICY_VERSION):
-    """``merges_apply`` for a single plan; return its outcome."""
-    (outcome,) = merges_apply(principal=principal, plans=[plan], policy_version=policy_version)
+def operation_apply(*, principal, plan, policy_version=POLICY_VERSION):
+    """``operations_apply`` for a single plan; return its outcome."""
+    (outcome,) = operations_apply(principal=principal, plans=[plan], policy_version=policy_version)
     return outcome
 
 
@@ -132,16 +145,16 @@ def _create(principal, plans, beliefs, policy_version):
     operations = Operation.objects.bulk_create(
         Operation(
             owner=principal,
-            kind=Operation.Kind.MERGE,
+            kind=KINDS[plan.kind][0],
             state=Operation.State.APPLIED,
             policy_version=policy_version,
             inputs=[{"belief": str(b.public_id), "revision": b.revision} for b in group],
         )
-        for group in sources
+        for plan, group in zip(plans, sources, strict=True)
     )
     derived = DerivedMemory.objects.bulk_create(
-        _merged_view(principal, operation, group)
-        for operation, group in zip(operations, sources, strict=True)
+        (_merged_view if plan.kind == "merge" else _notice)(principal, operation, group)
+        for plan, operation, group in zip(plans, operations, sources, strict=True)
     )
     Lineage.objects.bulk_create(
         Lineage(owner=principal, derived=view, belief=belief, belief_revision=belief.revision)
@@ -168,6 +181,25 @@ def _merged_view(principal, operation, beliefs):
         confidence=max(belief.confidence for belief in beliefs),
         valid_from=first.valid_from,
         valid_until=first.valid_until,
+        evidence_at=max(evidence) if evidence else None,
+    )
+
+
+def _notice(principal, operation, beliefs):
+    """A fixed notice that these beliefs contradict each other; it copies none of their text."""
+    evidence = [belief.evidence_at for belief in beliefs if belief.evidence_at]
+    return DerivedMemory(
+        owner=principal,
+        operation=operation,
+        kind=DerivedMemory.Kind.UNCERTAINTY_NOTICE,
+        type=beliefs[0].type,
+        subject=beliefs[0].subject,
+        statement=NOTICE_STATEMENT,
+        polarity=beliefs[0].polarity,
+        scope=beliefs[0].scope,
+        sensitivity=most_restrictive(Sensitivity, [b.sensitivity for b in beliefs]),
+        portability=most_restrictive(Portability, [b.portability for b in beliefs]),
+        confidence=min(belief.confidence for belief in beliefs),
         evidence_at=max(evidence) if evidence else None,
     )
 

@@ -1,4 +1,4 @@
-"""Applying merges: originals stay intact, derived output never gains, stale plans drop."""
+"""Applying operations: originals stay intact, derived output never gains, stale plans drop."""
 
 import threading
 
@@ -10,8 +10,8 @@ from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from reconsolidation.models import DerivedMemory, Lineage, Operation
 from reconsolidation.planning import SourceView, plan_merges
-from reconsolidation.services import merges
-from reconsolidation.services.merges import Outcome, merge_apply, merges_apply
+from reconsolidation.services import operations
+from reconsolidation.services.operations import Outcome, operation_apply, operations_apply
 from tests.memory.helpers import conversation, remember
 
 WATCH = "device:apple-watch"
@@ -73,7 +73,7 @@ def test_a_merge_is_a_derived_view_and_leaves_every_original_intact(owner):
     first, second = twins(owner, sources=[message])
     before = snapshot(owner)
 
-    outcome = merge_apply(principal=owner, plan=plan_for(owner))
+    outcome = operation_apply(principal=owner, plan=plan_for(owner))
 
     assert outcome == Outcome.APPLIED
     assert snapshot(owner) == before
@@ -97,7 +97,7 @@ def test_derived_output_takes_the_most_restrictive_portability(owner):
     remember(owner, "User owns an Apple Watch.", subject=WATCH, type="ownership")
     remember(owner, "user owns apple watch", subject=WATCH, type="ownership", portability="local")
 
-    merge_apply(principal=owner, plan=plan_for(owner))
+    operation_apply(principal=owner, plan=plan_for(owner))
 
     assert derived_of(owner)[0].portability == "local"
 
@@ -105,9 +105,9 @@ def test_derived_output_takes_the_most_restrictive_portability(owner):
 def test_applying_the_same_plan_again_changes_nothing(owner):
     twins(owner)
     plan = plan_for(owner)
-    merge_apply(principal=owner, plan=plan)
+    operation_apply(principal=owner, plan=plan)
 
-    outcome = merge_apply(principal=owner, plan=plan)
+    outcome = operation_apply(principal=owner, plan=plan)
 
     assert outcome == Outcome.ALREADY_APPLIED
     with principal_context(owner):
@@ -119,7 +119,7 @@ def test_a_source_changed_since_planning_drops_the_plan(owner):
     plan = plan_for(owner)
     belief_reject(principal=owner, belief_id=first.public_id, expected_revision=1)
 
-    outcome = merge_apply(principal=owner, plan=plan)
+    outcome = operation_apply(principal=owner, plan=plan)
 
     assert outcome == Outcome.STALE
     assert derived_of(owner) == []
@@ -131,7 +131,7 @@ def test_a_stale_plan_does_not_hold_back_the_others_of_its_group(owner):
     plans = plans_for(owner)
     belief_reject(principal=owner, belief_id=watch.public_id, expected_revision=1)
 
-    outcomes = merges_apply(principal=owner, plans=plans)
+    outcomes = operations_apply(principal=owner, plans=plans)
 
     assert outcomes == [Outcome.STALE, Outcome.APPLIED]
     assert [d.statement for d in derived_of(owner)] == ["User owns a Kindle."]
@@ -139,10 +139,10 @@ def test_a_stale_plan_does_not_hold_back_the_others_of_its_group(owner):
 
 def test_a_new_equivalent_memory_regroups_the_merge(owner):
     twins(owner)
-    merge_apply(principal=owner, plan=plan_for(owner))
+    operation_apply(principal=owner, plan=plan_for(owner))
     remember(owner, "User owns the Apple Watch", subject=WATCH, type="ownership")
 
-    outcome = merge_apply(principal=owner, plan=plan_for(owner))
+    outcome = operation_apply(principal=owner, plan=plan_for(owner))
 
     assert outcome == Outcome.APPLIED
     old, new = derived_of(owner)
@@ -155,7 +155,7 @@ def test_a_new_equivalent_memory_regroups_the_merge(owner):
 @pytest.mark.parametrize("change", ["correct", "reject"])
 def test_changing_a_source_invalidates_the_merge_in_the_same_transaction(owner, change):
     first, _ = twins(owner)
-    merge_apply(principal=owner, plan=plan_for(owner))
+    operation_apply(principal=owner, plan=plan_for(owner))
 
     if change == "correct":
         belief_correct(
@@ -177,7 +177,7 @@ def test_changing_a_source_invalidates_the_merge_in_the_same_transaction(owner, 
 
 def test_a_deleted_source_leaves_no_text_in_any_derived_table(owner):
     first, _ = twins(owner)
-    merge_apply(principal=owner, plan=plan_for(owner))
+    operation_apply(principal=owner, plan=plan_for(owner))
 
     belief_delete(principal=owner, belief_id=first.public_id, expected_revision=1)
 
@@ -195,7 +195,7 @@ def test_a_fenced_claim_is_not_recreated_from_the_same_messages(owner):
     belief_delete(principal=owner, belief_id=erased.public_id, expected_revision=1)
     twins(owner, "User owns an Apple Watch.", "user owns apple watch", sources=[message])
 
-    outcome = merge_apply(principal=owner, plan=plan_for(owner))
+    outcome = operation_apply(principal=owner, plan=plan_for(owner))
 
     assert outcome == Outcome.FENCED
     assert derived_of(owner) == []
@@ -208,9 +208,9 @@ def test_a_crash_between_planning_and_commit_leaves_nothing_half_applied(owner, 
     def crash(*args, **kwargs):
         raise RuntimeError("worker died")
 
-    monkeypatch.setattr(merges.Lineage.objects, "bulk_create", crash)
+    monkeypatch.setattr(operations.Lineage.objects, "bulk_create", crash)
     with pytest.raises(RuntimeError):
-        merge_apply(principal=owner, plan=plan)
+        operation_apply(principal=owner, plan=plan)
 
     with principal_context(owner):
         assert not Operation.objects.exists()
@@ -222,7 +222,7 @@ def test_one_principals_merge_never_touches_anothers_beliefs(owner, other_owner)
     twins(other_owner)
     plan = plan_for(owner)
 
-    merge_apply(principal=other_owner, plan=plan)  # someone else's belief ids
+    operation_apply(principal=other_owner, plan=plan)  # someone else's belief ids
 
     assert derived_of(owner) == []
     assert derived_of(other_owner) == []
@@ -238,7 +238,7 @@ def test_two_workers_racing_the_same_plan_apply_it_once(owner):
     def worker():
         try:
             barrier.wait()
-            outcomes.append(merge_apply(principal=owner, plan=plan))
+            outcomes.append(operation_apply(principal=owner, plan=plan))
         finally:
             connection.close()
 
