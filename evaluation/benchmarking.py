@@ -26,7 +26,7 @@ from pathlib import Path
 
 from benchmarks.records import SCHEMA, target_met
 
-BENCHMARKS = ("recall", "load", "formation")
+BENCHMARKS = ("recall", "load", "formation", "reconsolidation")
 MODES = ("quick", "full")
 NONE = "none"
 DASH = "-"
@@ -78,6 +78,14 @@ PLANS = {
         "formation": (
             Job("formation", "formation", "benchmarks/run_formation.sh", ("--sessions", "200")),
         ),
+        "reconsolidation": (
+            Job(
+                "reconsolidation",
+                "reconsolidation",
+                "benchmarks/run_reconsolidation.sh",
+                ("--sizes", "5000,50000"),
+            ),
+        ),
     },
     "full": {
         "recall": (
@@ -99,6 +107,14 @@ PLANS = {
         "load": (Job("load", "load", "benchmarks/run_load.sh", ("--duration", "60")),),
         "formation": (
             Job("formation", "formation", "benchmarks/run_formation.sh", ("--sessions", "1000")),
+        ),
+        "reconsolidation": (
+            Job(
+                "reconsolidation",
+                "reconsolidation",
+                "benchmarks/run_reconsolidation.sh",
+                ("--sizes", "10000,100000"),
+            ),
         ),
     },
 }

@@ -34,6 +34,7 @@ from memory.management.commands.benchmark_recall import Command as RecallCommand
 from memory.management.commands.benchmark_recall import recall_record
 from memory.models import Belief
 from memory.principal import principal_context
+from reconsolidation.management.commands.benchmark_reconsolidation import reconsolidation_record
 
 # -- sample records -----------------------------------------------------------------
 
@@ -235,7 +236,7 @@ def test_the_table_has_a_header_a_rule_and_one_line_per_figure():
 def test_quick_uses_small_sizes_and_keeps_the_recall_bank():
     jobs = {job.label: job for job in benchmark_plan("all", "quick")}
 
-    assert list(jobs) == ["recall", "load", "formation"]
+    assert list(jobs) == ["recall", "load", "formation", "reconsolidation"]
     assert jobs["recall"].args == ("--sizes", "10000", "--queries", "100", "--reuse")
     assert jobs["load"].args == ("--duration", "15")
     assert jobs["formation"].args == ("--sessions", "200")
@@ -251,6 +252,7 @@ def test_full_keeps_a_recall_bank_per_size_and_grows_the_larger_through_the_smal
     assert all(job.env["BENCH_DB"].startswith("reverie_bench") for job in jobs)
     assert benchmark_plan("load", "full")[0].args == ("--duration", "60")
     assert benchmark_plan("formation", "full")[0].args == ("--sessions", "1000")
+    assert benchmark_plan("reconsolidation", "full")[0].args == ("--sizes", "10000,100000")
 
 
 @pytest.mark.parametrize(("benchmark", "mode"), [("latency", "quick"), ("all", "fast")])
@@ -426,6 +428,25 @@ def test_the_formation_record_compares_the_sweep_with_ingest_of_the_same_run():
     assert figure["target"]["met"] is False
     assert figure["ratio"]["target"]["met"] is True
     assert record["peak_memory"]["mib"] > 0
+
+
+def test_the_reconsolidation_record_judges_the_larger_pass_against_the_smaller():
+    def row(size, seconds):
+        return {"size": size, "seconds": seconds, "passes": 1, "merged": 1, "peak_mib": size / 1000}
+
+    record = reconsolidation_record([row(10_000, 1.0), row(100_000, 13.0)], 7)
+    (figure,) = record["figures"]
+    assert (figure["value"], figure["baseline"]["value"], figure["ratio"]["value"]) == (
+        13.0,
+        1.0,
+        13.0,
+    )
+    assert figure["ratio"]["target"]["met"] is False
+    assert (figure["target"]["applicable"], figure["target"]["met"]) == (True, True)
+    assert record["peak_memory"]["mib"] == 100.0
+
+    small = reconsolidation_record([row(2_000, 0.2), row(20_000, 2.0)], 7)["figures"][0]
+    assert (small["target"]["applicable"], small["ratio"]["target"]["met"]) == (False, True)
 
 
 def test_the_load_record_has_no_baseline_and_falls_back_to_the_generators_memory():

@@ -35,7 +35,8 @@ def runs_count(value):
 
 class Command(BaseCommand):
     help = (
-        "Run the recall, API load and formation benchmarks (benchmarks/run_*.sh, PostgreSQL) "
+        "Run the recall, API load, formation and reconsolidation benchmarks "
+        "(benchmarks/run_*.sh, PostgreSQL) "
         "--runs times each and print one table: the median of each figure with its range, the "
         "same-run baseline and ratio, the target, the verdict and peak memory."
     )

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from benchmarks.arguments import positive_int
 from benchmarks.corpus import Corpus
+from benchmarks.records import record_write, target
 from memory.enums import SCOPE_PRINCIPAL
 from memory.management.commands.benchmark_formation import RssSampler
 from memory.models import Belief
@@ -30,6 +31,46 @@ BATCH = 5000
 RESTATED = 0.1
 TARGET_RATIO = 12.0
 TARGET_SECONDS = 60.0
+
+
+def reconsolidation_record(results, seed):
+    """The run as a ``--json-out`` record: the larger bank's full pass against the smaller's."""
+    small, large = results
+    ratio = large["seconds"] / small["seconds"]
+    limit_applies = large["size"] >= 100_000
+    return {
+        "benchmark": "reconsolidation",
+        "figures": [
+            {
+                "name": f"full pass at {large['size']:,} beliefs",
+                "unit": "s",
+                "value": large["seconds"],
+                "baseline": {
+                    "name": f"full pass at {small['size']:,}",
+                    "unit": "s",
+                    "value": small["seconds"],
+                },
+                "ratio": {
+                    "name": "time ratio",
+                    "value": ratio,
+                    "target": target(f"<= {TARGET_RATIO:g}x", "<=", TARGET_RATIO, ratio),
+                },
+                "target": target(
+                    f"< {TARGET_SECONDS:g} s at 100,000",
+                    "<",
+                    TARGET_SECONDS,
+                    large["seconds"],
+                    applicable=limit_applies,
+                    why="" if limit_applies else "the limit is stated for 100,000 beliefs",
+                ),
+            }
+        ],
+        "peak_memory": {
+            "mib": max(row["peak_mib"] for row in results),
+            "of": "benchmark_reconsolidation process while passing (sampled)",
+        },
+        "details": {"seed": seed, "results": results},
+    }
 
 
 def restate(statement, rng):
@@ -72,6 +113,11 @@ class Command(BaseCommand):
         parser.add_argument("--sizes", default="10000,100000")
         parser.add_argument("--slice", type=positive_int, default=None)
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--json-out",
+            metavar="PATH",
+            help="Also write the figures, the targets and peak memory as one JSON object.",
+        )
 
     def handle(self, *args, **options):
         connection = connections[DEFAULT_DB_ALIAS]
@@ -91,6 +137,8 @@ class Command(BaseCommand):
         with override_settings(DEBUG=False):
             results = [self._measure(size, options) for size in sizes]
         self._report(results, options)
+        if options["json_out"]:
+            record_write(options["json_out"], reconsolidation_record(results, options["seed"]))
 
     def _progress(self, message):
         self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
