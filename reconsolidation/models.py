@@ -54,6 +54,8 @@ class DerivedMemory(OwnedModel):
     class Status(models.TextChoices):
         ACTIVE = "active"
         INVALIDATED = "invalidated"
+        REJECTED = "rejected"
+        DELETED = "deleted"
 
     class Review(models.TextChoices):
         UNREVIEWED = "unreviewed"
@@ -82,6 +84,8 @@ class DerivedMemory(OwnedModel):
         max_length=20, choices=Review.choices, default=Review.UNREVIEWED
     )
     restricted = models.BooleanField(default=False)
+    # Namespaced hash of what the derived memory claims (``planning.suppression_fingerprint``).
+    fingerprint = models.CharField(max_length=64, blank=True)
     revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -111,6 +115,20 @@ class Lineage(OwnedModel):
     class Meta:
         constraints = [models.UniqueConstraint(fields=["derived", "belief"], name="lineage_unique")]
         indexes = [models.Index(fields=["owner", "belief"])]
+
+
+class Suppression(OwnedModel):
+    """A derived claim the owner rejected or deleted: never derived again. A namespaced hash,
+    no text."""
+
+    fingerprint = models.CharField(max_length=64)
+    reason = models.CharField(max_length=20)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["owner", "fingerprint"], name="suppression_unique")
+        ]
 
 
 class Lease(models.Model):

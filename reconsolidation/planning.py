@@ -7,10 +7,11 @@ spacing, punctuation and articles are set aside. Word order counts ("Ann
 called Bob" is not "Bob called Ann"), and so does every other word.
 """
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 
-from memory.text import claim_words
+from memory.text import claim_key, claim_words
 
 POLICY_VERSION = "reconsolidation@1"
 
@@ -133,3 +134,18 @@ def plan_notices(sources):
         for group in groups.values()
         if len(group) > 1 and contradicts(list(group.values()))
     ]
+
+
+def suppression_fingerprint(plan):
+    """A namespaced hash of what ``plan`` would claim, without its text.
+
+    A merge claims its sources' statement, so equivalent claims share the
+    fingerprint whatever their sources; a notice claims that one subject (in
+    one scope) is contradictory.
+    """
+    first = plan.sources[0]
+    if plan.kind == "merge":
+        what = claim_key(first.subject, first.type, first.polarity, first.statement)
+    else:
+        what = f"{first.subject}\x1f{first.scope}"
+    return hashlib.sha256(f"reconsolidation:{plan.kind}:{what}".encode()).hexdigest()

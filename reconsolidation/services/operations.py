@@ -8,8 +8,8 @@ from django.utils import timezone
 from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_restrictive
 from memory.models import Belief, BeliefSource, FencedEvent
 from memory.principal import principal_context
-from reconsolidation.models import DerivedMemory, Lineage, Operation
-from reconsolidation.planning import NOTICE_STATEMENT, POLICY_VERSION
+from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
+from reconsolidation.planning import NOTICE_STATEMENT, POLICY_VERSION, suppression_fingerprint
 
 # What each kind of plan becomes.
 KINDS = {
@@ -26,6 +26,7 @@ class Outcome:
     ALREADY_APPLIED = "already_applied"
     STALE = "stale"
     FENCED = "fenced"
+    SUPPRESSED = "suppressed"
     POLICY_CHANGED = "policy_changed"
 
 
@@ -72,6 +73,12 @@ class _Group:
         ).values_list("derived_id", "belief_id"):
             self.covered.setdefault(derived_id, set()).add(belief_id)
         self.depending = depending
+        self.fingerprints = {plan: suppression_fingerprint(plan) for plan in plans}
+        self.suppressed = set(
+            Suppression.objects.filter(
+                owner=principal, fingerprint__in=set(self.fingerprints.values())
+            ).values_list("fingerprint", flat=True)
+        )
 
     def outcome(self, plan):
         """Stale, fenced, already applied, or None when the plan may be applied."""
@@ -89,6 +96,9 @@ class _Group:
             fingerprint = self.beliefs[pk].fingerprint
             if any((fingerprint, event) in self.fenced for event in self.sources.get(pk, ())):
                 return Outcome.FENCED
+        if self.fingerprints[plan] in self.suppressed:
+            # The owner rejected or deleted this claim when it was derived before.
+            return Outcome.SUPPRESSED
         if any(self.covered.get(d) == set(plan.belief_ids) for d in self.overlapping(plan)):
             return Outcome.ALREADY_APPLIED
         return None
@@ -130,7 +140,7 @@ def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
                 regrouped |= group.overlapping(plan)
             outcomes.append(outcome)
         _invalidate_regrouped(principal, regrouped)
-        _create(principal, applied, group.beliefs, policy_version)
+        _create(principal, applied, group, policy_version)
         return outcomes
 
 
@@ -140,8 +150,8 @@ def operation_apply(*, principal, plan, policy_version=POLICY_VERSION):
     return outcome
 
 
-def _create(principal, plans, beliefs, policy_version):
-    sources = [[beliefs[source.pk] for source in plan.sources] for plan in plans]
+def _create(principal, plans, group, policy_version):
+    sources = [[group.beliefs[source.pk] for source in plan.sources] for plan in plans]
     operations = Operation.objects.bulk_create(
         Operation(
             owner=principal,
@@ -152,10 +162,12 @@ def _create(principal, plans, beliefs, policy_version):
         )
         for plan, group in zip(plans, sources, strict=True)
     )
-    derived = DerivedMemory.objects.bulk_create(
-        (_merged_view if plan.kind == "merge" else _notice)(principal, operation, group)
-        for plan, operation, group in zip(plans, operations, sources, strict=True)
-    )
+    views = []
+    for plan, operation, beliefs in zip(plans, operations, sources, strict=True):
+        view = (_merged_view if plan.kind == "merge" else _notice)(principal, operation, beliefs)
+        view.fingerprint = group.fingerprints[plan]
+        views.append(view)
+    derived = DerivedMemory.objects.bulk_create(views)
     Lineage.objects.bulk_create(
         Lineage(owner=principal, derived=view, belief=belief, belief_revision=belief.revision)
         for view, group in zip(derived, sources, strict=True)

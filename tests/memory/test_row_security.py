@@ -16,6 +16,8 @@ from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create
+from reconsolidation.models import DerivedMemory
+from reconsolidation.services.owner_actions import derived_reject
 from reconsolidation.services.passes import reconsolidation_pass
 
 from .helpers import conversation, remember
@@ -42,6 +44,13 @@ def populate(principal):
     remember(principal, f"{principal.username} owns a blue canoe.", subject="vehicle:canoe")
     remember(principal, f"{principal.username} owns the blue canoe", subject="vehicle:canoe")
     reconsolidation_pass(principal=principal)
+    remember(principal, f"{principal.username} prefers metric units.", subject="pref:units")
+    remember(principal, f"{principal.username} prefers imperial units.", subject="pref:units")
+    reconsolidation_pass(principal=principal)
+    with principal_context(principal):
+        notice = DerivedMemory.objects.get(kind="uncertainty_notice")
+    # Rejecting the notice leaves a suppression fingerprint.
+    derived_reject(principal=principal, derived_id=notice.public_id, expected_revision=1)
     with principal_context(principal):
         now = timezone.now()
         formation = FormationAudit.objects.create(

@@ -1,0 +1,91 @@
+"""What the owner does with a derived memory. Originals are never changed by any of these.
+
+Every action names the revision the owner saw; a derived memory changed
+meanwhile is a conflict and nothing happens. Rejecting or deleting erases the
+derived memory's copy of its sources' text and records a suppression
+fingerprint, so that reconsolidation never derives the same claim again.
+"""
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from memory.errors import conflict, not_found, validation_error
+from memory.principal import principal_context
+from memory.selectors._ids import parse_public_id
+from reconsolidation.models import DerivedMemory, Operation, Suppression
+
+
+def _derived_for_update(principal, derived_id, expected_revision):
+    if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
+        raise validation_error("expected_revision must be an integer.", field="expected_revision")
+    derived = (
+        DerivedMemory.objects.select_for_update()
+        .filter(owner=principal, public_id=parse_public_id(derived_id, "derived_id"))
+        .first()
+    )
+    if derived is None:
+        raise not_found("derived memory")
+    if derived.revision != expected_revision:
+        raise conflict(
+            "The derived memory has changed since you read it.",
+            field="expected_revision",
+            current_revision=derived.revision,
+        )
+    return derived
+
+
+def _save(derived, *fields):
+    derived.revision += 1
+    derived.save(update_fields=[*fields, "revision", "updated_at"])
+    return derived
+
+
+def derived_review(*, principal, derived_id, expected_revision):
+    """The owner has looked at it: only its review state changes."""
+    with principal_context(principal), transaction.atomic():
+        derived = _derived_for_update(principal, derived_id, expected_revision)
+        derived.review_state = DerivedMemory.Review.REVIEWED
+        return _save(derived, "review_state")
+
+
+def derived_restrict(*, principal, derived_id, expected_revision, restricted=True):
+    """Hide it from recall and history reads (or show it again); nothing else changes."""
+    if not isinstance(restricted, bool):
+        raise validation_error("restricted must be true or false.", field="restricted")
+    with principal_context(principal), transaction.atomic():
+        derived = _derived_for_update(principal, derived_id, expected_revision)
+        derived.restricted = restricted
+        return _save(derived, "restricted")
+
+
+def _dismiss(principal, derived_id, expected_revision, status):
+    with principal_context(principal), transaction.atomic():
+        derived = _derived_for_update(principal, derived_id, expected_revision)
+        if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
+            raise conflict(f"The derived memory is already {derived.status}.")
+        if derived.fingerprint:
+            Suppression.objects.get_or_create(
+                owner=principal, fingerprint=derived.fingerprint, defaults={"reason": status}
+            )
+        Operation.objects.filter(
+            owner=principal, pk=derived.operation_id, state=Operation.State.APPLIED
+        ).update(
+            state=Operation.State.INVALIDATED,
+            invalidation_reason=f"owner_{status}",
+            revision=F("revision") + 1,
+            updated_at=timezone.now(),
+        )
+        derived.status = status
+        derived.statement = derived.subject = ""
+        return _save(derived, "status", "statement", "subject")
+
+
+def derived_reject(*, principal, derived_id, expected_revision):
+    """Not so: erase its copied text and never derive the same claim again."""
+    return _dismiss(principal, derived_id, expected_revision, DerivedMemory.Status.REJECTED)
+
+
+def derived_delete(*, principal, derived_id, expected_revision):
+    """Remove it: erase its copied text and never derive the same claim again."""
+    return _dismiss(principal, derived_id, expected_revision, DerivedMemory.Status.DELETED)
