@@ -11,6 +11,7 @@ the median of several runs the same way (``manage.py benchmark`` does).
 import json
 import operator
 import resource
+import threading
 from pathlib import Path
 
 SCHEMA = 1
@@ -53,3 +54,35 @@ def record_write(path, record):
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"schema": SCHEMA, **record}, indent=2, sort_keys=True) + "\n")
+
+
+def _rss_bytes():
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+class RssSampler:
+    """The process's resident memory while the block runs: at its start and at its peak."""
+
+    def __init__(self, interval=0.02):
+        self.interval = interval
+        self.start = self.peak = 0
+        self._stop = threading.Event()
+
+    def _sample(self):
+        while not self._stop.wait(self.interval):
+            self.peak = max(self.peak, _rss_bytes())
+
+    def __enter__(self):
+        self.start = self.peak = _rss_bytes()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, _rss_bytes())

@@ -1,36 +1,9 @@
 #!/bin/sh
-# Create (if missing) and migrate the benchmark database, then run the formation
-# benchmark. Extra arguments go to the command, e.g.:
+# Run the formation benchmark in its own PostgreSQL database (created and migrated if
+# needed). Extra arguments go to `manage.py benchmark_formation`, e.g.:
 #
 #   benchmarks/run_formation.sh --sessions 200
 #
-# Settings (environment): PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie),
-# BENCH_DB (reverie_bench; must start with reverie_bench), PYTHON (.venv/bin/python).
-# See docs/benchmarks.md.
-set -eu
-
-cd "$(dirname "$0")/.."
-
-PGHOST="${PGHOST:-127.0.0.1}"
-PGPORT="${PGPORT:-5432}"
-PGUSER="${PGUSER:-reverie}"
-BENCH_DB="${BENCH_DB:-reverie_bench}"
-PYTHON="${PYTHON:-.venv/bin/python}"
-export PGHOST PGPORT PGUSER
-
-case "$BENCH_DB" in
-    reverie_bench*) ;;
-    *) echo "BENCH_DB must start with reverie_bench, got '$BENCH_DB'" >&2; exit 2 ;;
-esac
-
-if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$BENCH_DB'" | grep -q 1; then
-    createdb "$BENCH_DB"
-fi
-
-DATABASE_URL="postgres://$PGUSER@$PGHOST:$PGPORT/$BENCH_DB"
-export DATABASE_URL
-# Only for the development SECRET_KEY; the command turns query logging off itself.
-export DEBUG=1
-
-"$PYTHON" manage.py migrate --no-input -v 0
-exec "$PYTHON" manage.py benchmark_formation "$@"
+# Settings (environment): as in benchmarks/run_in_bench_db.sh; BENCH_DB defaults
+# to reverie_bench. See docs/benchmarks.md.
+exec "$(dirname "$0")/run_in_bench_db.sh" benchmark_formation reverie_bench "$@"

@@ -1,7 +1,6 @@
 """Benchmark formation against ingest on PostgreSQL. See docs/benchmarks.md."""
 
 import os
-import threading
 import time
 
 from django.contrib.auth import get_user_model
@@ -11,7 +10,7 @@ from django.test.utils import override_settings
 
 from benchmarks.arguments import positive_int
 from benchmarks.conversations import messages
-from benchmarks.records import peak_rss_mib, record_write, target
+from benchmarks.records import RssSampler, peak_rss_mib, record_write, target
 from memory.enums import EventType
 from memory.models import Belief, Session
 from memory.principal import principal_context
@@ -23,38 +22,6 @@ DATABASE_PREFIX = "reverie_bench"
 USERNAME_PREFIX = "formation-bench-"
 TARGET_MESSAGES_PER_SECOND = 1000
 TARGET_RATIO = 3.0
-
-
-def _rss_bytes():
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-class RssSampler:
-    """The process's resident memory while the block runs: at its start and at its peak."""
-
-    def __init__(self, interval=0.02):
-        self.interval = interval
-        self.start = self.peak = 0
-        self._stop = threading.Event()
-
-    def _sample(self):
-        while not self._stop.wait(self.interval):
-            self.peak = max(self.peak, _rss_bytes())
-
-    def __enter__(self):
-        self.start = self.peak = _rss_bytes()
-        self._thread = threading.Thread(target=self._sample, daemon=True)
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc):
-        self._stop.set()
-        self._thread.join()
-        self.peak = max(self.peak, _rss_bytes())
 
 
 def formation_record(

@@ -13,9 +13,8 @@ from django.utils import timezone
 
 from benchmarks.arguments import positive_int
 from benchmarks.corpus import Corpus
-from benchmarks.records import record_write, target
+from benchmarks.records import RssSampler, record_write, target
 from memory.enums import SCOPE_PRINCIPAL
-from memory.management.commands.benchmark_formation import RssSampler
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.services.account import account_purge
