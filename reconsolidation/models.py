@@ -1,8 +1,11 @@
-"""Reconsolidation's records: operations, derived memories, their lineage, leases and cursors.
+"""Reconsolidation's records: operations, derived memories, their lineage, receipts, leases,
+cursors and budget reservations.
 
-Operations and derived memories hold memory content or lineage: they are
-owner-bearing (FORCE row-level security on PostgreSQL). Leases and cursors hold
-only ids and times, so that fair scheduling can read them across principals.
+Operations, derived memories, summary claims, lineage, suppressions and
+receipts hold memory content or lineage: they are owner-bearing (FORCE
+row-level security on PostgreSQL). Leases, cursors and budget reservations
+hold only ids, times and figures, so that fair scheduling and shared budgets
+can read them across principals.
 """
 
 from django.conf import settings
@@ -19,11 +22,16 @@ class Operation(OwnedModel):
 
     class Kind(models.TextChoices):
         MERGE = "merge"
+        SUMMARY = "summary"
+        HYPOTHESIS = "hypothesis"
         UNCERTAINTY_NOTICE = "uncertainty_notice"
 
     class State(models.TextChoices):
+        PLANNED = "planned"
         APPLIED = "applied"
         INVALIDATED = "invalidated"
+        UNDONE = "undone"
+        FAILED = "failed"
 
     public_id = models.UUIDField(default=new_public_id, unique=True, editable=False)
     kind = models.CharField(max_length=30, choices=Kind.choices)
@@ -31,7 +39,7 @@ class Operation(OwnedModel):
     policy_version = models.CharField(max_length=40)
     # [{"belief": public id, "revision": n}, ...]: what the operation read.
     inputs = models.JSONField()
-    # Why the operation stopped holding: "source_changed", "regrouped".
+    # Why the operation stopped holding: "source_changed", "regrouped", "owner_rejected", ...
     invalidation_reason = models.CharField(max_length=40, blank=True)
     revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -49,11 +57,16 @@ class DerivedMemory(OwnedModel):
 
     class Kind(models.TextChoices):
         MERGED = "merged"
+        SUMMARY = "summary"
+        HYPOTHESIS = "hypothesis"
         UNCERTAINTY_NOTICE = "uncertainty_notice"
 
     class Status(models.TextChoices):
         ACTIVE = "active"
         INVALIDATED = "invalidated"
+        UNDONE = "undone"
+        EXPIRED = "expired"
+        PROMOTED = "promoted"
         REJECTED = "rejected"
         DELETED = "deleted"
 
@@ -80,6 +93,8 @@ class DerivedMemory(OwnedModel):
     valid_until = models.DateTimeField(null=True, blank=True)
     # Copied from the sources, never the time of derivation.
     evidence_at = models.DateTimeField(null=True, blank=True)
+    # Hypotheses only: the end of their finite, evidence-based lifetime.
+    expires_at = models.DateTimeField(null=True, blank=True)
     review_state = models.CharField(
         max_length=20, choices=Review.choices, default=Review.UNREVIEWED
     )
@@ -106,15 +121,73 @@ class DerivedMemory(OwnedModel):
 
 
 class Lineage(OwnedModel):
-    """A derived memory depends on this revision of an original belief."""
+    """A derived memory depends on this revision of an original belief.
+
+    A summary also depends on the inputs it read but left out (``omitted``), so
+    that it can say what it does not cover and is invalidated when they change.
+    """
+
+    class Role(models.TextChoices):
+        SOURCE = "source"
+        OMITTED = "omitted"
 
     derived = models.ForeignKey(DerivedMemory, on_delete=models.CASCADE, related_name="lineage")
     belief = models.ForeignKey(Belief, on_delete=models.CASCADE, related_name="+")
     belief_revision = models.PositiveIntegerField()
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.SOURCE)
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["derived", "belief"], name="lineage_unique")]
         indexes = [models.Index(fields=["owner", "belief"])]
+
+
+class SummaryClaim(OwnedModel):
+    """One claim of a summary, in order, attributed to the originals that state it."""
+
+    derived = models.ForeignKey(DerivedMemory, on_delete=models.CASCADE, related_name="claims")
+    position = models.PositiveSmallIntegerField()
+    # A copy of source text: erased with the source it came from.
+    statement = models.TextField(blank=True)
+    polarity = models.CharField(max_length=10, choices=Polarity.choices)
+    # True while any supporting original is only provisional, or the claim is
+    # contradicted inside the summary: uncertainty is never compressed away.
+    uncertain = models.BooleanField(default=False)
+    # Namespaced hash of the claim, without its text (``planning.claim_fingerprint``).
+    fingerprint = models.CharField(max_length=64)
+    supports = models.ManyToManyField(Belief, through="ClaimSupport", related_name="+")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["derived", "position"], name="summary_claim_position")
+        ]
+
+
+class ClaimSupport(OwnedModel):
+    """This revision of an original belief states the summary claim."""
+
+    claim = models.ForeignKey(SummaryClaim, on_delete=models.CASCADE, related_name="support")
+    belief = models.ForeignKey(Belief, on_delete=models.CASCADE, related_name="+")
+    belief_revision = models.PositiveIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["claim", "belief"], name="claim_support_unique")
+        ]
+        indexes = [models.Index(fields=["owner", "belief"])]
+
+
+class Receipt(OwnedModel):
+    """What an owner action on an operation did (e.g. an undo), for replays under its
+    ``Idempotency-Key``. Ids and statuses only, no memory text."""
+
+    key = models.CharField(max_length=200)
+    operation = models.ForeignKey(Operation, on_delete=models.CASCADE, related_name="receipts")
+    action = models.CharField(max_length=20)
+    result = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["owner", "key"], name="receipt_key_unique")]
 
 
 class Suppression(OwnedModel):
@@ -155,3 +228,30 @@ class Cursor(models.Model):
     scanned_key = models.CharField(max_length=64, blank=True)
     full_scans = models.PositiveIntegerField(default=0)
     last_pass_at = models.DateTimeField(null=True, blank=True)
+
+
+class BudgetReservation(models.Model):
+    """Work reserved before a pass over one principal's bank, settled after. Content-free.
+
+    Until settled, the whole reservation counts against the shared budget: a
+    pass that died without reporting its usage keeps what it reserved.
+    """
+
+    class State(models.TextChoices):
+        RESERVED = "reserved"
+        SETTLED = "settled"
+
+    principal = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    units = models.PositiveIntegerField()
+    used = models.PositiveIntegerField(null=True, blank=True)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.RESERVED)
+    created_at = models.DateTimeField()
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["created_at"]),
+            models.Index(fields=["principal", "created_at"]),
+        ]

@@ -16,7 +16,7 @@ from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create
-from reconsolidation.models import DerivedMemory
+from reconsolidation.models import ClaimSupport, DerivedMemory, Receipt, SummaryClaim
 from reconsolidation.services.owner_actions import derived_reject
 from reconsolidation.services.passes import reconsolidation_pass
 
@@ -52,6 +52,17 @@ def populate(principal):
     # Rejecting the notice leaves a suppression fingerprint.
     derived_reject(principal=principal, derived_id=notice.public_id, expected_revision=1)
     with principal_context(principal):
+        merged = DerivedMemory.objects.get(kind="merged")
+        lineage = merged.lineage.first()
+        claim = SummaryClaim.objects.create(
+            owner=principal, derived=merged, position=1, polarity="positive", fingerprint="f"
+        )
+        ClaimSupport.objects.create(
+            owner=principal, claim=claim, belief=lineage.belief, belief_revision=1
+        )
+        Receipt.objects.create(
+            owner=principal, key="r", operation=merged.operation, action="undo", result={}
+        )
         now = timezone.now()
         formation = FormationAudit.objects.create(
             owner=principal,
