@@ -225,6 +225,22 @@ REVERIE_RECONSOLIDATION = {
     "lease_seconds": env.int("REVERIE_RECONSOLIDATION_LEASE_SECONDS", default=120),
     "heartbeat_seconds": 30,
     "slice_beliefs": env.int("REVERIE_RECONSOLIDATION_SLICE", default=2000),
+    # A hypothesis lives this long after the newest evidence of its sources, and
+    # never past their own expiry or validity.
+    "hypothesis_lifetime_days": env.int("REVERIE_HYPOTHESIS_LIFETIME_DAYS", default=30),
+    # The scheduled tick: every tick_seconds it passes over due principals, oldest
+    # pass first, until tick_deadline_seconds; a principal whose full scan has
+    # wrapped is due again pass_interval_seconds after its last pass.
+    "tick_seconds": env.int("REVERIE_RECONSOLIDATION_TICK_SECONDS", default=60),
+    "tick_deadline_seconds": env.int("REVERIE_RECONSOLIDATION_TICK_DEADLINE", default=45),
+    "principals_per_tick": env.int("REVERIE_RECONSOLIDATION_PRINCIPALS_PER_TICK", default=20),
+    "pass_interval_seconds": env.int("REVERIE_RECONSOLIDATION_PASS_INTERVAL", default=600),
+    # Work budgets over a rolling day, in beliefs read: for all principals
+    # together, and for each principal's share of it.
+    "budget_units_per_day": env.int("REVERIE_RECONSOLIDATION_BUDGET", default=2_000_000),
+    "budget_units_per_principal_per_day": env.int(
+        "REVERIE_RECONSOLIDATION_BUDGET_PER_PRINCIPAL", default=200_000
+    ),
 }
 
 # Capabilities that DESIGN keeps off until evaluated: a flag naming one may only be
@@ -232,7 +248,24 @@ REVERIE_RECONSOLIDATION = {
 # evaluation arm that measures it, the policy part its code digest covers and
 # the thresholds its metrics must meet ({"metric": {"min" | "max": value}}).
 # The flags that name them arrive with the capabilities.
-REVERIE_CAPABILITIES = {}
+REVERIE_CAPABILITIES = {
+    # Certified by `manage.py evaluate_reconsolidation` on the labelled synthetic
+    # banks: no false merge, no privacy failure, no drop of original beliefs in
+    # recall with derived memories included, on every case of a fixture of
+    # meaningful size.
+    "reconsolidation": {
+        "arm": "reconsolidation",
+        "policy": "reconsolidation",
+        "evaluation": "reconsolidation",
+        "thresholds": {
+            "cases": {"min": 40},
+            "failed": {"max": 0},
+            "false_merges": {"max": 0},
+            "privacy_failures": {"max": 0},
+            "atomic_recall_drop": {"max": 0.0},
+        },
+    },
+}
 REVERIE_CERTIFICATE_CHECK = "evaluation.certificates.certificate_refusal"
 
 # Defaults for operator-toggled flags; a row in memory.Flag overrides its default.
@@ -240,4 +273,6 @@ REVERIE_FLAG_DEFAULTS = {
     "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
     "formation": env.bool("REVERIE_FLAG_FORMATION", default=True),
     "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
+    # A certified capability: see REVERIE_CAPABILITIES.
+    "reconsolidation": env.bool("REVERIE_FLAG_RECONSOLIDATION", default=False),
 }

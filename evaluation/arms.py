@@ -1,7 +1,8 @@
 """One evaluation arm, run against its own fresh database: import, form, ask.
 
 This is the system-under-test side of an evaluation. It imports the dataset's
-conversations, runs formation when the arm needs it, and asks every question
+conversations, runs formation when the arm needs it, then reconsolidation passes
+over every bank when the arm needs those too, and asks every question
 through the product's recall, recording what came back: item kinds, the turns
 each item came from and its length. It never reads the labels (evidence,
 categories, facts); scoring happens in the parent process, from this record.
@@ -18,12 +19,18 @@ from memory.models import Belief, BeliefSource, Event
 from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.services.formation import formation_extractor, formation_sweep
+from reconsolidation.models import DerivedMemory
+from reconsolidation.selectors.recall import derived_recall_evaluating
+from reconsolidation.services.passes import reconsolidation_pass
 
 from .scoring import fuse
 from .services.importer import import_conversations, principal_username
 
 # Sessions consolidated per formation sweep while an arm forms its memories.
 SWEEP_BATCH = 500
+# A full scan of a bank takes a pass per slice; more than this means the passes
+# are not advancing, and the arm fails rather than loops.
+MAX_PASSES_PER_BANK = 10_000
 
 
 @dataclass(frozen=True)
@@ -32,6 +39,8 @@ class Arm:
     description: str
     forms: bool
     include: tuple[str, ...]
+    # Reconsolidation passes run over every bank after formation.
+    reconsolidates: bool = False
 
 
 ARMS = {
@@ -39,7 +48,20 @@ ARMS = {
     for arm in (
         Arm("control", "original messages only (no formation)", False, ("messages",)),
         Arm("formation", "formed memories only", True, ()),
-        Arm("hybrid", "formed memories and original messages, fused", True, ("messages",)),
+        Arm(
+            "reconsolidation",
+            "formed memories and the memories derived from them",
+            True,
+            ("derived",),
+            reconsolidates=True,
+        ),
+        Arm(
+            "hybrid",
+            "formed and derived memories and original messages, fused",
+            True,
+            ("messages", "derived"),
+            reconsolidates=True,
+        ),
     )
 }
 
@@ -58,6 +80,42 @@ def banks_for(question_text, speakers):
         if re.search(rf"\b{re.escape(speaker.split()[0])}\b", question_text, re.IGNORECASE)
     ]
     return named if len(named) == 1 else list(speakers)
+
+
+def reconsolidate_bank(principal):
+    """Run passes over one bank until a full scan has completed; return their counts."""
+    passes, outcomes = 0, {}
+    while True:
+        report = reconsolidation_pass(principal=principal)
+        passes += 1
+        if report.stopped:
+            raise RuntimeError(f"a reconsolidation pass stopped: {report.stopped}")
+        for outcome, count in report.outcomes.items():
+            outcomes[outcome] = outcomes.get(outcome, 0) + count
+        if report.full_scan_completed:
+            return passes, outcomes
+        if passes >= MAX_PASSES_PER_BANK:
+            raise RuntimeError("reconsolidation passes do not complete a full scan")
+
+
+def reconsolidate_all(principals):
+    """Reconsolidate every bank, one principal at a time; return what was done and derived."""
+    passes, outcomes, derived = 0, {}, {}
+    for principal in principals:
+        bank_passes, bank_outcomes = reconsolidate_bank(principal)
+        passes += bank_passes
+        for outcome, count in bank_outcomes.items():
+            outcomes[outcome] = outcomes.get(outcome, 0) + count
+        with principal_context(principal):
+            for kind in DerivedMemory.objects.filter(
+                owner=principal, status=DerivedMemory.Status.ACTIVE
+            ).values_list("kind", flat=True):
+                derived[kind] = derived.get(kind, 0) + 1
+    return {
+        "passes": passes,
+        "outcomes": dict(sorted(outcomes.items())),
+        "derived": dict(sorted(derived.items())),
+    }
 
 
 def form_all(extractor=None):
@@ -83,7 +141,9 @@ class _Bank:
             }
 
     def ask(self, text, *, include, limit):
-        result = recall(principal=self.principal, query=text, include=include, limit=limit)
+        # The evaluation measures derived recall before any certificate allows it.
+        with derived_recall_evaluating():
+            result = recall(principal=self.principal, query=text, include=include, limit=limit)
         return [
             (
                 (item.kind, item.id),
@@ -106,6 +166,7 @@ def run_arm(arm, dataset, *, k):
     import_conversations(dataset)
     consolidations = form_all() if arm.forms else 0
     User = get_user_model()
+    reconsolidation = reconsolidate_all(User.objects.order_by("pk")) if arm.reconsolidates else None
     observations, beliefs, turn_texts = [], [], {}
     for conversation in dataset.conversations:
         banks = {
@@ -124,6 +185,7 @@ def run_arm(arm, dataset, *, k):
         "arm": arm.name,
         "database": database_description(),
         "consolidations": consolidations,
+        "reconsolidation": reconsolidation,
         "observations": observations,
         "beliefs": beliefs,
         "turn_texts": turn_texts,

@@ -19,12 +19,20 @@ from django.conf import settings
 from .arms import ARMS
 from .models import Certificate
 from .provenance import code_digest, policy_versions
+from .reconsolidation_scoring import reconsolidation_metrics
 from .results import arm_metrics
 
-HOW_TO_CERTIFY = (
-    "run `manage.py evaluate FILE --arms {arm},... --out DIR` and then "
-    "`manage.py certify --results DIR/results.json --capability {capability}`"
-)
+# How to produce results for a capability, by the evaluation that scores it.
+HOW_TO_CERTIFY = {
+    "recall": (
+        "run `manage.py evaluate FILE --arms {arm},... --out DIR` and then "
+        "`manage.py certify --results DIR/results.json --capability {capability}`"
+    ),
+    "reconsolidation": (
+        "run `manage.py evaluate_reconsolidation --out DIR` and then "
+        "`manage.py certify --results DIR/results.json --capability {capability}`"
+    ),
+}
 
 
 class CertificationError(ValueError):
@@ -37,6 +45,13 @@ class Capability:
     arm: str
     policy: str
     thresholds: dict
+    # The evaluation whose results certify it: "recall" (``evaluate``) or
+    # "reconsolidation" (``evaluate_reconsolidation``).
+    evaluation: str = "recall"
+
+    @property
+    def how(self):
+        return HOW_TO_CERTIFY[self.evaluation].format(arm=self.arm, capability=self.name)
 
 
 def capability(name):
@@ -67,16 +82,43 @@ def threshold_failures(metrics, thresholds):
     return failures
 
 
+def _recall_metrics(results, spec):
+    cases = [case for case in results.get("cases", []) if case.get("arm") == spec.arm]
+    return arm_metrics(
+        results["labels"],
+        cases,
+        results.get("observed", {}).get(spec.arm),
+        forms=ARMS[spec.arm].forms,
+    )
+
+
+def _reconsolidation_metrics(results, spec):
+    return reconsolidation_metrics(
+        results["labels"]["cases"],
+        results["observed"][spec.arm],
+        k=results["meta"]["settings"]["k"],
+    )
+
+
+RECOMPUTE = {"recall": _recall_metrics, "reconsolidation": _reconsolidation_metrics}
+
+
 def certify(*, raw_results, capability_name):
     """Check ``raw_results`` (the bytes of results.json) for a capability; store and return the
     certificate, or raise ``CertificationError`` with every reason."""
     spec = capability(capability_name)
-    how = HOW_TO_CERTIFY.format(arm=spec.arm, capability=spec.name)
+    how = spec.how
     try:
         results = json.loads(raw_results)
-        meta, labels = results["meta"], results["labels"]
+        meta, _ = results["meta"], results["labels"]
     except (ValueError, TypeError, KeyError):
         raise CertificationError("not a results.json written by `manage.py evaluate`") from None
+    evaluation = meta.get("evaluation", "recall")
+    if evaluation != spec.evaluation:
+        raise CertificationError(
+            f"the results are of the {evaluation} evaluation, {spec.name} is certified by the "
+            f"{spec.evaluation} one; {how}"
+        )
     if spec.arm not in results.get("arms", {}):
         raise CertificationError(f"the results have no {spec.arm!r} arm; {how}")
     policy_version, digest = current_binding(spec)
@@ -89,18 +131,13 @@ def certify(*, raw_results, capability_name):
         raise CertificationError(
             f"the results were produced by other {spec.policy} code than this; {how}"
         )
-    cases = [case for case in results.get("cases", []) if case.get("arm") == spec.arm]
-    # Through JSON, as the recorded figures went, so that equal values compare equal.
-    recomputed = json.loads(
-        json.dumps(
-            arm_metrics(
-                labels,
-                cases,
-                results.get("observed", {}).get(spec.arm),
-                forms=ARMS[spec.arm].forms,
-            )
-        )
-    )
+    try:
+        # Through JSON, as the recorded figures went, so that equal values compare equal.
+        recomputed = json.loads(json.dumps(RECOMPUTE[spec.evaluation](results, spec)))
+    except (ValueError, TypeError, KeyError):
+        raise CertificationError(
+            "the results do not hold the observations their metrics need"
+        ) from None
     recorded = results["arms"][spec.arm]
     differing = sorted(key for key, value in recomputed.items() if recorded.get(key) != value)
     if differing:
@@ -147,7 +184,7 @@ def certificate_refusal(capability_name):
     if matching_certificate(capability_name) is not None:
         return None
     policy_version, _ = current_binding(spec)
-    how = HOW_TO_CERTIFY.format(arm=spec.arm, capability=spec.name)
+    how = spec.how
     return (
         f"{spec.name} needs an evaluation certificate for its current code "
         f"(policy {policy_version}) and has none; {how}."

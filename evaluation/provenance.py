@@ -6,6 +6,7 @@ from pathlib import Path
 from django.conf import settings
 
 from memory.services.formation import formation_extractor
+from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 
 # The code that decides what an evaluated capability does, by part. A change
 # to any of these files changes the digest, and so invalidates certificates
@@ -13,6 +14,21 @@ from memory.services.formation import formation_extractor
 POLICY_CODE = {
     "formation": ("memory/formation", "memory/services/formation.py"),
     "recall": ("memory/selectors/recall.py", "memory/search"),
+    # What reconsolidation reads, plans, applies and invalidates, and how derived
+    # memories are recalled. Scheduling, budgets and the owner's actions and undo
+    # decide nothing the evaluation measures, so changing them needs no new certificate.
+    "reconsolidation": (
+        "reconsolidation/planning.py",
+        "reconsolidation/planners",
+        "reconsolidation/services/passes.py",
+        "reconsolidation/services/operations.py",
+        "reconsolidation/services/summaries.py",
+        "reconsolidation/services/hypotheses.py",
+        "reconsolidation/services/invalidation.py",
+        "reconsolidation/selectors/hypotheses.py",
+        "reconsolidation/selectors/summaries.py",
+        "reconsolidation/selectors/recall.py",
+    ),
 }
 
 
@@ -36,4 +52,7 @@ def code_digest(parts=tuple(POLICY_CODE)):
 
 
 def policy_versions():
-    return {"formation": formation_extractor().policy_version}
+    return {
+        "formation": formation_extractor().policy_version,
+        "reconsolidation": RECONSOLIDATION_POLICY,
+    }

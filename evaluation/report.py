@@ -56,10 +56,12 @@ def _rows(results):
                     "recall": [values.get(f"evidence_recall@{k}") for k in KS],
                 }
             )
+        derived = (metrics.get("reconsolidation") or {}).get("derived")
         rows.append(
             {
                 "arm": arm,
                 "metrics": metrics,
+                "derived": None if derived is None else sum(derived.values()),
                 "recall": [metrics[f"evidence_recall@{k}"] for k in KS],
                 "categories": categories,
             }

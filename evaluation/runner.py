@@ -145,6 +145,7 @@ def evaluate(dataset, path, *, arms, k, out_dir, keep_databases=False, progress=
         results["arms"][arm] = {
             "description": ARMS[arm].description,
             "consolidations": record["consolidations"],
+            "reconsolidation": record.get("reconsolidation"),
             **arm_metrics(labels, cases, observed, forms=ARMS[arm].forms),
         }
     (out_dir / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")

@@ -40,6 +40,14 @@ CATALOGUE = {
             "pending conversations are picked up when it is on again.",
         ),
         FlagSpec(
+            "reconsolidation",
+            "processing",
+            "Reconsolidates each principal's memories in the background (merges, notices), "
+            "one principal at a time within shared budgets. Needs an evaluation certificate "
+            "of its current code. Off: no new passes; what passes did stays, undoable.",
+            capability="reconsolidation",
+        ),
+        FlagSpec(
             "maintenance_kill_switch",
             "kill_switch",
             "On: background maintenance (expiry, formation, reconsolidation) starts no new work.",

@@ -4,11 +4,28 @@ from django.conf import settings
 from django_q.models import Schedule
 
 
-def _every(seconds):
+def every(seconds):
     """Schedule fields for "every ``seconds``": whole minutes, or a cron with seconds."""
     if seconds >= 60 and seconds % 60 == 0:
         return {"schedule_type": Schedule.MINUTES, "minutes": seconds // 60, "cron": None}
     return {"schedule_type": Schedule.CRON, "cron": f"* * * * * */{seconds}", "minutes": None}
+
+
+# Maintenance of apps built on ``memory``, registered from their ``AppConfig.ready``:
+# ``memory`` never imports them. Each is (schedules, run_once): ``schedules()``
+# returns schedule specs like the ones below; ``run_once()`` does the work once by
+# hand and returns one line for ``run_maintenance --once``.
+_extensions = []
+
+
+def maintenance_extend(*, schedules, run_once):
+    """Add an app's maintenance to the declared schedules and to ``run_maintenance``."""
+    if (schedules, run_once) not in _extensions:
+        _extensions.append((schedules, run_once))
+
+
+def maintenance_run_once_hooks():
+    return [run_once for _, run_once in _extensions]
 
 
 def declared_schedules():
@@ -19,8 +36,9 @@ def declared_schedules():
             "name": "memory.formation_sweep",
             "func": "memory.tasks.formation_sweep_task",
             "repeats": -1,
-            **_every(settings.REVERIE_FORMATION["sweep_seconds"]),
+            **every(settings.REVERIE_FORMATION["sweep_seconds"]),
         },
+        *(spec for schedules, _ in _extensions for spec in schedules()),
     ]
 
 

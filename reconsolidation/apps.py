@@ -13,3 +13,17 @@ class ReconsolidationConfig(AppConfig):
         # Same transaction as the change: a corrected or deleted source never
         # leaves a derived memory standing, even for a moment.
         on_beliefs_retired(invalidate_dependents)
+
+        from memory.selectors.recall import register_recall_source
+
+        from .selectors.recall import KIND, derived_recall
+
+        # Opt-in: recall names it in ``include`` without importing this app.
+        register_recall_source(KIND, derived_recall)
+
+        from memory.schedules import maintenance_extend
+
+        from . import maintenance
+
+        # The tick runs in memory's maintenance slot without memory importing this app.
+        maintenance_extend(schedules=maintenance.schedules, run_once=maintenance.run_once)

@@ -34,6 +34,10 @@ class SourceView:
     valid_from: datetime | None
     valid_until: datetime | None
     evidence_at: datetime | None
+    # A hypothesis lives no longer than any of its sources.
+    expires_at: datetime | None = None
+    # A summary claim resting on a provisional original is uncertain.
+    status: str = "active"
 
 
 @dataclass(frozen=True)
@@ -141,11 +145,18 @@ def suppression_fingerprint(plan):
 
     A merge claims its sources' statement, so equivalent claims share the
     fingerprint whatever their sources; a notice claims that one subject (in
-    one scope) is contradictory.
+    one scope) is contradictory; a hypothesis claims that two subjects (in one
+    scope) are connected, whichever of them names the shared entity; a summary
+    claims exactly its shown claims about one subject in one scope (each of
+    those claims has its own fingerprint too).
     """
     first = plan.sources[0]
     if plan.kind == "merge":
         what = claim_key(first.subject, first.type, first.polarity, first.statement)
+    elif plan.kind == "hypothesis":
+        what = "\x1f".join([*sorted(plan.subjects), first.scope])
+    elif plan.kind == "summary":
+        what = "\x1f".join([plan.subject, plan.scope, *sorted(c.fingerprint for c in plan.claims)])
     else:
         what = f"{first.subject}\x1f{first.scope}"
     return hashlib.sha256(f"reconsolidation:{plan.kind}:{what}".encode()).hexdigest()

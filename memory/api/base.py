@@ -3,29 +3,28 @@
 import functools
 import hashlib
 import json
-import re
-from datetime import timedelta
 
 from django.conf import settings
-from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from memory.errors import HTTP_STATUS_BY_CODE, conflict, validation_error
-from memory.models import IdempotencyRecord
+from memory.errors import HTTP_STATUS_BY_CODE, validation_error
 from memory.selectors.flags import flag_enabled
+from memory.services.idempotency import (
+    idempotency_complete,
+    idempotency_key_check,
+    idempotency_reserve,
+)
 
 from .serializers import ErrorSerializer
 
-IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
 # Seconds a process reuses the memory_api flag before reading it again: an
 # operator's switch reaches every web process within this long.
 SURFACE_FLAG_MAX_AGE = 5
-_KEY_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
 class Page:
@@ -103,38 +102,19 @@ def idempotent(method):
         if key is None:
             with transaction.atomic():
                 return method(view, request, *args, **kwargs)
-        if not _KEY_RE.match(key):
-            raise validation_error(
-                "Idempotency-Key must be 1 to 200 printable characters.",
-                field="Idempotency-Key",
-            )
+        idempotency_key_check(key)
         principal = request.user
         fingerprint = _fingerprint(request)
         with transaction.atomic():
-            records = IdempotencyRecord.objects.filter(owner=principal)
-            records.filter(created_at__lt=timezone.now() - IDEMPOTENCY_KEY_LIFETIME).delete()
-            record = records.select_for_update().filter(key=key).first()
-            if record is None:
-                try:
-                    with transaction.atomic():
-                        record = IdempotencyRecord.objects.create(
-                            owner=principal, key=key, fingerprint=fingerprint, status_code=0
-                        )
-                except IntegrityError:
-                    record = records.select_for_update().get(key=key)
+            record = idempotency_reserve(principal=principal, key=key, fingerprint=fingerprint)
             if record.status_code:
-                if record.fingerprint != fingerprint:
-                    raise conflict(
-                        "This Idempotency-Key was used for a different request.",
-                        field="Idempotency-Key",
-                    )
                 return Response(
                     record.body, status=record.status_code, headers={"Idempotent-Replayed": "true"}
                 )
             response = method(view, request, *args, **kwargs)
-            record.status_code = response.status_code
-            record.body = _normalised(response.data)
-            record.save(update_fields=["status_code", "body"])
+            idempotency_complete(
+                record, status_code=response.status_code, body=_normalised(response.data)
+            )
             return response
 
     return wrapper

@@ -245,7 +245,9 @@ class RecallInput(StrictSerializer):
     )
     since = serializers.DateTimeField(required=False, allow_null=True, default=None)
     include = serializers.ListField(
-        child=serializers.ChoiceField(choices=["messages"]), required=False, default=list
+        child=serializers.ChoiceField(choices=["messages", "derived"]),
+        required=False,
+        default=list,
     )
     limit = serializers.IntegerField(required=False, min_value=1)
     budget_chars = serializers.IntegerField(required=False, min_value=1)
@@ -261,7 +263,7 @@ class RecallSourceOutput(serializers.Serializer):
 
 
 class RecallItemOutput(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=["belief", "message"])
+    kind = serializers.ChoiceField(choices=["belief", "message", "derived"])
     id = serializers.UUIDField()
     text = serializers.CharField()
     rank = serializers.IntegerField()
@@ -277,6 +279,14 @@ class RecallItemOutput(serializers.Serializer):
     sequence = serializers.IntegerField(allow_null=True)
     event_type = serializers.CharField(allow_blank=True)
     occurred_at = serializers.DateTimeField(allow_null=True)
+    derived_kind = serializers.ChoiceField(
+        choices=["merged", "summary", "hypothesis", "uncertainty_notice"],
+        required=False,
+        help_text="Derived items only: the kind of view.",
+    )
+    tentative = serializers.BooleanField(
+        required=False, help_text="Derived items only: an inference (a hypothesis), not evidence."
+    )
 
 
 class RecallOutput(serializers.Serializer):

@@ -16,9 +16,19 @@ def _backend():
     return postgres if connection.vendor == "postgresql" else sqlite
 
 
-def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
+def belief_matches(
+    *, owner_id, terms, statuses, types=None, since=None, limit, exclude_subject=None
+):
+    """``exclude_subject`` leaves out the beliefs of one subject (e.g. the one whose
+    entity is searched for, whose own beliefs would crowd out everything else)."""
     return _backend().belief_matches(
-        owner_id=owner_id, terms=terms, statuses=statuses, types=types, since=since, limit=limit
+        owner_id=owner_id,
+        terms=terms,
+        statuses=statuses,
+        types=types,
+        since=since,
+        limit=limit,
+        exclude_subject=exclude_subject,
     )
 
 

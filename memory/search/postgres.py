@@ -93,9 +93,12 @@ def _ranked(*, table, alias, where, where_params, terms, limit):
     return found
 
 
-def belief_matches(*, owner_id, terms, statuses, types, since, limit):
+def belief_matches(*, owner_id, terms, statuses, types, since, limit, exclude_subject=None):
     where = [_OWNER.format("b"), _LIVE_BELIEF, "b.status = ANY(%s)"]
     params = [owner_id, list(statuses)]
+    if exclude_subject is not None:
+        where.append("b.subject <> %s")
+        params.append(exclude_subject)
     if types:
         where.append("b.type = ANY(%s)")
         params.append(list(types))

@@ -20,7 +20,7 @@ def _ranked(sql, params):
         return [(row_id, -score) for row_id, score in cursor.fetchall()]
 
 
-def belief_matches(*, owner_id, terms, statuses, types, since, limit):
+def belief_matches(*, owner_id, terms, statuses, types, since, limit, exclude_subject=None):
     statuses = list(statuses)
     where = [
         "memory_belief_fts MATCH %s",
@@ -28,6 +28,9 @@ def belief_matches(*, owner_id, terms, statuses, types, since, limit):
         f"b.status IN ({_placeholders(statuses)})",
     ]
     params = [_match_expression(terms), owner_id, *statuses]
+    if exclude_subject is not None:
+        where.append("b.subject <> %s")
+        params.append(exclude_subject)
     if types:
         where.append(f"b.type IN ({_placeholders(types)})")
         params += list(types)

@@ -31,7 +31,7 @@ class RecallSource:
 
 @dataclass(frozen=True)
 class RecallItem:
-    kind: str  # "belief" or "message"
+    kind: str  # "belief", "message" or "derived"
     id: str
     text: str
     rank: int
@@ -49,6 +49,14 @@ class RecallItem:
     sequence: int | None = None
     event_type: str = ""
     occurred_at: datetime | None = None
+    # Derived memories only: what kind of view it is, and whether it is only a
+    # tentative inference (a hypothesis) rather than a view of what was said.
+    derived_kind: str = ""
+    tentative: bool = False
+
+
+# Fields that only derived items carry: responses of other kinds leave them out.
+DERIVED_ONLY_FIELDS = ("derived_kind", "tentative")
 
 
 @dataclass(frozen=True)

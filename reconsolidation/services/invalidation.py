@@ -3,7 +3,7 @@
 from django.db.models import F
 from django.utils import timezone
 
-from reconsolidation.models import DerivedMemory, Lineage, Operation
+from reconsolidation.models import DerivedMemory, Lineage, Operation, SummaryClaim
 
 
 def invalidate_dependents(*, owner_id, belief_ids, erased=False):
@@ -42,4 +42,8 @@ def invalidate_dependents(*, owner_id, belief_ids, erased=False):
     )
     if erased:
         dependents.update(statement="", subject="", updated_at=now)
+        # A summary's claims copy text too, and any of them may be the erased one's.
+        SummaryClaim.objects.filter(owner_id=owner_id, derived_id__in=derived_ids).update(
+            statement=""
+        )
     return count

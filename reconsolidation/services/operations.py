@@ -1,5 +1,5 @@
-"""Applying plans (merges, uncertainty notices): one transaction per group of plans, each
-rechecked against everything it read."""
+"""Applying plans (merges, summaries, hypotheses, uncertainty notices): one transaction per
+group of plans, each rechecked against everything it read."""
 
 from django.db import transaction
 from django.db.models import F
@@ -11,6 +11,16 @@ from memory.principal import principal_context
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planning import NOTICE_STATEMENT, POLICY_VERSION, suppression_fingerprint
 
+from .hypotheses import hypothesis_view
+from .summaries import (
+    summary_claims_create,
+    summary_dependents,
+    summary_lineage,
+    summary_restated_ids,
+    summary_shown,
+    summary_view,
+)
+
 # What each kind of plan becomes.
 KINDS = {
     "merge": (Operation.Kind.MERGE, DerivedMemory.Kind.MERGED),
@@ -18,7 +28,13 @@ KINDS = {
         Operation.Kind.UNCERTAINTY_NOTICE,
         DerivedMemory.Kind.UNCERTAINTY_NOTICE,
     ),
+    "hypothesis": (Operation.Kind.HYPOTHESIS, DerivedMemory.Kind.HYPOTHESIS),
+    "summary": (Operation.Kind.SUMMARY, DerivedMemory.Kind.SUMMARY),
 }
+# Kinds whose plans may share beliefs (one belief can ground connections to
+# several subjects): of these, only a derived memory with the plan's own
+# fingerprint is the plan done before, or to be regrouped by it.
+SHARED_SOURCE_KINDS = frozenset({"hypothesis"})
 
 
 class Outcome:
@@ -41,23 +57,37 @@ class _Group:
             .filter(owner=principal, pk__in=ids)
             .order_by("id")
         }
+        # A summary repeats only the claims it shows, and what it may regroup is
+        # found by its subject below: the other beliefs of a popular subject
+        # need no lookup of their own.
+        looked_up = {
+            pk
+            for plan in plans
+            for pk in (
+                summary_restated_ids(plan.claims) if plan.kind == "summary" else plan.belief_ids
+            )
+        }
         self.sources = {}
         for belief_id, event_id in BeliefSource.objects.filter(
-            owner=principal, belief_id__in=ids
+            owner=principal, belief_id__in=looked_up
         ).values_list("belief_id", "event_id"):
             self.sources.setdefault(belief_id, set()).add(event_id)
         self.fenced = set(
             FencedEvent.objects.filter(
                 owner=principal,
-                fence__fingerprint__in={b.fingerprint for b in self.beliefs.values()},
+                fence__fingerprint__in={
+                    self.beliefs[pk].fingerprint for pk in looked_up if pk in self.beliefs
+                },
             ).values_list("fence__fingerprint", "event_id")
         )
         # Explicit ids, not subqueries, so that the lineage index drives the
         # lookups whatever the planner estimates.
         depending = {}
         for derived_id, belief_id in Lineage.objects.filter(
-            owner=principal, belief_id__in=ids
+            owner=principal, belief_id__in=looked_up
         ).values_list("derived_id", "belief_id"):
+            depending.setdefault(belief_id, set()).add(derived_id)
+        for derived_id, belief_id in summary_dependents(principal, plans):
             depending.setdefault(belief_id, set()).add(derived_id)
         self.active = {
             derived.pk: derived
@@ -67,18 +97,38 @@ class _Group:
                 status=DerivedMemory.Status.ACTIVE,
             )
         }
+        # Only a derived memory of a plan's own kind can be that plan done
+        # before, or be regrouped by it: reading the whole lineage of every
+        # other one (a popular subject's summary, under the merges of every
+        # group) would cost a full bank per group.
+        kinds = {}
+        for plan in plans:
+            for pk in plan.belief_ids:
+                kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
+        needed = {
+            derived_id
+            for belief_id, derived_ids in depending.items()
+            for derived_id in derived_ids
+            if derived_id in self.active and self.active[derived_id].kind in kinds[belief_id]
+        }
         self.covered = {}
         for derived_id, belief_id in Lineage.objects.filter(
-            owner=principal, derived_id__in=list(self.active)
+            owner=principal, derived_id__in=list(needed)
         ).values_list("derived_id", "belief_id"):
             self.covered.setdefault(derived_id, set()).add(belief_id)
         self.depending = depending
         self.fingerprints = {plan: suppression_fingerprint(plan) for plan in plans}
+        claim_fingerprints = {
+            claim.fingerprint for plan in plans if plan.kind == "summary" for claim in plan.claims
+        }
         self.suppressed = set(
             Suppression.objects.filter(
-                owner=principal, fingerprint__in=set(self.fingerprints.values())
+                owner=principal,
+                fingerprint__in=set(self.fingerprints.values()) | claim_fingerprints,
             ).values_list("fingerprint", flat=True)
         )
+        # A summary's claims that survive the owner's earlier rejections, by plan.
+        self.shown = {}
 
     def outcome(self, plan):
         """Stale, fenced, already applied, or None when the plan may be applied."""
@@ -90,9 +140,12 @@ class _Group:
                 or belief.revision != source.revision
             ):
                 return Outcome.STALE
-        # A merge restates its sources' claim, which a fence may forbid; a
-        # notice states nothing of them.
-        for pk in plan.belief_ids if plan.kind == "merge" else ():
+        if plan.kind == "summary":
+            self.shown[plan] = summary_shown(plan, self.suppressed)
+            if self.shown[plan] is None:
+                # Too few claims left once those the owner rejected are left out.
+                return Outcome.SUPPRESSED
+        for pk in self.restated(plan):
             fingerprint = self.beliefs[pk].fingerprint
             if any((fingerprint, event) in self.fenced for event in self.sources.get(pk, ())):
                 return Outcome.FENCED
@@ -103,14 +156,27 @@ class _Group:
             return Outcome.ALREADY_APPLIED
         return None
 
+    def restated(self, plan):
+        """The sources whose claim ``plan`` repeats or builds on, which a fence may forbid.
+
+        A merge restates its sources' claim and a summary the claims it shows;
+        a hypothesis builds on its sources; a notice states nothing of them.
+        """
+        if plan.kind == "summary":
+            return summary_restated_ids(self.shown[plan])
+        return plan.belief_ids if plan.kind in ("merge", "hypothesis") else ()
+
     def overlapping(self, plan):
         """Active derived memories of the plan's kind that share a belief with it."""
         _, kind = KINDS[plan.kind]
+        fingerprint = self.fingerprints[plan] if plan.kind in SHARED_SOURCE_KINDS else None
         return {
             derived_id
             for pk in plan.belief_ids
             for derived_id in self.depending.get(pk, ())
-            if derived_id in self.active and self.active[derived_id].kind == kind
+            if derived_id in self.active
+            and self.active[derived_id].kind == kind
+            and fingerprint in (None, self.active[derived_id].fingerprint)
         }
 
 
@@ -123,7 +189,8 @@ def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
     its sources' messages. An operation of the same kind covering a different
     group of a plan's beliefs is invalidated ("regrouped"); the same group
     done already is a no-op. Plans of one kind never share beliefs (each
-    planner partitions them), so one plan's outcome cannot change another's.
+    planner partitions them) or, for ``SHARED_SOURCE_KINDS``, never share a
+    fingerprint, so one plan's outcome cannot change another's.
     """
     if not plans:
         return []
@@ -164,15 +231,34 @@ def _create(principal, plans, group, policy_version):
     )
     views = []
     for plan, operation, beliefs in zip(plans, operations, sources, strict=True):
-        view = (_merged_view if plan.kind == "merge" else _notice)(principal, operation, beliefs)
+        if plan.kind == "hypothesis":
+            view = hypothesis_view(principal, operation, beliefs, plan)
+        elif plan.kind == "summary":
+            view = summary_view(
+                principal, operation, plan, group.shown[plan], {b.pk: b for b in beliefs}
+            )
+        else:
+            view = (_merged_view if plan.kind == "merge" else _notice)(
+                principal, operation, beliefs
+            )
         view.fingerprint = group.fingerprints[plan]
         views.append(view)
     derived = DerivedMemory.objects.bulk_create(views)
-    Lineage.objects.bulk_create(
-        Lineage(owner=principal, derived=view, belief=belief, belief_revision=belief.revision)
-        for view, group in zip(derived, sources, strict=True)
-        for belief in group
-    )
+    lineage, summaries = [], []
+    for plan, view, beliefs in zip(plans, derived, sources, strict=True):
+        if plan.kind == "summary":
+            by_pk = {belief.pk: belief for belief in beliefs}
+            lineage += summary_lineage(principal, view, plan, group.shown[plan], by_pk)
+            summaries.append((view, group.shown[plan], by_pk))
+        else:
+            lineage += [
+                Lineage(
+                    owner=principal, derived=view, belief=belief, belief_revision=belief.revision
+                )
+                for belief in beliefs
+            ]
+    Lineage.objects.bulk_create(lineage)
+    summary_claims_create(principal, summaries)
 
 
 def _merged_view(principal, operation, beliefs):

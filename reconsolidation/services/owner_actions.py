@@ -13,12 +13,34 @@ from django.utils import timezone
 from memory.errors import conflict, not_found, validation_error
 from memory.principal import principal_context
 from memory.selectors._ids import parse_public_id
-from reconsolidation.models import DerivedMemory, Operation, Suppression
+from reconsolidation.models import DerivedMemory, Operation, SummaryClaim, Suppression
+
+
+def expected_revision_check(expected_revision):
+    """Refuse an ``expected_revision`` that is not an integer."""
+    if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
+        raise validation_error("expected_revision must be an integer.", field="expected_revision")
+
+
+def suppress(principal, fingerprint, reason):
+    """Never derive the claim with this fingerprint again; the first reason recorded stays."""
+    if fingerprint:
+        Suppression.objects.get_or_create(
+            owner=principal, fingerprint=fingerprint, defaults={"reason": reason}
+        )
+
+
+def erase_generated_copies(principal, derived):
+    """Erase the source text ``derived`` copied, its summary claims' included.
+
+    The caller saves ``derived``; the claims are updated here.
+    """
+    derived.statement = derived.subject = ""
+    SummaryClaim.objects.filter(owner=principal, derived=derived).update(statement="")
 
 
 def _derived_for_update(principal, derived_id, expected_revision):
-    if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
-        raise validation_error("expected_revision must be an integer.", field="expected_revision")
+    expected_revision_check(expected_revision)
     derived = (
         DerivedMemory.objects.select_for_update()
         .filter(owner=principal, public_id=parse_public_id(derived_id, "derived_id"))
@@ -64,10 +86,13 @@ def _dismiss(principal, derived_id, expected_revision, status):
         derived = _derived_for_update(principal, derived_id, expected_revision)
         if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
             raise conflict(f"The derived memory is already {derived.status}.")
-        if derived.fingerprint:
-            Suppression.objects.get_or_create(
-                owner=principal, fingerprint=derived.fingerprint, defaults={"reason": status}
-            )
+        suppress(principal, derived.fingerprint, status)
+        # Each claim of a summary is suppressed on its own, so that none of them
+        # comes back in a later summary of the same subject.
+        for fingerprint in SummaryClaim.objects.filter(
+            owner=principal, derived=derived
+        ).values_list("fingerprint", flat=True):
+            suppress(principal, fingerprint, status)
         Operation.objects.filter(
             owner=principal, pk=derived.operation_id, state=Operation.State.APPLIED
         ).update(
@@ -77,7 +102,7 @@ def _dismiss(principal, derived_id, expected_revision, status):
             updated_at=timezone.now(),
         )
         derived.status = status
-        derived.statement = derived.subject = ""
+        erase_generated_copies(principal, derived)
         return _save(derived, "status", "statement", "subject")
 
 

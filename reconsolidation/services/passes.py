@@ -23,13 +23,18 @@ from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
 from reconsolidation.models import Cursor, DerivedMemory, Lease, Lineage
+from reconsolidation.planners.hypotheses import plan_hypotheses
+from reconsolidation.planners.summaries import plan_summaries
 from reconsolidation.planning import (
     SINGLE_VALUED_SUBJECTS,
     SourceView,
     plan_merges,
     plan_notices,
 )
+from reconsolidation.selectors.hypotheses import hypothesis_inputs
+from reconsolidation.selectors.summaries import summary_inputs
 
+from .hypotheses import hypotheses_expire
 from .operations import KINDS, Outcome, operations_apply
 
 # Plans committed together in one transaction; between groups a pass looks at
@@ -48,6 +53,7 @@ class PassReport:
     outcomes: dict = field(default_factory=dict)
     full_scan_completed: bool = False
     stopped: str = ""
+    expired_hypotheses: int = 0
 
     def count(self, outcome):
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
@@ -182,21 +188,41 @@ def _contested_views(principal, views):
     return _views(principal, subject__in=contested) if contested else []
 
 
-def _done_groups(principal, belief_ids):
-    """(derived kind, beliefs) of the active derived memories over ``belief_ids``."""
-    derived_ids = set(
-        Lineage.objects.filter(owner=principal, belief_id__in=belief_ids).values_list(
-            "derived_id", flat=True
+def _done_groups(principal, plans):
+    """(derived kind, beliefs) of the active derived memories that share a belief with one of
+    ``plans`` of their own kind.
+
+    Only those are read whole: a popular subject's summary shares beliefs with
+    the merges of every slice, and reading its whole lineage for each of them
+    would cost a full bank per slice. Summary plans are left to the committing
+    transaction: one is only made for a subject that no active summary covers
+    whole, so it is hardly ever done already, and looking up every belief of a
+    popular subject here would repeat the lookups that applying it makes.
+    """
+    kinds = {}
+    for plan in plans:
+        for pk in plan.belief_ids if plan.kind != "summary" else ():
+            kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
+    depending = list(
+        Lineage.objects.filter(owner=principal, belief_id__in=list(kinds)).values_list(
+            "derived_id", "belief_id"
         )
     )
     active = dict(
         DerivedMemory.objects.filter(
-            owner=principal, pk__in=derived_ids, status=DerivedMemory.Status.ACTIVE
+            owner=principal,
+            pk__in={derived_id for derived_id, _ in depending},
+            status=DerivedMemory.Status.ACTIVE,
         ).values_list("pk", "kind")
     )
+    wanted = {
+        derived_id
+        for derived_id, belief_id in depending
+        if derived_id in active and active[derived_id] in kinds[belief_id]
+    }
     groups = {}
     for derived_id, belief_id in Lineage.objects.filter(
-        owner=principal, derived_id__in=list(active)
+        owner=principal, derived_id__in=list(wanted)
     ).values_list("derived_id", "belief_id"):
         groups.setdefault(derived_id, set()).add(belief_id)
     return {(active[derived_id], frozenset(group)) for derived_id, group in groups.items()}
@@ -214,14 +240,23 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
         report.leased, report.stopped = False, "leased_elsewhere"
         return report
     try:
+        # Whatever the slice holds, every pass ends the guesses whose lifetime is over.
+        report.expired_hypotheses = hypotheses_expire(principal=principal)
         cursor, _ = Cursor.objects.get_or_create(principal=principal)
         with principal_context(principal):
             keys = _slice(principal, cursor, size, report)
             views = _views(principal, claim_key__in=keys)
             contested = _contested_views(principal, views)
-            plans = plan_merges(views) + plan_notices(contested)
-            done = _done_groups(principal, {pk for plan in plans for pk in plan.belief_ids})
-        report.read = len({view.pk for view in views + contested})
+            guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
+            summarised = summary_inputs(principal, views)
+            plans = (
+                plan_merges(views)
+                + plan_notices(contested)
+                + plan_hypotheses(guessed, events)
+                + plan_summaries(summarised)
+            )
+            done = _done_groups(principal, plans)
+        report.read = len({view.pk for view in views + contested + guessed + summarised})
         report.planned = len(plans)
         pending = []
         for plan in plans:

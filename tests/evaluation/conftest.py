@@ -18,7 +18,7 @@ def evaluated(tmp_path_factory, django_db_setup, django_db_blocker):
             "evaluate",
             str(path),
             "--arms",
-            "control,formation,hybrid",
+            "control,formation,reconsolidation,hybrid",
             "--k",
             "10",
             "--out",

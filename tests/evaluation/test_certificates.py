@@ -1,11 +1,13 @@
 """Certificates: recomputed from observations, bound to code and data, gating capability flags."""
 
 import json
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.core.management import CommandError, call_command
 
-from evaluation import certificates
+from evaluation import certificates, provenance
 from evaluation.models import Certificate
 from memory.errors import ReverieError
 from memory.flags import CATALOGUE, FlagSpec
@@ -160,3 +162,11 @@ def test_flags_without_a_capability_need_no_certificate():
     flag_set(key="formation", enabled=True)
 
     assert flag_enabled("formation") is True
+
+
+def test_every_file_a_policy_digest_names_exists():
+    # A renamed module would otherwise drop out of the digest unnoticed, and a
+    # certificate would outlive a change to the code it certified.
+    for part, paths in provenance.POLICY_CODE.items():
+        for relative in paths:
+            assert (Path(settings.BASE_DIR) / relative).exists(), (part, relative)

@@ -11,7 +11,7 @@ from .fixtures import write_tiny_dataset
 def test_every_arm_is_scored_with_the_metrics_of_the_contract(evaluated):
     _, results = evaluated
 
-    assert set(results["arms"]) == {"control", "formation", "hybrid"}
+    assert set(results["arms"]) == {"control", "formation", "reconsolidation", "hybrid"}
     for metrics in results["arms"].values():
         for key in (
             "evidence_recall@1",
@@ -28,7 +28,11 @@ def test_every_arm_is_scored_with_the_metrics_of_the_contract(evaluated):
         assert metrics["failed_cases"] == []
         assert metrics["unknown_evidence"] == ["conv-a:D9:9"]
     meta = results["meta"]
-    assert meta["policy_versions"] == {"formation": "formation@2"}
+    assert meta["policy_versions"] == {
+        "formation": "formation@2",
+        "reconsolidation": "reconsolidation@1",
+    }
+    assert set(meta["code_digests"]) == {"formation", "recall", "reconsolidation"}
     assert len(meta["code_digest"]) == len(meta["dataset_digest"]) == 64
     assert meta["settings"]["k"] == 10
 
@@ -71,11 +75,36 @@ def test_the_hybrid_arm_fuses_memories_and_messages(evaluated):
     _, results = evaluated
     kinds = {item["kind"] for c in results["cases"] if c["arm"] == "hybrid" for item in c["items"]}
 
-    assert kinds == {"belief", "message"}
+    assert kinds - {"derived"} == {"belief", "message"}
     assert (
         results["arms"]["hybrid"]["evidence_recall@10"]
         >= results["arms"]["formation"]["evidence_recall@10"]
     )
+
+
+@pytest.mark.parametrize("arm", ["reconsolidation", "hybrid"])
+def test_the_arms_with_derived_memories_reconsolidate_every_bank_after_formation(evaluated, arm):
+    _, results = evaluated
+    metrics = results["arms"][arm]
+
+    # Four speakers, four banks: at least one pass each, each to the end of a full scan.
+    assert metrics["reconsolidation"]["passes"] >= 4
+    assert set(metrics["reconsolidation"]) == {"passes", "outcomes", "derived"}
+    assert metrics["consolidations"] == results["arms"]["formation"]["consolidations"]
+    assert results["arms"]["formation"]["reconsolidation"] is None
+
+
+def test_the_reconsolidation_arm_recalls_memories_and_derived_memories_only(evaluated):
+    _, results = evaluated
+    kinds = {
+        item["kind"]
+        for c in results["cases"]
+        if c["arm"] == "reconsolidation"
+        for item in c["items"]
+    }
+
+    assert "belief" in kinds
+    assert kinds <= {"belief", "derived"}
 
 
 def test_the_report_has_tables_and_a_chart(evaluated):
@@ -84,7 +113,7 @@ def test_the_report_has_tables_and_a_chart(evaluated):
 
     assert (out / "recall.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert '<img src="recall.png"' in html
-    for arm in ("control", "formation", "hybrid"):
+    for arm in ("control", "formation", "reconsolidation", "hybrid"):
         assert f"<td>{arm}</td>" in html
     assert "1 session dates without a session" in html
 

@@ -43,6 +43,7 @@ def test_sync_schedules_is_idempotent(db):
         "memory.belief_expiry_sweep",
         "memory.formation_sweep",
         "memory.worker_heartbeat",
+        "reconsolidation.tick",
     ]
     formation = Schedule.objects.get(name="memory.formation_sweep")
     assert (formation.schedule_type, formation.cron) == (Schedule.CRON, "* * * * * */30")

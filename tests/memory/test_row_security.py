@@ -16,9 +16,10 @@ from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create
-from reconsolidation.models import ClaimSupport, DerivedMemory, Receipt, SummaryClaim
+from reconsolidation.models import DerivedMemory
 from reconsolidation.services.owner_actions import derived_reject
 from reconsolidation.services.passes import reconsolidation_pass
+from reconsolidation.services.undo import operation_undo
 
 from .helpers import conversation, remember
 
@@ -40,9 +41,12 @@ def populate(principal):
     remember(principal, f"{principal.username} owns a red kayak.", sources=[message])
     erased = remember(principal, f"{principal.username} hides a key.", sources=[message])
     belief_delete(principal=principal, belief_id=erased.public_id, expected_revision=1)
-    # Two statements of one claim, merged by a reconsolidation pass.
+    # Two statements of one claim, merged by a reconsolidation pass, and three
+    # claims of one subject, summarised by it (claims with their supports).
     remember(principal, f"{principal.username} owns a blue canoe.", subject="vehicle:canoe")
     remember(principal, f"{principal.username} owns the blue canoe", subject="vehicle:canoe")
+    for statement in ("owns a Kindle", "reads on the Kindle", "lent the Kindle out"):
+        remember(principal, f"{principal.username} {statement}.", subject="device:kindle")
     reconsolidation_pass(principal=principal)
     remember(principal, f"{principal.username} prefers metric units.", subject="pref:units")
     remember(principal, f"{principal.username} prefers imperial units.", subject="pref:units")
@@ -53,15 +57,12 @@ def populate(principal):
     derived_reject(principal=principal, derived_id=notice.public_id, expected_revision=1)
     with principal_context(principal):
         merged = DerivedMemory.objects.get(kind="merged")
-        lineage = merged.lineage.first()
-        claim = SummaryClaim.objects.create(
-            owner=principal, derived=merged, position=1, polarity="positive", fingerprint="f"
-        )
-        ClaimSupport.objects.create(
-            owner=principal, claim=claim, belief=lineage.belief, belief_revision=1
-        )
-        Receipt.objects.create(
-            owner=principal, key="r", operation=merged.operation, action="undo", result={}
+        # Undoing the merge writes its receipt and reserves the receipt's key.
+        operation_undo(
+            principal=principal,
+            operation_id=merged.operation.public_id,
+            expected_revision=1,
+            idempotency_key="r",
         )
         now = timezone.now()
         formation = FormationAudit.objects.create(

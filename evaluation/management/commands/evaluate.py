@@ -17,7 +17,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("file")
-        parser.add_argument("--arms", default="control,formation,hybrid")
+        parser.add_argument("--arms", default="control,formation,reconsolidation,hybrid")
         parser.add_argument("--k", type=int, default=10)
         parser.add_argument("--out", required=True, help="directory for the results")
         parser.add_argument(
@@ -50,16 +50,19 @@ class Command(BaseCommand):
 
     def _table(self, results):
         out = self.stdout.write
-        header = f"{'arm':<10} {'r@1':>7} {'r@5':>7} {'r@10':>7} {'chars':>8} {'p95':>7}"
-        out(f"{header} {'coverage':>9} {'fabric.':>8} {'failed':>7}")
+        header = f"{'arm':<15} {'r@1':>7} {'r@5':>7} {'r@10':>7} {'chars':>8} {'p95':>7}"
+        out(f"{header} {'coverage':>9} {'fabric.':>8} {'derived':>8} {'failed':>7}")
         for arm, m in results["arms"].items():
 
             def cell(value, width, digits=4):
                 return f"{'-' if value is None else round(value, digits):>{width}}"
 
+            derived = (m.get("reconsolidation") or {}).get("derived")
             out(
-                f"{arm:<10} {cell(m['evidence_recall@1'], 7)} {cell(m['evidence_recall@5'], 7)} "
+                f"{arm:<15} {cell(m['evidence_recall@1'], 7)} {cell(m['evidence_recall@5'], 7)} "
                 f"{cell(m['evidence_recall@10'], 7)} {cell(m['context_chars_mean'], 8, 1)} "
                 f"{cell(m['context_chars_p95'], 7, 1)} {cell(m['formation_coverage'], 9)} "
-                f"{cell(m['fabrication'], 8)} {len(m['failed_cases']):>7}"
+                f"{cell(m['fabrication'], 8)} "
+                f"{'-' if derived is None else sum(derived.values()):>8} "
+                f"{len(m['failed_cases']):>7}"
             )

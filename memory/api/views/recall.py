@@ -5,7 +5,7 @@ from rest_framework.response import Response
 
 from memory.api.base import WITH_BODY, ApiView, errors
 from memory.api.serializers import RecallInput, RecallOutput
-from memory.selectors.recall import recall
+from memory.selectors.recall import DERIVED_ONLY_FIELDS, recall
 
 
 class RecallApi(ApiView):
@@ -15,7 +15,9 @@ class RecallApi(ApiView):
         description=(
             "The caller's active and provisional memories that best match the query, within a "
             "character budget, each with its sources; include=['messages'] adds original "
-            "messages, fused by reciprocal rank. A read: it writes nothing."
+            "messages and include=['derived'] views derived from memories (merges, summaries, "
+            "tentative hypotheses, uncertainty notices), fused by reciprocal rank. A read: it "
+            "writes nothing."
         ),
         responses={200: RecallOutput, **errors(*WITH_BODY)},
     )
@@ -35,7 +37,11 @@ class RecallApi(ApiView):
 
 
 def _item(item):
-    body = {field.name: getattr(item, field.name) for field in fields(item)}
+    body = {
+        field.name: getattr(item, field.name)
+        for field in fields(item)
+        if item.kind == "derived" or field.name not in DERIVED_ONLY_FIELDS
+    }
     body["sources"] = [
         {field.name: getattr(source, field.name) for field in fields(source)}
         for source in item.sources

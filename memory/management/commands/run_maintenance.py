@@ -1,11 +1,12 @@
 from django.core.management.base import BaseCommand
 
+from memory.schedules import maintenance_run_once_hooks
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.formation import formation_sweep
 
 
 class Command(BaseCommand):
-    help = "Run the maintenance sweeps (formation, expiry) by hand, once."
+    help = "Run the maintenance sweeps (formation, expiry, reconsolidation) by hand, once."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -25,3 +26,6 @@ class Command(BaseCommand):
             f"{sum(a.rejected_count for a in audits)} proposal(s) rejected"
         )
         self.stdout.write(f"expiry: {belief_expiry_sweep()} memory(ies) expired")
+        # The maintenance of apps built on memory (reconsolidation), in the same slot.
+        for run_once in maintenance_run_once_hooks():
+            self.stdout.write(run_once())

@@ -185,7 +185,9 @@ class Command(BaseCommand):
                     break
             seconds = time.perf_counter() - started
         with principal_context(principal):
-            merged = DerivedMemory.objects.filter(owner=principal, status="active").count()
+            active = DerivedMemory.objects.filter(owner=principal, status="active")
+            merged = active.filter(kind=DerivedMemory.Kind.MERGED).count()
+            summaries = active.filter(kind=DerivedMemory.Kind.SUMMARY).count()
         Cursor.objects.filter(principal=principal).delete()
         return {
             "size": size,
@@ -193,6 +195,7 @@ class Command(BaseCommand):
             "passes": passes,
             "outcomes": outcomes,
             "merged": merged,
+            "summaries": summaries,
             "peak_mib": rss.peak / 2**20,
         }
 
@@ -206,11 +209,14 @@ class Command(BaseCommand):
             f"{RESTATED:.0%} restatements; seed {options['seed']}"
         )
         write("")
-        write(f"{'beliefs':>9} {'seconds':>9} {'passes':>7} {'merges':>7} {'peak RSS':>10}")
+        write(
+            f"{'beliefs':>9} {'seconds':>9} {'passes':>7} {'merges':>7} {'summaries':>9} "
+            f"{'peak RSS':>10}"
+        )
         for row in results:
             write(
                 f"{row['size']:>9,} {row['seconds']:>9.2f} {row['passes']:>7} "
-                f"{row['merged']:>7,} {row['peak_mib']:>7.1f} MiB"
+                f"{row['merged']:>7,} {row['summaries']:>9,} {row['peak_mib']:>7.1f} MiB"
             )
         small, large = results
         ratio = large["seconds"] / small["seconds"]

@@ -1,10 +1,8 @@
 """Run one bounded reconsolidation pass over one principal's memory bank by hand."""
 
-import uuid
-
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from reconsolidation.management.owners import principal_from_option
 from reconsolidation.services.passes import reconsolidation_pass
 
 
@@ -22,7 +20,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["slice"] is not None and options["slice"] < 1:
             raise CommandError("--slice must be at least 1")
-        principal = self._principal(options["owner"])
+        principal = principal_from_option(options["owner"])
         report = reconsolidation_pass(principal=principal, slice_size=options["slice"])
         if not report.leased:
             self.stdout.write(f"nothing done: {report.stopped.replace('_', ' ')}")
@@ -34,20 +32,3 @@ class Command(BaseCommand):
             + ("; full scan completed" if report.full_scan_completed else "")
             + (f"; stopped: {report.stopped}" if report.stopped else "")
         )
-
-    def _principal(self, value):
-        User = get_user_model()
-        principal = User.objects.filter(username=value).first()
-        if principal is None and _is_uuid(value):
-            principal = User.objects.filter(public_id=value).first()
-        if principal is None:
-            raise CommandError(f"no principal {value!r}")
-        return principal
-
-
-def _is_uuid(value):
-    try:
-        uuid.UUID(value)
-    except ValueError:
-        return False
-    return True

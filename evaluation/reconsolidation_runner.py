@@ -1,0 +1,270 @@
+"""The reconsolidation evaluation: each labelled bank loaded into a fresh principal, passes run
+to completion, and what was derived and recalled recorded for the scorer.
+
+The system side never reads the labels: it loads a case's beliefs (with a
+message in each session they cite), runs the product's passes, deletes the
+beliefs the case deletes afterwards (through the owner's erasure service), and
+records every derived memory in the case's keys with the recall rankings of
+the case's queries. Each case runs in a transaction that is rolled back, so an
+evaluation leaves no principals or memories behind.
+"""
+
+import hashlib
+import json
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.crypto import get_random_string
+from django.utils.dateparse import parse_datetime
+
+from memory.enums import Actor, AuditAction, Authority, BeliefStatus, EventType
+from memory.errors import ReverieError
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors.recall import recall
+from memory.services.beliefs import belief_delete
+from memory.services.records import create_belief
+from memory.services.sessions import event_append, session_create
+from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
+from reconsolidation.selectors.recall import derived_recall_evaluating
+
+from .arms import database_description, reconsolidate_bank
+from .provenance import POLICY_CODE, code_digest, policy_versions
+from .reconsolidation_scoring import reconsolidation_metrics
+
+ARM = "reconsolidation"
+DEFAULT_FIXTURES = Path(__file__).parent / "fixtures" / "reconsolidation_labelled.jsonl"
+# Sessions of a case happen a day apart, so that their evidence clocks differ.
+FIRST_SESSION_AT = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+CONFIDENCE = {BeliefStatus.ACTIVE: 0.95, BeliefStatus.PROVISIONAL: 0.6}
+
+
+class FixtureError(ValueError):
+    pass
+
+
+def read_fixtures(path):
+    """The cases of a JSON-lines fixture and the digest of its bytes."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise FixtureError(f"cannot read {path}: {error.strerror}") from None
+    cases = []
+    for number, line in enumerate(raw.decode("utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            case = json.loads(line)
+        except ValueError:
+            case = None
+        if not isinstance(case, dict) or not {"id", "beliefs", "labels"} <= set(case):
+            raise FixtureError(f"{path}:{number}: not a labelled case")
+        cases.append(case)
+    if len({case["id"] for case in cases}) != len(cases):
+        raise FixtureError(f"{path}: case ids repeat")
+    return cases, hashlib.sha256(raw).hexdigest()
+
+
+class _Rollback(Exception):
+    """Leaves a case's transaction without committing anything."""
+
+
+def _load(principal, case):
+    """The case's beliefs, by key, each with a message in every session it cites."""
+    sessions, beliefs = {}, {}
+    for spec in case["beliefs"]:
+        events = []
+        for label in spec["sessions"]:
+            if label not in sessions:
+                sessions[label] = (
+                    session_create(principal=principal),
+                    FIRST_SESSION_AT + timedelta(days=len(sessions)),
+                )
+            session, at = sessions[label]
+            events.append(
+                event_append(
+                    principal=principal,
+                    session_id=session.public_id,
+                    event_type=EventType.USER_MESSAGE,
+                    parts=[{"type": "text", "text": spec["statement"]}],
+                    occurred_at=at,
+                )
+            )
+        status = spec.get("status", BeliefStatus.ACTIVE)
+        with principal_context(principal), transaction.atomic():
+            beliefs[spec["key"]] = create_belief(
+                principal=principal,
+                sources=events,
+                action=AuditAction.REMEMBERED,
+                actor=Actor.PRINCIPAL,
+                type=spec["type"],
+                subject=spec["subject"],
+                statement=spec["statement"],
+                polarity=spec["polarity"],
+                authority=Authority.EXPLICIT
+                if status == BeliefStatus.ACTIVE
+                else Authority.INFERRED,
+                status=status,
+                needs_review=status == BeliefStatus.PROVISIONAL,
+                confidence=CONFIDENCE[status],
+                scope=spec["scope"],
+                portability=spec["portability"],
+                sensitivity=spec["sensitivity"],
+                valid_from=_moment(spec.get("valid_from")),
+                valid_until=_moment(spec.get("valid_until")),
+                evidence_at=max(event.occurred_at for event in events) if events else None,
+            )
+    return beliefs
+
+
+def _moment(value):
+    return parse_datetime(value) if value else None
+
+
+def _delete(principal, case, beliefs):
+    for spec in case["beliefs"]:
+        if spec.get("delete_after_pass"):
+            with principal_context(principal):
+                belief = Belief.objects.get(owner=principal, pk=beliefs[spec["key"]].pk)
+            belief_delete(
+                principal=principal, belief_id=belief.public_id, expected_revision=belief.revision
+            )
+
+
+def _derived(principal, keys):
+    """Every derived memory of the principal, whatever its status, in the case's keys."""
+    with principal_context(principal):
+        rows = list(
+            DerivedMemory.objects.filter(owner=principal)
+            .order_by("id")
+            .values(
+                "id",
+                "kind",
+                "status",
+                "statement",
+                "subject",
+                "sensitivity",
+                "portability",
+                "scope",
+            )
+        )
+        sources = {}
+        for derived_id, belief_id in Lineage.objects.filter(
+            owner=principal, derived__in=[row["id"] for row in rows], role=Lineage.Role.SOURCE
+        ).values_list("derived_id", "belief_id"):
+            sources.setdefault(derived_id, []).append(belief_id)
+        own = set(
+            Belief.objects.filter(
+                owner=principal, pk__in={b for ids in sources.values() for b in ids}
+            ).values_list("pk", flat=True)
+        )
+        claims = {}
+        for claim in (
+            SummaryClaim.objects.filter(owner=principal, derived__in=[row["id"] for row in rows])
+            .order_by("derived_id", "position")
+            .prefetch_related("support")
+        ):
+            claims.setdefault(claim.derived_id, []).append(
+                {
+                    "statement": claim.statement,
+                    "supports": sorted(keys.get(s.belief_id, "?") for s in claim.support.all()),
+                }
+            )
+    return [
+        {
+            **{name: value for name, value in row.items() if name != "id"},
+            "sources": sorted(keys[b] for b in sources.get(row["id"], ()) if b in keys),
+            "foreign_sources": sum(1 for b in sources.get(row["id"], ()) if b not in own),
+            "claims": claims.get(row["id"], []),
+        }
+        for row in rows
+    ]
+
+
+def _ranking(principal, query, keys_by_public_id, *, include, k):
+    # The evaluation measures derived recall before any certificate allows it.
+    with derived_recall_evaluating():
+        result = recall(principal=principal, query=query, include=include, limit=k)
+    return [
+        {"kind": "belief", "key": keys_by_public_id.get(item.id, "?")}
+        if item.kind == "belief"
+        else {"kind": item.kind, "derived_kind": item.derived_kind}
+        for item in result.items
+    ]
+
+
+def evaluate_case(case, *, k, run):
+    """What the system did with one labelled bank; nothing of it is committed."""
+    username = f"reconsolidation-eval-{run}-{case['id']}"[:150]
+    observation = {"case": case["id"], "derived": [], "queries": [], "passes": 0, "failed": None}
+    try:
+        with transaction.atomic():
+            principal = get_user_model().objects.create_user(username=username)
+            beliefs = _load(principal, case)
+            keys = {belief.pk: key for key, belief in beliefs.items()}
+            passes, _ = reconsolidate_bank(principal)
+            _delete(principal, case, beliefs)
+            # After a deletion, a pass must not bring anything of it back.
+            more, _ = reconsolidate_bank(principal)
+            observation["passes"] = passes + more
+            observation["derived"] = _derived(principal, keys)
+            by_public_id = {str(belief.public_id): key for key, belief in beliefs.items()}
+            for query in dict.fromkeys(q["query"] for q in case["labels"]["queries"]):
+                observation["queries"].append(
+                    {
+                        "query": query,
+                        "control": _ranking(principal, query, by_public_id, include=(), k=k),
+                        "derived": _ranking(
+                            principal, query, by_public_id, include=("derived",), k=k
+                        ),
+                    }
+                )
+            raise _Rollback
+    except _Rollback:
+        pass
+    except (ReverieError, RuntimeError) as error:
+        # A failed case with its reason, never a dropped one.
+        observation = {**observation, "derived": [], "queries": [], "failed": repr(error)}
+    return observation
+
+
+def evaluate_reconsolidation(path, *, k, out_dir, progress=None):
+    """Run every case of the fixture at ``path``; write and return ``results.json``."""
+    cases, digest = read_fixtures(path)
+    run = get_random_string(8).lower()
+    started = time.perf_counter()
+    observations = []
+    for case in cases:
+        observation = evaluate_case(case, k=k, run=run)
+        if progress and observation["failed"]:
+            progress(f"case {case['id']} failed: {observation['failed']}")
+        observations.append(observation)
+    results = {
+        "meta": {
+            "evaluation": ARM,
+            "policy_versions": policy_versions(),
+            "code_digest": code_digest(),
+            "code_digests": {part: code_digest([part]) for part in POLICY_CODE},
+            "dataset_digest": digest,
+            "dataset": Path(path).name,
+            "database": database_description(),
+            "settings": {
+                "k": k,
+                "slice_beliefs": settings.REVERIE_RECONSOLIDATION["slice_beliefs"],
+                "recall_budget_chars": settings.REVERIE_LIMITS["recall_default_budget_chars"],
+            },
+            "seconds": {ARM: round(time.perf_counter() - started, 1)},
+        },
+        "labels": {"cases": cases},
+        "arms": {ARM: reconsolidation_metrics(cases, observations, k=k)},
+        "observed": {ARM: observations},
+        "cases": [],
+    }
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
+    return results

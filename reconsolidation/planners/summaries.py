@@ -1,0 +1,177 @@
+"""Lossless related summaries: one view over the many claims of one subject. Pure.
+
+A summary never replaces what it summarises. Each claim in it is attributed
+to every original that states it, the originals stay intact, and whatever the
+summary leaves out (claims over the cap) stays attributed to it as omitted
+input, so that the summary says what it does not cover. Uncertainty is kept
+in the open: a claim resting on a provisional original, or on one side of a
+contradiction, is marked uncertain, and both sides of a contradiction stay in.
+A summary covers one subject in one scope: beliefs about different people or
+things, or visible to different assistants, are never summarised together.
+"""
+
+import hashlib
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from memory.enums import BeliefStatus
+from memory.text import claim_key
+from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
+from reconsolidation.planning import SourceView, contradicts, statement_words
+
+# Fewer distinct claims than this is a merge's business, or nothing to summarise.
+SUMMARY_MIN_CLAIMS = 3
+# Claims shown in one summary; the rest are recorded as omitted inputs.
+SUMMARY_MAX_CLAIMS = 12
+
+_NO_EVIDENCE = datetime.max.replace(tzinfo=UTC)
+
+
+def claim_fingerprint(subject, type, polarity, statement):
+    """A namespaced hash of one summary claim, without its text.
+
+    Equivalent statements (case, punctuation and articles aside) share it, so
+    a suppressed claim stays suppressed however it is restated; "" for a
+    statement without words.
+    """
+    key = claim_key(subject, type, polarity, statement)
+    if not key:
+        return ""
+    return hashlib.sha256(f"reconsolidation:summary-claim:{key}".encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class ClaimPlan:
+    """One distinct claim of a subject and every original that states it, earliest first."""
+
+    type: str
+    polarity: str
+    # The earliest support's wording: a copy of source text.
+    statement: str
+    uncertain: bool
+    fingerprint: str
+    supports: tuple[SourceView, ...]
+
+    def __hash__(self):
+        # Equal claims have equal fingerprints; hashing every support instead
+        # would make each lookup as long as the claim's list of originals.
+        return hash(self.fingerprint)
+
+    @property
+    def belief_ids(self):
+        return frozenset(source.pk for source in self.supports)
+
+
+@dataclass(frozen=True)
+class SummaryPlan:
+    """The claims of one subject in one scope: ``claims`` shown, ``omitted`` left out."""
+
+    subject: str
+    scope: str
+    claims: tuple[ClaimPlan, ...]
+    omitted: tuple[ClaimPlan, ...]
+    # Every belief read, shown or omitted, by primary key.
+    sources: tuple[SourceView, ...]
+    kind = "summary"
+
+    def __hash__(self):
+        # Plans are looked up by value while they are applied; a popular
+        # subject's plan holds thousands of sources, and equal plans share
+        # their subject and scope.
+        return hash((self.subject, self.scope))
+
+    @property
+    def belief_ids(self):
+        return frozenset(source.pk for source in self.sources)
+
+
+def _order(source):
+    """Earliest evidence first (none last), then the older row."""
+    return (source.evidence_at is None, source.evidence_at or _NO_EVIDENCE, source.pk)
+
+
+def _claims(group, contested):
+    """The distinct claims of one subject's beliefs, in order of their earliest support."""
+    by_claim = {}
+    for source in sorted(group, key=_order):
+        words = statement_words(source.statement)
+        if words:
+            by_claim.setdefault((source.type, source.polarity, words), []).append(source)
+    return [
+        ClaimPlan(
+            type=supports[0].type,
+            polarity=supports[0].polarity,
+            statement=supports[0].statement,
+            # On one subject, both polarities or two values of a single-valued
+            # subject put every claim on one side of the contradiction.
+            uncertain=contested
+            or any(source.status == BeliefStatus.PROVISIONAL for source in supports),
+            fingerprint=claim_fingerprint(
+                supports[0].subject, supports[0].type, supports[0].polarity, supports[0].statement
+            ),
+            supports=tuple(supports),
+        )
+        for supports in by_claim.values()
+    ]
+
+
+def _shown(claims, contested):
+    """The first ``SUMMARY_MAX_CLAIMS`` claims, with both sides of a contradiction kept.
+
+    Two values of a single-valued subject are already two sides; a polarity
+    contradiction needs a claim of each polarity, so the earliest claim of a
+    polarity the cap would drop takes the last place.
+    """
+    shown = claims[:SUMMARY_MAX_CLAIMS]
+    if contested and len(claims) > SUMMARY_MAX_CLAIMS:
+        for polarity in sorted({claim.polarity for claim in claims}):
+            if all(claim.polarity != polarity for claim in shown):
+                first = next(claim for claim in claims if claim.polarity == polarity)
+                shown = shown[:-1] + [first]
+    order = {claim: index for index, claim in enumerate(claims)}
+    return sorted(shown, key=order.__getitem__)
+
+
+def plan_summaries(sources):
+    """A summary plan for every subject (and scope) holding at least ``SUMMARY_MIN_CLAIMS``
+    distinct claims among the live beliefs ``sources``.
+
+    One pass with a dictionary keyed by subject and scope: no pair of beliefs
+    is compared. Beliefs without a subject, or on the catch-all subject of
+    statements without content words, name nothing to summarise.
+    """
+    groups = {}
+    for source in sources:
+        if source.subject and source.subject not in NAMELESS_SUBJECTS:
+            groups.setdefault((source.subject, source.scope), {})[source.pk] = source
+    plans = []
+    for (subject, scope), by_pk in sorted(groups.items()):
+        group = list(by_pk.values())
+        contested = contradicts(group)
+        claims = _claims(group, contested)
+        if len(claims) < SUMMARY_MIN_CLAIMS:
+            continue
+        shown = _shown(claims, contested)
+        plans.append(
+            SummaryPlan(
+                subject=subject,
+                scope=scope,
+                claims=tuple(shown),
+                omitted=tuple(claim for claim in claims if claim not in shown),
+                sources=tuple(sorted(group, key=lambda source: source.pk)),
+            )
+        )
+    return plans
+
+
+def summary_statement(subject, claims, omitted):
+    """What a summary says: its claims in order, each marked when uncertain, and how many
+    claims it leaves out. Copies source text."""
+    parts = [
+        claim.statement.strip().rstrip(".!;") + (" (uncertain)" if claim.uncertain else "")
+        for claim in claims
+    ]
+    text = f"About {subject}: " + "; ".join(parts) + "."
+    if omitted:
+        text += f" ({omitted} more {'claim' if omitted == 1 else 'claims'} omitted.)"
+    return text

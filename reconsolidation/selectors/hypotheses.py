@@ -1,0 +1,92 @@
+"""What the hypothesis planner reads for one slice of a pass: found through indexes, bounded.
+
+For each entity subject a slice touches with grounded beliefs, the owner's
+full-text index names a few beliefs of other subjects that mention the entity,
+and the (owner, subject) index gives the subject's own first beliefs.
+The work per slice is a fixed number of index lookups per subject, never a
+comparison of every belief with every other.
+"""
+
+import hashlib
+
+from memory.enums import LIVE_BELIEF_STATUSES
+from memory.models import Belief, BeliefSource
+from memory.principal import principal_context
+from memory.search import belief_matches
+from memory.text import query_terms
+from reconsolidation.planners.hypotheses import SIDE_BELIEFS, entity_words
+from reconsolidation.planning import SourceView
+
+# Beliefs of other subjects read per entity: the strongest matches only.
+MATCHES_PER_SUBJECT = 8
+# Beliefs of the entity subject itself read per entity, of which the planner
+# keeps the first grounded ones.
+OWN_BELIEFS = 2 * SIDE_BELIEFS
+# Entity subjects looked up per slice: a full-text search each. A slice touching
+# more leaves the rest to later slices and full scans; the choice is a hash
+# salted with the full scan's number, so that no subject is always left out.
+SUBJECTS_PER_SLICE = 100
+
+_VIEW_FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
+
+
+def _events(principal, belief_ids):
+    """{belief pk: (source event ids, their session ids)} for the grounded ones among them."""
+    found = {}
+    for belief_id, event_id, session_id in BeliefSource.objects.filter(
+        owner=principal, belief_id__in=belief_ids
+    ).values_list("belief_id", "event_id", "event__session_id"):
+        events, sessions = found.setdefault(belief_id, (set(), set()))
+        events.add(event_id)
+        sessions.add(session_id)
+    return {pk: (frozenset(e), frozenset(s)) for pk, (e, s) in found.items()}
+
+
+def _source_views(principal, belief_ids):
+    rows = (
+        Belief.objects.filter(owner=principal, pk__in=belief_ids, status__in=LIVE_BELIEF_STATUSES)
+        .order_by("id")
+        .values("id", *_VIEW_FIELDS)
+    )
+    return [SourceView(pk=row.pop("id"), **row) for row in rows]
+
+
+def hypothesis_inputs(principal, views, *, rotation=0):
+    """``(sources, events)`` for ``plan_hypotheses`` over the subjects touched by ``views``.
+
+    ``rotation`` (e.g. the number of full scans so far) varies which subjects a
+    slice touching more than ``SUBJECTS_PER_SLICE`` looks up.
+    """
+    with principal_context(principal):
+        grounded = _events(principal, [view.pk for view in views])
+        subjects = sorted(
+            {view.subject for view in views if view.pk in grounded and entity_words(view.subject)},
+            key=lambda subject: hashlib.sha256(f"{rotation}:{subject}".encode()).digest(),
+        )[:SUBJECTS_PER_SLICE]
+        wanted = set()
+        for subject in subjects:
+            terms = query_terms(" ".join(entity_words(subject)))
+            if not terms:
+                continue
+            matches = belief_matches(
+                owner_id=principal.pk,
+                terms=terms,
+                statuses=LIVE_BELIEF_STATUSES,
+                limit=MATCHES_PER_SUBJECT,
+                exclude_subject=subject,
+            )
+            if not matches:
+                continue
+            wanted.update(belief_id for belief_id, _ in matches)
+            # The subject's first beliefs, grounded or not: a filter on their
+            # sources would look up every belief of a popular subject.
+            wanted.update(
+                Belief.objects.filter(
+                    owner=principal, subject=subject, status__in=LIVE_BELIEF_STATUSES
+                )
+                .order_by("id")
+                .values_list("id", flat=True)[:OWN_BELIEFS]
+            )
+        if not wanted:
+            return [], {}
+        return _source_views(principal, wanted), _events(principal, wanted)

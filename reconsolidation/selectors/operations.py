@@ -1,0 +1,154 @@
+"""The owner's history of reconsolidation operations, and what undoing one would restore.
+
+Results hold ids, kinds, states, statuses and revisions. The only text is a
+derived memory's own statement, and none of a restricted one: restriction
+hides a derived memory from history reads too.
+"""
+
+from memory.enums import LIVE_BELIEF_STATUSES
+from memory.errors import not_found, validation_error
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors._ids import parse_public_id
+from reconsolidation.models import DerivedMemory, Operation
+
+# Hypotheses and uncertainty notices are dismissed by rejecting them instead.
+UNDOABLE_KINDS = (Operation.Kind.MERGE, Operation.Kind.SUMMARY)
+UNDOABLE_STATES = (Operation.State.APPLIED, Operation.State.INVALIDATED)
+MISSING = "missing"
+
+
+def _choice(value, allowed, field):
+    if value is not None and value not in allowed:
+        raise validation_error(
+            f"Unknown {field}: {value}.", field=field, allowed=[str(a) for a in allowed]
+        )
+    return value
+
+
+def operation_list(principal, *, kind=None, state=None):
+    """The principal's operations, newest first, optionally of one kind and one state.
+
+    A QuerySet: evaluate it inside the principal's context (a request is).
+    """
+    operations = Operation.objects.filter(owner=principal)
+    if _choice(kind, Operation.Kind.values, "kind") is not None:
+        operations = operations.filter(kind=kind)
+    if _choice(state, Operation.State.values, "state") is not None:
+        operations = operations.filter(state=state)
+    return operations.order_by("-created_at", "-id")
+
+
+def operation_get(principal, operation_id, *, for_update=False):
+    """One of the principal's operations; another owner's answers like a missing one."""
+    operations = Operation.objects.filter(owner=principal)
+    if for_update:
+        operations = operations.select_for_update()
+    operation = operations.filter(public_id=parse_public_id(operation_id, "operation_id")).first()
+    if operation is None:
+        raise not_found("operation")
+    return operation
+
+
+def operation_inputs(principal, operation):
+    """Each original the operation read, with the revision it read and its status now.
+
+    ``live`` says whether the original still stands as it may be shown: a
+    deleted, corrected (superseded), retracted, rejected or expired one is not.
+    """
+    current = {
+        str(public_id): (status, revision)
+        for public_id, status, revision in Belief.objects.filter(
+            owner=principal, public_id__in=[entry["belief"] for entry in operation.inputs]
+        ).values_list("public_id", "status", "revision")
+    }
+    inputs = []
+    for entry in operation.inputs:
+        status, revision = current.get(entry["belief"], (MISSING, None))
+        inputs.append(
+            {
+                "belief": entry["belief"],
+                "read_revision": entry["revision"],
+                "status": status,
+                "revision": revision,
+                "live": status in LIVE_BELIEF_STATUSES,
+            }
+        )
+    return inputs
+
+
+def _output(derived):
+    return {
+        "id": str(derived.public_id),
+        "kind": derived.kind,
+        "status": derived.status,
+        "revision": derived.revision,
+        "review_state": derived.review_state,
+        "restricted": derived.restricted,
+        "statement": "" if derived.restricted else derived.statement,
+    }
+
+
+def _summary(operation):
+    return {
+        "id": str(operation.public_id),
+        "kind": operation.kind,
+        "state": operation.state,
+        "revision": operation.revision,
+        "policy_version": operation.policy_version,
+        "invalidation_reason": operation.invalidation_reason,
+        "created_at": operation.created_at,
+        "updated_at": operation.updated_at,
+    }
+
+
+def operation_detail(principal, operation_id):
+    """An operation with its inputs (each original's current status), outputs and receipts."""
+    with principal_context(principal):
+        operation = operation_get(principal, operation_id)
+        outputs = DerivedMemory.objects.filter(owner=principal, operation=operation).order_by("id")
+        receipts = operation.receipts.filter(owner=principal).order_by("created_at", "id")
+        return {
+            **_summary(operation),
+            "inputs": operation_inputs(principal, operation),
+            "outputs": [_output(derived) for derived in outputs],
+            "receipts": [
+                {
+                    "key": receipt.key,
+                    "action": receipt.action,
+                    "created_at": receipt.created_at,
+                    "result": receipt.result,
+                }
+                for receipt in receipts
+            ],
+        }
+
+
+def undo_refusal(operation):
+    """Why ``operation`` cannot be undone (a code and a message), or None when it can."""
+    if operation.kind not in UNDOABLE_KINDS:
+        return (
+            "validation_error",
+            f"Only {' and '.join(UNDOABLE_KINDS)} operations can be undone; "
+            f"reject a {operation.kind.replace('_', ' ')} instead.",
+        )
+    if operation.state not in UNDOABLE_STATES:
+        return ("conflict", f"The operation is {operation.state}.")
+    return None
+
+
+def undo_preview(principal, operation_id):
+    """What undoing the operation would do: the originals it would restore, and those it
+    would not because they were deleted or corrected since."""
+    with principal_context(principal):
+        operation = operation_get(principal, operation_id)
+        inputs = operation_inputs(principal, operation)
+        refusal = undo_refusal(operation)
+        return {
+            **_summary(operation),
+            "undoable": refusal is None,
+            "refusal": None if refusal is None else {"code": refusal[0], "message": refusal[1]},
+            "expected_revision": operation.revision,
+            "restores": [entry for entry in inputs if entry["live"]],
+            "does_not_restore": [entry for entry in inputs if not entry["live"]],
+        }

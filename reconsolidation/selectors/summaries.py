@@ -1,0 +1,131 @@
+"""Summaries as the owner reads them, and what a pass reads to plan them.
+
+A summary is shown as an evidence journal: each claim with the originals
+that support it, and the inputs it read but left out. Originals are shown as
+they are now (status, revision and text), beside the revision the summary
+read, so that the owner can see which claims still stand. A restricted
+summary withholds its own generated text, as history reads do; the originals
+are the owner's own records and are shown as usual.
+"""
+
+from memory.enums import LIVE_BELIEF_STATUSES
+from memory.errors import not_found
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors._ids import parse_public_id
+from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
+from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
+from reconsolidation.planning import SourceView
+
+_VIEW_FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
+
+
+def _original(belief, read_revision):
+    return {
+        "belief": str(belief.public_id),
+        "read_revision": read_revision,
+        "status": belief.status,
+        "revision": belief.revision,
+        "statement": belief.statement,
+    }
+
+
+def summary_detail(principal, derived_id):
+    """One of the principal's summaries: its claims in order, each with its supporting
+    originals, and its omitted inputs. Another owner's summary answers like a missing one."""
+    with principal_context(principal):
+        derived = DerivedMemory.objects.filter(
+            owner=principal,
+            kind=DerivedMemory.Kind.SUMMARY,
+            public_id=parse_public_id(derived_id, "derived_id"),
+        ).first()
+        if derived is None:
+            raise not_found("summary")
+        claims = list(
+            SummaryClaim.objects.filter(owner=principal, derived=derived).order_by("position")
+        )
+        supports = list(
+            ClaimSupport.objects.filter(owner=principal, claim__in=claims).values_list(
+                "claim_id", "belief_id", "belief_revision"
+            )
+        )
+        omitted = list(
+            Lineage.objects.filter(
+                owner=principal, derived=derived, role=Lineage.Role.OMITTED
+            ).values_list("belief_id", "belief_revision")
+        )
+        originals = Belief.objects.filter(
+            owner=principal, pk__in={pk for _, pk, _ in supports} | {pk for pk, _ in omitted}
+        ).in_bulk()
+    by_claim = {}
+    for claim_id, belief_id, revision in sorted(supports):
+        by_claim.setdefault(claim_id, []).append(_original(originals[belief_id], revision))
+    withheld = derived.restricted
+    return {
+        "id": str(derived.public_id),
+        "status": derived.status,
+        "revision": derived.revision,
+        "restricted": derived.restricted,
+        "subject": derived.subject,
+        "statement": "" if withheld else derived.statement,
+        "claims": [
+            {
+                "position": claim.position,
+                "statement": "" if withheld else claim.statement,
+                "polarity": claim.polarity,
+                "uncertain": claim.uncertain,
+                "supports": by_claim.get(claim.pk, []),
+            }
+            for claim in claims
+        ],
+        "omitted": [
+            _original(originals[belief_id], revision) for belief_id, revision in sorted(omitted)
+        ],
+    }
+
+
+def summary_inputs(principal, views):
+    """Every live belief of the subjects among ``views`` that an active summary does not
+    already cover, for ``plan_summaries``.
+
+    A subject is read whole, since a summary must hold all of its claims; but
+    one whose beliefs in ``views`` all belong to an active summary is not read
+    again, or every slice of a full scan would reload the popular subjects. A
+    new belief is not covered yet, so its subject is read in the slice that
+    finds it; a retired one invalidates the summary, so the next slice that
+    meets the subject reads it again.
+    """
+    touched = {
+        view.pk: view.subject
+        for view in views
+        if view.subject and view.subject not in NAMELESS_SUBJECTS
+    }
+    if not touched:
+        return []
+    with principal_context(principal):
+        # Explicit ids, not a join, so that the lineage index drives the lookup.
+        lineage = list(
+            Lineage.objects.filter(owner=principal, belief_id__in=list(touched)).values_list(
+                "derived_id", "belief_id"
+            )
+        )
+        active = set(
+            DerivedMemory.objects.filter(
+                owner=principal,
+                pk__in={derived_id for derived_id, _ in lineage},
+                kind=DerivedMemory.Kind.SUMMARY,
+                status=DerivedMemory.Status.ACTIVE,
+            ).values_list("pk", flat=True)
+        )
+        covered = {belief_id for derived_id, belief_id in lineage if derived_id in active}
+        subjects = {subject for pk, subject in touched.items() if pk not in covered}
+        if not subjects:
+            return []
+        rows = (
+            Belief.objects.filter(
+                owner=principal, subject__in=subjects, status__in=LIVE_BELIEF_STATUSES
+            )
+            .order_by("id")
+            .values("id", *_VIEW_FIELDS)
+        )
+        return [SourceView(pk=row.pop("id"), **row) for row in rows]

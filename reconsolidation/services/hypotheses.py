@@ -1,0 +1,180 @@
+"""Tentative hypotheses: how one is shown, when it ends, and the owner's promotion of one.
+
+A hypothesis is never evidence. Nothing here turns one into a belief except
+``hypothesis_promote``, an explicit action of the owner.
+"""
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from memory.enums import (
+    LIVE_BELIEF_STATUSES,
+    BeliefType,
+    Polarity,
+    Portability,
+    Sensitivity,
+    most_restrictive,
+)
+from memory.errors import conflict, not_found, validation_error
+from memory.models import Belief, BeliefSource
+from memory.principal import principal_context
+from memory.selectors._ids import parse_public_id
+from memory.services.beliefs import belief_remember
+from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
+from reconsolidation.planners.hypotheses import (
+    CONFIDENCE_CAP,
+    configured_lifetime,
+    connection_statement,
+    entity_words,
+    hypothesis_lifetime,
+)
+
+# Once promoted, the connection is the owner's own belief: guessing it again
+# would only duplicate it.
+PROMOTED = "promoted"
+
+
+def hypothesis_view(principal, operation, beliefs, plan):
+    """The derived memory of a hypothesis over ``beliefs`` (locked, at the revisions planned).
+
+    As restricted as its most restricted source, no surer than its least sure
+    source or the cap, and as old as its newest evidence: its lifetime counts
+    from that evidence, never from now.
+    """
+    evidence_at, expires_at = hypothesis_lifetime(beliefs, configured_lifetime())
+    return DerivedMemory(
+        owner=principal,
+        operation=operation,
+        kind=DerivedMemory.Kind.HYPOTHESIS,
+        type=BeliefType.FACT,
+        subject=plan.subjects[0],
+        statement=plan.statement,
+        polarity=Polarity.POSITIVE,
+        scope=beliefs[0].scope,
+        sensitivity=most_restrictive(Sensitivity, [b.sensitivity for b in beliefs]),
+        portability=most_restrictive(Portability, [b.portability for b in beliefs]),
+        confidence=min(CONFIDENCE_CAP, *(belief.confidence for belief in beliefs)),
+        evidence_at=evidence_at,
+        expires_at=expires_at,
+    )
+
+
+def hypotheses_expire(*, principal, now=None):
+    """End the principal's active hypotheses whose lifetime is over; return how many.
+
+    Their operations become invalidated ("expired"). Nothing is erased: the
+    owner's history keeps them.
+    """
+    now = now or timezone.now()
+    with principal_context(principal), transaction.atomic():
+        expiring = dict(
+            DerivedMemory.objects.select_for_update()
+            .filter(
+                owner=principal,
+                kind=DerivedMemory.Kind.HYPOTHESIS,
+                status=DerivedMemory.Status.ACTIVE,
+                expires_at__lte=now,
+            )
+            .values_list("pk", "operation_id")
+        )
+        if not expiring:
+            return 0
+        changed_at = timezone.now()
+        Operation.objects.filter(
+            owner=principal, pk__in=set(expiring.values()), state=Operation.State.APPLIED
+        ).update(
+            state=Operation.State.INVALIDATED,
+            invalidation_reason="expired",
+            revision=F("revision") + 1,
+            updated_at=changed_at,
+        )
+        return DerivedMemory.objects.filter(owner=principal, pk__in=list(expiring)).update(
+            status=DerivedMemory.Status.EXPIRED, revision=F("revision") + 1, updated_at=changed_at
+        )
+
+
+def _hypothesis_for_update(principal, derived_id, expected_revision):
+    if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
+        raise validation_error("expected_revision must be an integer.", field="expected_revision")
+    derived = (
+        DerivedMemory.objects.select_for_update()
+        .filter(
+            owner=principal,
+            public_id=parse_public_id(derived_id, "derived_id"),
+            kind=DerivedMemory.Kind.HYPOTHESIS,
+        )
+        .first()
+    )
+    if derived is None:
+        raise not_found("hypothesis")
+    if derived.revision != expected_revision:
+        raise conflict(
+            "The hypothesis has changed since you read it.",
+            field="expected_revision",
+            current_revision=derived.revision,
+        )
+    if derived.status != DerivedMemory.Status.ACTIVE or (
+        derived.expires_at is not None and derived.expires_at <= timezone.now()
+    ):
+        raise conflict(
+            "Only an active, unexpired hypothesis can be promoted.",
+            field="status",
+            status=derived.status,
+        )
+    return derived
+
+
+def hypothesis_promote(*, principal, derived_id, expected_revision, statement=None):
+    """The owner asserts a hypothesis: it becomes a durable belief of theirs; return the belief.
+
+    The belief is the owner's explicit statement (``statement``, or the
+    connection the hypothesis names), with every source event of the
+    hypothesis's sources as its sources, and no wider visibility than the
+    hypothesis. The hypothesis is marked promoted and never guessed again.
+    """
+    with principal_context(principal), transaction.atomic():
+        derived = _hypothesis_for_update(principal, derived_id, expected_revision)
+        belief_ids = list(
+            Lineage.objects.filter(
+                owner=principal, derived=derived, role=Lineage.Role.SOURCE
+            ).values_list("belief_id", flat=True)
+        )
+        sources = list(
+            Belief.objects.select_for_update()
+            .filter(owner=principal, pk__in=belief_ids)
+            .order_by("id")
+        )
+        if len(sources) != len(belief_ids) or any(
+            source.status not in LIVE_BELIEF_STATUSES for source in sources
+        ):
+            raise conflict("A source of the hypothesis has changed.", field="status")
+        events = (
+            BeliefSource.objects.filter(
+                owner=principal, belief_id__in=belief_ids, event__redacted_at__isnull=True
+            )
+            .order_by("event__occurred_at", "event_id")
+            .values_list("event__public_id", flat=True)
+        )
+        if statement is None:
+            other = next(s.subject for s in sources if s.subject != derived.subject)
+            statement = connection_statement(
+                derived.subject, other, " ".join(entity_words(derived.subject))
+            )
+        belief = belief_remember(
+            principal=principal,
+            statement=statement,
+            subject=derived.subject,
+            scope=derived.scope,
+            sensitivity=derived.sensitivity,
+            portability=derived.portability,
+            source_event_ids=list(dict.fromkeys(events)),
+        )
+        if derived.fingerprint:
+            Suppression.objects.get_or_create(
+                owner=principal, fingerprint=derived.fingerprint, defaults={"reason": PROMOTED}
+            )
+        derived.status = DerivedMemory.Status.PROMOTED
+        derived.revision += 1
+        derived.save(update_fields=["status", "revision", "updated_at"])
+        return belief

@@ -1,0 +1,8 @@
+"""django-q2 entry points: thin wrappers that call one service."""
+
+from reconsolidation.services.scheduling import reconsolidation_tick
+
+
+def reconsolidation_tick_task():
+    # Content-free (ids, counts, reasons): q2 stores a task's result.
+    return reconsolidation_tick().as_dict()

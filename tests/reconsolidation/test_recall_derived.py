@@ -1,0 +1,314 @@
+"""Derived memories in recall: opt-in, the principal's own, active and unrestricted only."""
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from evaluation.models import Certificate
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors.flags import flag_cache_clear
+from memory.selectors.recall import recall
+from memory.services.beliefs import belief_delete
+from memory.services.flags import flag_set
+from reconsolidation.models import DerivedMemory, Lineage, Operation
+from reconsolidation.selectors.recall import derived_recall_evaluating, stem
+from reconsolidation.services.owner_actions import derived_restrict
+from reconsolidation.services.passes import reconsolidation_pass
+from tests.api.conftest import client_for
+from tests.memory.helpers import conversation, remember
+
+
+@pytest.fixture(autouse=True)
+def capability_on(processing_on):
+    """Derived recall needs the certified capability on; the last tests turn it off."""
+
+
+def kindle_merge(owner, sources=()):
+    beliefs = [
+        remember(owner, text, subject="device:kindle", type="ownership", sources=sources)
+        for text in ("User owns a Kindle.", "user owns the kindle")
+    ]
+    reconsolidation_pass(principal=owner)
+    with principal_context(owner):
+        return DerivedMemory.objects.get(owner=owner, kind="merged", status="active"), beliefs
+
+
+def derived_by_hand(owner, kind, statement, sources, **fields):
+    """A derived memory of a kind whose planner is not under test here."""
+    with principal_context(owner):
+        operation = Operation.objects.create(
+            owner=owner,
+            kind={"merged": "merge"}.get(kind, kind),
+            state="applied",
+            policy_version="test",
+            inputs=[],
+        )
+        derived = DerivedMemory.objects.create(
+            owner=owner,
+            operation=operation,
+            kind=kind,
+            type=fields.pop("type", "fact"),
+            subject=fields.pop("subject", ""),
+            statement=statement,
+            polarity="positive",
+            sensitivity="normal",
+            portability="portable",
+            confidence=fields.pop("confidence", 0.5),
+            **fields,
+        )
+        for belief in sources:
+            Lineage.objects.create(
+                owner=owner, derived=derived, belief=belief, belief_revision=belief.revision
+            )
+    return derived
+
+
+def derived_items(principal, query, **options):
+    result = recall(principal=principal, query=query, include=["derived"], **options)
+    return [item for item in result.items if item.kind == "derived"]
+
+
+def test_derived_memories_appear_only_when_asked_for(owner):
+    derived, _ = kindle_merge(owner)
+
+    plain = recall(principal=owner, query="kindle")
+    asked = recall(principal=owner, query="kindle", include=["derived"])
+
+    assert {item.kind for item in plain.items} == {"belief"}
+    assert [item.id for item in asked.items if item.kind == "derived"] == [str(derived.public_id)]
+    assert len([item for item in asked.items if item.kind == "belief"]) == 2
+
+
+def test_a_derived_item_shows_its_kind_text_and_the_messages_behind_it(owner):
+    _, (message,) = conversation(owner, "I bought a Kindle yesterday")
+    derived, _ = kindle_merge(owner, sources=[message])
+
+    (item,) = derived_items(owner, "which kindle?")
+
+    assert (item.kind, item.derived_kind, item.tentative) == ("derived", "merged", False)
+    assert (item.text, item.type, item.subject) == (
+        derived.statement,
+        "ownership",
+        "device:kindle",
+    )
+    assert item.confidence == derived.confidence
+    assert [source.event_id for source in item.sources] == [str(message.public_id)]
+
+
+def test_another_principals_derived_memories_never_appear(owner, other_owner):
+    kindle_merge(other_owner)
+
+    assert derived_items(owner, "kindle") == []
+    assert len(derived_items(other_owner, "kindle")) == 1
+
+
+def test_restricted_derived_memories_never_appear(owner):
+    derived, _ = kindle_merge(owner)
+
+    derived_restrict(principal=owner, derived_id=derived.public_id, expected_revision=1)
+
+    assert derived_items(owner, "kindle") == []
+
+
+def test_derived_memories_that_stopped_holding_never_appear(owner):
+    derived, (first, _) = kindle_merge(owner)
+
+    belief_delete(principal=owner, belief_id=first.public_id, expected_revision=first.revision)
+
+    with principal_context(owner):
+        assert DerivedMemory.objects.get(pk=derived.pk).status == "invalidated"
+    assert derived_items(owner, "kindle") == []
+
+
+def test_an_expired_hypothesis_never_appears_and_a_live_one_is_tentative(owner):
+    hiking = remember(owner, "User went hiking with Ann.", subject="person:ann")
+    lake = remember(owner, "Ann lives by the lake.", subject="person:ann")
+    live = derived_by_hand(
+        owner,
+        "hypothesis",
+        "Ann may hike near the lake.",
+        [hiking, lake],
+        expires_at=timezone.now() + timedelta(days=30),
+    )
+    derived_by_hand(
+        owner,
+        "hypothesis",
+        "Ann hikes every weekend.",
+        [hiking],
+        expires_at=timezone.now() - timedelta(days=1),
+    )
+
+    items = derived_items(owner, "where does Ann hike?")
+
+    assert [(item.id, item.tentative) for item in items] == [(str(live.public_id), True)]
+
+
+def test_uncertainty_notices_are_found_by_their_subject(owner):
+    remember(owner, "User prefers short answers.", subject="pref:answer-style", type="preference")
+    remember(owner, "User prefers long answers.", subject="pref:answer-style", type="preference")
+    reconsolidation_pass(principal=owner)
+
+    (item,) = derived_items(owner, "what answer style?")
+    unrelated = derived_items(owner, "short")
+
+    assert item.derived_kind == "uncertainty_notice"
+    assert item.text == "These memories may contradict each other."
+    assert len(item.sources) == 0  # remembered without messages
+    assert unrelated == []  # the fixed text is not the notice's content
+
+
+def test_more_terms_matched_rank_first_then_the_most_recent(owner):
+    three = derived_by_hand(owner, "summary", "Ann plays chess and tennis.", [])
+    older_one = derived_by_hand(owner, "summary", "Bob plays tennis.", [])
+    two = derived_by_hand(owner, "summary", "Ann plays tennis.", [])
+    newer_one = derived_by_hand(owner, "summary", "Cleo plays tennis.", [])
+    derived_by_hand(owner, "summary", "Dan plays golf.", [])
+
+    items = derived_items(owner, "ann chess tennis")
+
+    assert [item.id for item in items] == [
+        str(d.public_id) for d in (three, two, newer_one, older_one)
+    ]
+
+
+def test_a_summary_without_its_own_statement_is_found_by_its_claims(owner):
+    from reconsolidation.models import SummaryClaim
+
+    source = remember(owner, "Ann adopted a beagle.", subject="person:ann")
+    summary = derived_by_hand(owner, "summary", "", [source], subject="person:ann")
+    with principal_context(owner):
+        SummaryClaim.objects.create(
+            owner=owner,
+            derived=summary,
+            position=0,
+            statement="Ann adopted a beagle.",
+            polarity="positive",
+            fingerprint="x" * 64,
+        )
+
+    (item,) = derived_items(owner, "beagles")
+
+    assert (item.id, item.text) == (str(summary.public_id), "Ann adopted a beagle.")
+
+
+def test_the_stem_matches_common_inflections():
+    assert stem("hiking") == stem("hikes") == stem("hike") == stem("hiked")
+    assert stem("watches") == stem("watch")
+    assert stem("running") == stem("run")
+    assert stem("cities") == stem("city")
+    assert stem("glass") == "glass"
+
+
+def test_originals_are_untouched_by_recall_of_derived_memories(owner):
+    kindle_merge(owner)
+    with principal_context(owner):
+        before = list(Belief.objects.filter(owner=owner).values("status", "revision"))
+
+    derived_items(owner, "kindle")
+
+    with principal_context(owner):
+        assert list(Belief.objects.filter(owner=owner).values("status", "revision")) == before
+
+
+# -- the API route ---------------------------------------------------------------------
+
+
+def test_the_recall_route_shows_derived_items_with_their_kind(owner):
+    derived, _ = kindle_merge(owner)
+
+    body = (
+        client_for(owner)
+        .post("/api/v1/recall", {"query": "kindle", "include": ["derived"]}, format="json")
+        .json()
+    )
+
+    (item,) = [item for item in body["items"] if item["kind"] == "derived"]
+    assert item["id"] == str(derived.public_id)
+    assert (item["derived_kind"], item["tentative"], item["subject"]) == (
+        "merged",
+        False,
+        "device:kindle",
+    )
+
+
+def test_an_ordinary_recall_response_keeps_its_shape(owner):
+    kindle_merge(owner)
+
+    body = client_for(owner).post("/api/v1/recall", {"query": "kindle"}, format="json").json()
+
+    assert {item["kind"] for item in body["items"]} == {"belief"}
+    for item in body["items"]:
+        assert "derived_kind" not in item and "tentative" not in item
+        assert set(item) == {
+            "kind",
+            "id",
+            "text",
+            "rank",
+            "score",
+            "sources",
+            "type",
+            "subject",
+            "status",
+            "needs_review",
+            "confidence",
+            "revision",
+            "session_id",
+            "sequence",
+            "event_type",
+            "occurred_at",
+        }
+
+
+def test_the_recall_route_never_shows_another_principals_derived_memories(owner, other_owner):
+    kindle_merge(other_owner)
+    remember(owner, "User owns a Kindle.", subject="device:kindle", type="ownership")
+
+    body = (
+        client_for(owner)
+        .post("/api/v1/recall", {"query": "kindle", "include": ["derived"]}, format="json")
+        .json()
+    )
+
+    assert [item["kind"] for item in body["items"]] == ["belief"]
+
+
+@pytest.mark.parametrize("include", [["dreams"], "derived"])
+def test_the_recall_route_refuses_an_unknown_include(owner, include):
+    response = client_for(owner).post(
+        "/api/v1/recall", {"query": "kindle", "include": include}, format="json"
+    )
+
+    assert (response.status_code, response.json()["error"]["code"]) == (400, "validation_error")
+
+
+def test_turning_the_capability_off_takes_derived_memories_out_of_recall(owner):
+    derived, _ = kindle_merge(owner)
+
+    flag_set(key="reconsolidation", enabled=False)
+
+    assert derived_items(owner, "kindle") == []
+    with principal_context(owner):
+        # The owner's history stays.
+        assert DerivedMemory.objects.get(pk=derived.pk).status == "active"
+
+
+def test_code_changed_since_the_certificate_takes_derived_memories_out_of_recall(owner):
+    kindle_merge(owner)
+
+    Certificate.objects.all().delete()
+    flag_cache_clear()
+
+    assert derived_items(owner, "kindle") == []
+
+
+def test_the_evaluation_recalls_derived_memories_before_any_certificate(owner):
+    derived, _ = kindle_merge(owner)
+    flag_set(key="reconsolidation", enabled=False)
+
+    with derived_recall_evaluating():
+        (item,) = derived_items(owner, "kindle")
+
+    assert item.id == str(derived.public_id)
+    assert derived_items(owner, "kindle") == []
