@@ -12,12 +12,13 @@ evaluation leaves no principals or memories behind.
 import hashlib
 import json
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.dateparse import parse_datetime
 
@@ -38,8 +39,10 @@ from .reconsolidation_scoring import reconsolidation_metrics
 
 ARM = "reconsolidation"
 DEFAULT_FIXTURES = Path(__file__).parent / "fixtures" / "reconsolidation_labelled.jsonl"
-# Sessions of a case happen a day apart, so that their evidence clocks differ.
-FIRST_SESSION_AT = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
+# Sessions of a case happen a day apart, so that their evidence clocks differ,
+# starting this many days before the run: recent enough that no evidence-based
+# lifetime (a hypothesis's) has run out, as in a bank that is in use.
+FIRST_SESSION_DAYS_AGO = 7
 CONFIDENCE = {BeliefStatus.ACTIVE: 0.95, BeliefStatus.PROVISIONAL: 0.6}
 
 
@@ -76,13 +79,16 @@ class _Rollback(Exception):
 def _load(principal, case):
     """The case's beliefs, by key, each with a message in every session it cites."""
     sessions, beliefs = {}, {}
+    first_session_at = timezone.now().replace(microsecond=0) - timedelta(
+        days=FIRST_SESSION_DAYS_AGO
+    )
     for spec in case["beliefs"]:
         events = []
         for label in spec["sessions"]:
             if label not in sessions:
                 sessions[label] = (
                     session_create(principal=principal),
-                    FIRST_SESSION_AT + timedelta(days=len(sessions)),
+                    first_session_at + timedelta(days=len(sessions)),
                 )
             session, at = sessions[label]
             events.append(

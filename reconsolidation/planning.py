@@ -38,6 +38,8 @@ class SourceView:
     expires_at: datetime | None = None
     # A summary claim resting on a provisional original is uncertain.
     status: str = "active"
+    # The indexed hash of the claim: where the full scan meets the belief.
+    claim_key: str = ""
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,9 @@ class Belief(OwnedModel):
         ]
         indexes = [
             models.Index(fields=["owner", "status", "type"]),
-            models.Index(fields=["owner", "subject"]),
+            # The subject's claim keys in order: reconsolidation asks whether a key is a
+            # subject's smallest with one index probe.
+            models.Index(fields=["owner", "subject", "claim_key"]),
             models.Index(fields=["owner", "fingerprint"]),
             models.Index(fields=["owner", "claim_key"]),
             models.Index(fields=["owner", "updated_at"]),

@@ -16,19 +16,17 @@ def _backend():
     return postgres if connection.vendor == "postgresql" else sqlite
 
 
-def belief_matches(
-    *, owner_id, terms, statuses, types=None, since=None, limit, exclude_subject=None
-):
-    """``exclude_subject`` leaves out the beliefs of one subject (e.g. the one whose
-    entity is searched for, whose own beliefs would crowd out everything else)."""
+def belief_mentions(*, owner_id, terms, exclude_subject, limit):
+    """Ids of up to ``limit`` of the owner's live beliefs, of any subject but
+    ``exclude_subject``, whose text holds every one of ``terms``; unranked."""
+    return _backend().belief_mentions(
+        owner_id=owner_id, terms=terms, exclude_subject=exclude_subject, limit=limit
+    )
+
+
+def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
     return _backend().belief_matches(
-        owner_id=owner_id,
-        terms=terms,
-        statuses=statuses,
-        types=types,
-        since=since,
-        limit=limit,
-        exclude_subject=exclude_subject,
+        owner_id=owner_id, terms=terms, statuses=statuses, types=types, since=since, limit=limit
     )
 
 

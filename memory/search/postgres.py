@@ -93,12 +93,9 @@ def _ranked(*, table, alias, where, where_params, terms, limit):
     return found
 
 
-def belief_matches(*, owner_id, terms, statuses, types, since, limit, exclude_subject=None):
+def belief_matches(*, owner_id, terms, statuses, types, since, limit):
     where = [_OWNER.format("b"), _LIVE_BELIEF, "b.status = ANY(%s)"]
     params = [owner_id, list(statuses)]
-    if exclude_subject is not None:
-        where.append("b.subject <> %s")
-        params.append(exclude_subject)
     if types:
         where.append("b.type = ANY(%s)")
         params.append(list(types))
@@ -133,3 +130,17 @@ def message_matches(*, owner_id, terms, since, limit):
         terms=terms,
         limit=limit,
     )
+
+
+def belief_mentions(*, owner_id, terms, exclude_subject, limit):
+    """Up to ``limit`` live beliefs outside ``exclude_subject`` holding every one of ``terms``,
+    in no particular order: a lookup, not a ranking, so it stops at the first rows found."""
+    match_sql, match_params = _all_of(terms)
+    sql = (
+        "SELECT b.id FROM memory_belief b "
+        f"WHERE {_OWNER.format('b')} AND {_LIVE_BELIEF} AND b.subject <> %s "
+        f"AND b.search_vector @@ {match_sql} LIMIT %s"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [owner_id, exclude_subject, *match_params, limit])
+        return [row_id for (row_id,) in cursor.fetchall()]

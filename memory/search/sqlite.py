@@ -20,7 +20,7 @@ def _ranked(sql, params):
         return [(row_id, -score) for row_id, score in cursor.fetchall()]
 
 
-def belief_matches(*, owner_id, terms, statuses, types, since, limit, exclude_subject=None):
+def belief_matches(*, owner_id, terms, statuses, types, since, limit):
     statuses = list(statuses)
     where = [
         "memory_belief_fts MATCH %s",
@@ -28,9 +28,6 @@ def belief_matches(*, owner_id, terms, statuses, types, since, limit, exclude_su
         f"b.status IN ({_placeholders(statuses)})",
     ]
     params = [_match_expression(terms), owner_id, *statuses]
-    if exclude_subject is not None:
-        where.append("b.subject <> %s")
-        params.append(exclude_subject)
     if types:
         where.append(f"b.type IN ({_placeholders(types)})")
         params += list(types)
@@ -43,6 +40,20 @@ def belief_matches(*, owner_id, terms, statuses, types, since, limit, exclude_su
         f"WHERE {' AND '.join(where)} ORDER BY score, b.id DESC LIMIT %s",
         [*params, limit],
     )
+
+
+def belief_mentions(*, owner_id, terms, exclude_subject, limit):
+    # Space-separated quoted strings: FTS5 wants every one of them.
+    match = " ".join('"{}"'.format(term.replace('"', '""')) for term in terms)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT b.id FROM memory_belief_fts "
+            "JOIN memory_belief b ON b.id = memory_belief_fts.rowid "
+            "WHERE memory_belief_fts MATCH %s AND b.owner_id = %s "
+            "AND b.status IN ('active', 'provisional') AND b.subject <> %s LIMIT %s",
+            [match, owner_id, exclude_subject, limit],
+        )
+        return [row_id for (row_id,) in cursor.fetchall()]
 
 
 def message_matches(*, owner_id, terms, since, limit):

@@ -1,23 +1,27 @@
 """What the hypothesis planner reads for one slice of a pass: found through indexes, bounded.
 
-For each entity subject a slice touches with grounded beliefs, the owner's
-full-text index names a few beliefs of other subjects that mention the entity,
-and the (owner, subject) index gives the subject's own first beliefs.
-The work per slice is a fixed number of index lookups per subject, never a
-comparison of every belief with every other.
+An entity subject is looked up once per full scan: in the slice that holds
+its smallest live claim key (one probe of the (owner, subject, claim_key)
+index tells), since a popular subject has beliefs in nearly every slice.
+Then the owner's full-text index names a few beliefs of other subjects that
+mention the entity, unranked, and the same index gives the subject's own
+first beliefs. The work per subject is a fixed number of index lookups,
+never a comparison of every belief with every other.
 """
 
 import hashlib
 
+from django.db import connection
+
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, BeliefSource
 from memory.principal import principal_context
-from memory.search import belief_matches
+from memory.search import belief_mentions
 from memory.text import query_terms
 from reconsolidation.planners.hypotheses import SIDE_BELIEFS, entity_words
 from reconsolidation.planning import SourceView
 
-# Beliefs of other subjects read per entity: the strongest matches only.
+# Beliefs of other subjects read per entity.
 MATCHES_PER_SUBJECT = 8
 # Beliefs of the entity subject itself read per entity, of which the planner
 # keeps the first grounded ones.
@@ -51,16 +55,44 @@ def _source_views(principal, belief_ids):
     return [SourceView(pk=row.pop("id"), **row) for row in rows]
 
 
+def _first_in_scan(principal, views):
+    """The entity subjects of grounded ``views`` whose smallest live claim key is among them.
+
+    One statement for the whole slice: for each subject, whether a live belief
+    of it has a smaller key, each answered by a probe of the (owner, subject,
+    claim_key) index.
+    """
+    smallest = {}
+    for view in views:
+        key, subject = view.claim_key, view.subject
+        if key and entity_words(subject) and key < smallest.get(subject, "\uffff"):
+            smallest[subject] = key
+    if not smallest:
+        return []
+    values = ", ".join(["(%s, %s)"] * len(smallest))
+    statuses = ", ".join(["%s"] * len(LIVE_BELIEF_STATUSES))
+    sql = (
+        f"WITH slice (subject, claim_key) AS (VALUES {values}) "
+        "SELECT slice.subject FROM slice WHERE NOT EXISTS ("
+        "SELECT 1 FROM memory_belief b WHERE b.owner_id = %s AND b.subject = slice.subject "
+        f"AND b.claim_key < slice.claim_key AND b.claim_key <> '' AND b.status IN ({statuses}))"
+    )
+    params = [value for pair in sorted(smallest.items()) for value in pair]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, principal.pk, *LIVE_BELIEF_STATUSES])
+        return [subject for (subject,) in cursor.fetchall()]
+
+
 def hypothesis_inputs(principal, views, *, rotation=0):
-    """``(sources, events)`` for ``plan_hypotheses`` over the subjects touched by ``views``.
+    """``(sources, events)`` for ``plan_hypotheses`` over the subjects first met in ``views``.
 
     ``rotation`` (e.g. the number of full scans so far) varies which subjects a
-    slice touching more than ``SUBJECTS_PER_SLICE`` looks up.
+    slice holding more than ``SUBJECTS_PER_SLICE`` looks up.
     """
     with principal_context(principal):
         grounded = _events(principal, [view.pk for view in views])
         subjects = sorted(
-            {view.subject for view in views if view.pk in grounded and entity_words(view.subject)},
+            _first_in_scan(principal, [view for view in views if view.pk in grounded]),
             key=lambda subject: hashlib.sha256(f"{rotation}:{subject}".encode()).digest(),
         )[:SUBJECTS_PER_SLICE]
         wanted = set()
@@ -68,23 +100,22 @@ def hypothesis_inputs(principal, views, *, rotation=0):
             terms = query_terms(" ".join(entity_words(subject)))
             if not terms:
                 continue
-            matches = belief_matches(
+            matches = belief_mentions(
                 owner_id=principal.pk,
                 terms=terms,
-                statuses=LIVE_BELIEF_STATUSES,
-                limit=MATCHES_PER_SUBJECT,
                 exclude_subject=subject,
+                limit=MATCHES_PER_SUBJECT,
             )
             if not matches:
                 continue
-            wanted.update(belief_id for belief_id, _ in matches)
+            wanted.update(matches)
             # The subject's first beliefs, grounded or not: a filter on their
             # sources would look up every belief of a popular subject.
             wanted.update(
                 Belief.objects.filter(
                     owner=principal, subject=subject, status__in=LIVE_BELIEF_STATUSES
                 )
-                .order_by("id")
+                .order_by("claim_key")
                 .values_list("id", flat=True)[:OWN_BELIEFS]
             )
         if not wanted:

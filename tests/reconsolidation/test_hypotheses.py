@@ -14,6 +14,7 @@ from memory.services.sessions import session_create
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planners.hypotheses import CONFIDENCE_CAP, plan_hypotheses
 from reconsolidation.planning import SourceView, suppression_fingerprint
+from reconsolidation.selectors import hypotheses as hypotheses_selectors
 from reconsolidation.services.hypotheses import hypotheses_expire, hypothesis_promote
 from reconsolidation.services.operations import Outcome, operation_apply
 from reconsolidation.services.passes import reconsolidation_pass
@@ -491,3 +492,26 @@ def test_deleting_a_source_invalidates_the_hypothesis_and_erases_its_text(owner)
     assert [h.status for h in hypotheses(owner)] == ["invalidated"]
     text = derived_text(owner)
     assert [word for word in deleted_words if word in text] == []
+
+
+def test_a_subject_is_looked_up_once_a_full_scan_in_the_slice_of_its_smallest_key(
+    owner, monkeypatch
+):
+    watch_and_run_remembered(owner)
+    for text in ("User wears the Apple Watch daily.", "User charges the Apple Watch nightly."):
+        remember(owner, text, subject=WATCH, type="ownership", sources=[message(owner, text)])
+    looked_up = []
+    real = hypotheses_selectors.belief_mentions
+
+    def spy(**kwargs):
+        looked_up.append(kwargs["exclude_subject"])
+        return real(**kwargs)
+
+    monkeypatch.setattr(hypotheses_selectors, "belief_mentions", spy)
+
+    # One claim key per slice: the watch's claims fall in three different slices.
+    while not reconsolidation_pass(principal=owner, slice_size=1).full_scan_completed:
+        pass
+
+    assert looked_up.count(WATCH) == 1
+    assert len(hypotheses(owner, status="active")) == 1

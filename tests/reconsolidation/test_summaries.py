@@ -1,9 +1,11 @@
 """Lossless related summaries: every claim attributed, nothing uncertain compressed away."""
 
+import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from django.db import connection
 
 from memory.errors import ReverieError
 from memory.models import Belief
@@ -510,3 +512,29 @@ def test_summary_detail_of_another_owners_summary_is_not_found(owner, other_owne
 
     assert error.value.code == "not_found"
     assert summary_detail(owner, summary.public_id)["id"] == str(summary.public_id)
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_two_workers_racing_the_same_summary_apply_it_once(owner):
+    watch_summary(owner)
+    (plan,) = plan_summaries(live_views(owner))
+    outcomes, barrier = [], threading.Barrier(2)
+
+    def worker():
+        try:
+            barrier.wait()
+            outcomes.append(operation_apply(principal=owner, plan=plan))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(outcomes) == [Outcome.ALREADY_APPLIED, Outcome.APPLIED]
+    assert len(summaries(owner)) == 1
+    with principal_context(owner):
+        assert SummaryClaim.objects.filter(owner=owner).count() == len(WATCH_CLAIMS)

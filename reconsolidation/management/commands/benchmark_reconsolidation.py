@@ -4,6 +4,7 @@ import itertools
 import os
 import random
 import time
+from datetime import timedelta
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
@@ -14,8 +15,8 @@ from django.utils import timezone
 from benchmarks.arguments import positive_int
 from benchmarks.corpus import Corpus
 from benchmarks.records import RssSampler, record_write, target
-from memory.enums import SCOPE_PRINCIPAL
-from memory.models import Belief
+from memory.enums import SCOPE_PRINCIPAL, AuthorKind, EventType
+from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
 from memory.services.account import account_purge
 from memory.text import claim_fingerprint, claim_key
@@ -25,6 +26,8 @@ from reconsolidation.services.passes import reconsolidation_pass
 DATABASE_PREFIX = "reverie_bench"
 USERNAME_PREFIX = "reconsolidation-bench-"
 BATCH = 5000
+# Messages per seeded session: each belief comes from one of them.
+SESSION_MESSAGES = 10
 # Share of beliefs that restate an earlier one in other words (case, articles,
 # punctuation): what a merge should find.
 RESTATED = 0.1
@@ -151,22 +154,56 @@ class Command(BaseCommand):
         return User.objects.create_user(username=username, password=None)
 
     def _seed(self, principal, size, seed):
+        """The bank as formation leaves it: each belief sourced from one message, ten
+        messages a session, its evidence clock the message's time (so that hypotheses,
+        which need independent events and live evidence, are planned as they would be)."""
         corpus = Corpus(seed)
         rows = seed_rows(corpus, size, seed)
+        start = timezone.now() - timedelta(days=1)
+        offset = 0
         while batch := list(itertools.islice(rows, BATCH)):
             now = timezone.now()
+            times = [start + timedelta(seconds=offset + i) for i in range(len(batch))]
             with principal_context(principal):
-                Belief.objects.bulk_create(
+                sessions = Session.objects.bulk_create(
+                    Session(
+                        owner=principal,
+                        last_activity_at=times[i],
+                        closed_at=times[i],
+                        last_sequence=SESSION_MESSAGES,
+                    )
+                    for i in range(0, len(batch), SESSION_MESSAGES)
+                )
+                events = Event.objects.bulk_create(
+                    Event(
+                        owner=principal,
+                        session=sessions[i // SESSION_MESSAGES],
+                        sequence=i % SESSION_MESSAGES + 1,
+                        event_type=EventType.USER_MESSAGE,
+                        author_kind=AuthorKind.PRINCIPAL,
+                        text=row["statement"],
+                        occurred_at=times[i],
+                    )
+                    for i, row in enumerate(batch)
+                )
+                beliefs = Belief.objects.bulk_create(
                     Belief(
                         owner=principal,
                         scope=SCOPE_PRINCIPAL,
                         deleted_at=now if row["status"] == "deleted" else None,
+                        evidence_at=times[i],
                         **row,
                     )
-                    for row in batch
+                    for i, row in enumerate(batch)
                 )
+                BeliefSource.objects.bulk_create(
+                    BeliefSource(owner=principal, belief=belief, event=event)
+                    for belief, event in zip(beliefs, events, strict=True)
+                )
+            offset += len(batch)
         with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-            cursor.execute("VACUUM (ANALYZE) memory_belief")
+            for table in ("memory_belief", "memory_beliefsource", "memory_event"):
+                cursor.execute(f"VACUUM (ANALYZE) {table}")
 
     def _measure(self, size, options):
         principal = self._principal(size)
@@ -188,6 +225,7 @@ class Command(BaseCommand):
             active = DerivedMemory.objects.filter(owner=principal, status="active")
             merged = active.filter(kind=DerivedMemory.Kind.MERGED).count()
             summaries = active.filter(kind=DerivedMemory.Kind.SUMMARY).count()
+            hypotheses = active.filter(kind=DerivedMemory.Kind.HYPOTHESIS).count()
         Cursor.objects.filter(principal=principal).delete()
         return {
             "size": size,
@@ -196,6 +234,7 @@ class Command(BaseCommand):
             "outcomes": outcomes,
             "merged": merged,
             "summaries": summaries,
+            "hypotheses": hypotheses,
             "peak_mib": rss.peak / 2**20,
         }
 
@@ -211,12 +250,13 @@ class Command(BaseCommand):
         write("")
         write(
             f"{'beliefs':>9} {'seconds':>9} {'passes':>7} {'merges':>7} {'summaries':>9} "
-            f"{'peak RSS':>10}"
+            f"{'hypotheses':>10} {'peak RSS':>10}"
         )
         for row in results:
             write(
                 f"{row['size']:>9,} {row['seconds']:>9.2f} {row['passes']:>7} "
-                f"{row['merged']:>7,} {row['summaries']:>9,} {row['peak_mib']:>7.1f} MiB"
+                f"{row['merged']:>7,} {row['summaries']:>9,} {row['hypotheses']:>10,} "
+                f"{row['peak_mib']:>7.1f} MiB"
             )
         small, large = results
         ratio = large["seconds"] / small["seconds"]
