@@ -25,6 +25,7 @@ POLICY_CODE = {
         "reconsolidation/services/summaries.py",
         "reconsolidation/services/hypotheses.py",
         "reconsolidation/services/invalidation.py",
+        "reconsolidation/selectors/sources.py",
         "reconsolidation/selectors/hypotheses.py",
         "reconsolidation/selectors/summaries.py",
         "reconsolidation/selectors/recall.py",

@@ -19,7 +19,7 @@ from memory.principal import principal_context
 from memory.search import belief_mentions
 from memory.text import query_terms
 from reconsolidation.planners.hypotheses import SIDE_BELIEFS, entity_words
-from reconsolidation.planning import SourceView
+from reconsolidation.selectors.sources import source_views
 
 # Beliefs of other subjects read per entity.
 MATCHES_PER_SUBJECT = 8
@@ -30,8 +30,6 @@ OWN_BELIEFS = 2 * SIDE_BELIEFS
 # more leaves the rest to later slices and full scans; the choice is a hash
 # salted with the full scan's number, so that no subject is always left out.
 SUBJECTS_PER_SLICE = 100
-
-_VIEW_FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
 
 
 def _events(principal, belief_ids):
@@ -44,15 +42,6 @@ def _events(principal, belief_ids):
         events.add(event_id)
         sessions.add(session_id)
     return {pk: (frozenset(e), frozenset(s)) for pk, (e, s) in found.items()}
-
-
-def _source_views(principal, belief_ids):
-    rows = (
-        Belief.objects.filter(owner=principal, pk__in=belief_ids, status__in=LIVE_BELIEF_STATUSES)
-        .order_by("id")
-        .values("id", *_VIEW_FIELDS)
-    )
-    return [SourceView(pk=row.pop("id"), **row) for row in rows]
 
 
 def _first_in_scan(principal, views):
@@ -120,4 +109,4 @@ def hypothesis_inputs(principal, views, *, rotation=0):
             )
         if not wanted:
             return [], {}
-        return _source_views(principal, wanted), _events(principal, wanted)
+        return source_views(principal, pk__in=wanted), _events(principal, wanted)

@@ -8,16 +8,13 @@ summary withholds its own generated text, as history reads do; the originals
 are the owner's own records and are shown as usual.
 """
 
-from memory.enums import LIVE_BELIEF_STATUSES
 from memory.errors import not_found
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors._ids import parse_public_id
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
-from reconsolidation.planning import SourceView
-
-_VIEW_FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
+from reconsolidation.selectors.sources import source_views
 
 
 def _original(belief, read_revision):
@@ -121,11 +118,4 @@ def summary_inputs(principal, views):
         subjects = {subject for pk, subject in touched.items() if pk not in covered}
         if not subjects:
             return []
-        rows = (
-            Belief.objects.filter(
-                owner=principal, subject__in=subjects, status__in=LIVE_BELIEF_STATUSES
-            )
-            .order_by("id")
-            .values("id", *_VIEW_FIELDS)
-        )
-        return [SourceView(pk=row.pop("id"), **row) for row in rows]
+        return source_views(principal, subject__in=subjects)

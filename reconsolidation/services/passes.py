@@ -27,11 +27,11 @@ from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_summaries
 from reconsolidation.planning import (
     SINGLE_VALUED_SUBJECTS,
-    SourceView,
     plan_merges,
     plan_notices,
 )
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
+from reconsolidation.selectors.sources import source_views
 from reconsolidation.selectors.summaries import summary_inputs
 
 from .hypotheses import hypotheses_expire
@@ -40,8 +40,6 @@ from .operations import KINDS, Outcome, operations_apply
 # Plans committed together in one transaction; between groups a pass looks at
 # the kill switch and renews its lease.
 GROUP_PLANS = 100
-
-_VIEW_FIELDS = [field.name for field in SourceView.__dataclass_fields__.values()]
 
 
 @dataclass
@@ -103,18 +101,6 @@ def lease_heartbeat(principal, holder, *, now=None):
 
 def lease_release(principal, holder):
     Lease.objects.filter(principal=principal, holder=holder).delete()
-
-
-def _views(principal, **lookup):
-    rows = (
-        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup)
-        .order_by("id")
-        .values("id", *[name for name in _VIEW_FIELDS if name != "pk"])
-    )
-    return [
-        SourceView(**{("pk" if key == "id" else key): value for key, value in row.items()})
-        for row in rows
-    ]
 
 
 def _slice(principal, cursor, size, report):
@@ -185,7 +171,7 @@ def _contested_views(principal, views):
         if view.subject
         and (view.polarity == Polarity.NEGATIVE or view.subject in SINGLE_VALUED_SUBJECTS)
     }
-    return _views(principal, subject__in=contested) if contested else []
+    return source_views(principal, subject__in=contested) if contested else []
 
 
 def _done_groups(principal, plans):
@@ -245,7 +231,7 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
         cursor, _ = Cursor.objects.get_or_create(principal=principal)
         with principal_context(principal):
             keys = _slice(principal, cursor, size, report)
-            views = _views(principal, claim_key__in=keys)
+            views = source_views(principal, claim_key__in=keys)
             contested = _contested_views(principal, views)
             guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
             summarised = summary_inputs(principal, views)

@@ -1,9 +1,6 @@
 """Applying operations: originals stay intact, derived output never gains, stale plans drop."""
 
-import threading
-
 import pytest
-from django.db import connection
 
 from memory.models import Belief
 from memory.principal import principal_context
@@ -12,6 +9,7 @@ from reconsolidation.models import DerivedMemory, Lineage, Operation
 from reconsolidation.planning import SourceView, plan_merges
 from reconsolidation.services import operations
 from reconsolidation.services.operations import Outcome, operation_apply, operations_apply
+from tests.concurrency import race
 from tests.memory.helpers import conversation, remember
 
 WATCH = "device:apple-watch"
@@ -233,20 +231,7 @@ def test_one_principals_merge_never_touches_anothers_beliefs(owner, other_owner)
 def test_two_workers_racing_the_same_plan_apply_it_once(owner):
     twins(owner)
     plan = plan_for(owner)
-    outcomes, barrier = [], threading.Barrier(2)
-
-    def worker():
-        try:
-            barrier.wait()
-            outcomes.append(operation_apply(principal=owner, plan=plan))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = race(lambda: operation_apply(principal=owner, plan=plan))
 
     assert sorted(outcomes) == [Outcome.ALREADY_APPLIED, Outcome.APPLIED]
     with principal_context(owner):

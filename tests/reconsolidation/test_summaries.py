@@ -1,11 +1,9 @@
 """Lossless related summaries: every claim attributed, nothing uncertain compressed away."""
 
-import threading
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from django.db import connection
 
 from memory.errors import ReverieError
 from memory.models import Belief
@@ -29,6 +27,7 @@ from reconsolidation.selectors.summaries import summary_detail
 from reconsolidation.services.operations import Outcome, operation_apply
 from reconsolidation.services.owner_actions import derived_delete, derived_reject
 from reconsolidation.services.passes import reconsolidation_pass
+from tests.concurrency import race
 from tests.memory.helpers import conversation, remember, say
 
 WATCH = "device:apple-watch"
@@ -519,20 +518,7 @@ def test_summary_detail_of_another_owners_summary_is_not_found(owner, other_owne
 def test_two_workers_racing_the_same_summary_apply_it_once(owner):
     watch_summary(owner)
     (plan,) = plan_summaries(live_views(owner))
-    outcomes, barrier = [], threading.Barrier(2)
-
-    def worker():
-        try:
-            barrier.wait()
-            outcomes.append(operation_apply(principal=owner, plan=plan))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    outcomes = race(lambda: operation_apply(principal=owner, plan=plan))
 
     assert sorted(outcomes) == [Outcome.ALREADY_APPLIED, Outcome.APPLIED]
     assert len(summaries(owner)) == 1

@@ -2,13 +2,12 @@
 nothing resurrected, and the history and preview an owner reads before undoing."""
 
 import json
-import threading
 from dataclasses import fields
 from io import StringIO
 
 import pytest
 from django.core.management import CommandError, call_command
-from django.db import connection, transaction
+from django.db import transaction
 
 from memory.errors import ReverieError
 from memory.models import Belief, IdempotencyRecord
@@ -24,6 +23,7 @@ from reconsolidation.services.operations import operation_apply
 from reconsolidation.services.passes import reconsolidation_pass
 from reconsolidation.services.undo import operation_undo
 from tests.api.conftest import client_for
+from tests.concurrency import race
 from tests.memory.helpers import remember
 
 KINDLE = "device:kindle"
@@ -417,20 +417,7 @@ def test_the_command_prints_the_receipt_and_replays_it(owner):
 @pytest.mark.django_db(transaction=True)
 def test_two_requests_racing_with_one_key_undo_once(owner):
     operation, _ = merge(owner)
-    receipts, barrier = [], threading.Barrier(2)
-
-    def request():
-        try:
-            barrier.wait()
-            receipts.append(undo_it(owner, operation, revision=1))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=request) for _ in range(2)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    receipts = race(lambda: undo_it(owner, operation, revision=1))
 
     assert len(receipts) == 2
     assert receipts[0].pk == receipts[1].pk
