@@ -16,10 +16,10 @@ class ReconsolidationConfig(AppConfig):
 
         from memory.selectors.recall import register_recall_source
 
-        from .selectors.recall import KIND, derived_recall
+        from .selectors.recall import KIND, derived_recall, derived_with_sources
 
         # Opt-in: recall names it in ``include`` without importing this app.
-        register_recall_source(KIND, derived_recall)
+        register_recall_source(KIND, derived_recall, with_sources=derived_with_sources)
 
         from memory.schedules import maintenance_extend
 

@@ -71,12 +71,20 @@ class RecallResult:
 
 # Further recall sources (e.g. derived memories) register here by name, so
 # that ``include`` can name them without this module importing their apps.
-# Each is ``fn(principal, terms, since, limit) -> [RecallItem]``, best first.
+# Each is ``find(principal, terms, since, limit) -> [RecallItem]``, best first,
+# items without their sources; ``with_sources(principal, items) -> items``
+# then gives its own items theirs, once the budget has chosen what is returned.
 EXTRA_SOURCES = {}
 
 
-def register_recall_source(name, fn):
-    EXTRA_SOURCES[name] = fn
+@dataclass(frozen=True)
+class ExtraSource:
+    find: object
+    with_sources: object
+
+
+def register_recall_source(name, find, *, with_sources):
+    EXTRA_SOURCES[name] = ExtraSource(find=find, with_sources=with_sources)
 
 
 def _check_datetime(value, name):
@@ -144,7 +152,7 @@ _BELIEF_COLUMNS = (
     "confidence",
     "revision",
 )
-_SOURCE_COLUMNS = (
+SOURCE_COLUMNS = (
     "event__public_id",
     "event__session__public_id",
     "event__sequence",
@@ -153,7 +161,8 @@ _SOURCE_COLUMNS = (
 )
 
 
-def _source(row, excerpt):
+def recall_source(row, excerpt):
+    """A ``RecallSource`` from ``SOURCE_COLUMNS`` of an event and the excerpt quoted from it."""
     event_id, session_id, sequence, event_type, occurred_at = row
     return RecallSource(
         event_id=str(event_id),
@@ -201,9 +210,9 @@ def _with_sources(principal, items):
     for belief_id, excerpt, *event in (
         BeliefSource.objects.filter(owner=principal, belief__public_id__in=belief_ids)
         .order_by("event__occurred_at", "id")
-        .values_list("belief__public_id", "excerpt", *_SOURCE_COLUMNS)
+        .values_list("belief__public_id", "excerpt", *SOURCE_COLUMNS)
     ):
-        sources.setdefault(str(belief_id), []).append(_source(event, excerpt))
+        sources.setdefault(str(belief_id), []).append(recall_source(event, excerpt))
     return [
         replace(item, sources=tuple(sources.get(item.id, ()))) if item.kind == "belief" else item
         for item in items
@@ -224,7 +233,7 @@ def _message_items(principal, matches):
         if (row := rows.get(row_id)) is None:
             continue
         _, text, public_id, session_id, sequence, event_type, occurred_at = row
-        source = _source((public_id, session_id, sequence, event_type, occurred_at), text)
+        source = recall_source((public_id, session_id, sequence, event_type, occurred_at), text)
         items.append(
             RecallItem(
                 kind="message",
@@ -319,9 +328,9 @@ def recall(
                 owner_id=principal.pk, terms=terms, since=since, limit=fetch
             )
             ranked_lists.append(_message_items(principal, message_rows))
-        for name in include:
-            if name in EXTRA_SOURCES:
-                ranked_lists.append(EXTRA_SOURCES[name](principal, terms, since, fetch))
+        extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
+        for extra in extras:
+            ranked_lists.append(extra.find(principal, terms, since, fetch))
         items, chars, truncated = [], 0, False
         for item in _fuse(ranked_lists):
             if len(items) == limit:
@@ -333,6 +342,8 @@ def recall(
             items.append(replace(item, rank=len(items) + 1))
         # Sources only for what is returned, not for every candidate.
         items = _with_sources(principal, items)
+        for extra in extras:
+            items = extra.with_sources(principal, items)
     return RecallResult(
         items=items, terms=terms, chars=chars, truncated=truncated, included=tuple(include)
     )

@@ -10,6 +10,7 @@ owner keeps their history and controls.
 import re
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import replace
 from datetime import datetime
 
 from django.conf import settings
@@ -19,7 +20,7 @@ from django.utils import timezone
 from memory.models import BeliefSource
 from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
-from memory.selectors.recall import RecallItem, RecallSource
+from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from memory.text import words
 from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
 
@@ -44,15 +45,6 @@ def derived_recall_enabled():
     return _evaluating.get() or flag_enabled("reconsolidation", max_age=FLAG_MAX_AGE)
 
 
-_SOURCE_COLUMNS = (
-    "belief_id",
-    "excerpt",
-    "event__public_id",
-    "event__session__public_id",
-    "event__sequence",
-    "event__event_type",
-    "event__occurred_at",
-)
 _PLURAL_RE = re.compile(r"(?:(?<=sh)|(?<=ch)|(?<=[xz])|(?<=ss))es$")
 
 
@@ -142,31 +134,33 @@ def _with_claims(principal, rows):
     return rows
 
 
-def _sources(principal, derived_ids):
-    """The original messages behind each derived memory: those of the beliefs it states."""
-    beliefs = {}
-    for derived_id, belief_id in Lineage.objects.filter(
-        owner=principal, derived_id__in=derived_ids, role=Lineage.Role.SOURCE
-    ).values_list("derived_id", "belief_id"):
-        beliefs.setdefault(belief_id, []).append(derived_id)
-    sources = {}
-    for belief_id, excerpt, event_id, session_id, sequence, event_type, occurred_at in (
-        BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs))
-        .order_by("event__occurred_at", "id")
-        .values_list(*_SOURCE_COLUMNS)
-    ):
-        source = RecallSource(
-            event_id=str(event_id),
-            session_id=str(session_id),
-            sequence=sequence,
-            event_type=event_type,
-            occurred_at=occurred_at,
-            excerpt=excerpt,
-        )
-        for derived_id in beliefs[belief_id]:
-            if source.event_id not in {s.event_id for s in sources.get(derived_id, ())}:
-                sources.setdefault(derived_id, []).append(source)
-    return sources
+def derived_with_sources(principal, items):
+    """The items, each derived one now carrying the original messages behind it: those of
+    the beliefs it states, each message once, in two queries for all of them."""
+    wanted = {item.id for item in items if item.kind == KIND}
+    if not wanted:
+        return items
+    with principal_context(principal):
+        beliefs = {}
+        for public_id, belief_id in Lineage.objects.filter(
+            owner=principal, derived__public_id__in=wanted, role=Lineage.Role.SOURCE
+        ).values_list("derived__public_id", "belief_id"):
+            beliefs.setdefault(belief_id, []).append(str(public_id))
+        sources = {}
+        for belief_id, excerpt, *event in (
+            BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs))
+            .order_by("event__occurred_at", "id")
+            .values_list("belief_id", "excerpt", *SOURCE_COLUMNS)
+        ):
+            source = recall_source(event, excerpt)
+            for derived_id in beliefs[belief_id]:
+                sources.setdefault(derived_id, {}).setdefault(source.event_id, source)
+    return [
+        replace(item, sources=tuple(sources.get(item.id, {}).values()))
+        if item.kind == KIND
+        else item
+        for item in items
+    ]
 
 
 def derived_recall(principal, terms, since, limit):
@@ -185,7 +179,6 @@ def derived_recall(principal, terms, since, limit):
                 scored.append((matched, row))
         scored.sort(key=lambda pair: (-pair[0], _newest(pair[1]["updated_at"]), -pair[1]["id"]))
         chosen = scored[:limit]
-        sources = _sources(principal, [row["id"] for _, row in chosen])
     return [
         RecallItem(
             kind=KIND,
@@ -193,7 +186,6 @@ def derived_recall(principal, terms, since, limit):
             text=row["statement"],
             rank=0,
             score=float(matched),
-            sources=tuple(sources.get(row["id"], ())),
             type=row["type"],
             subject=row["subject"],
             confidence=row["confidence"],

@@ -14,6 +14,7 @@ from memory.principal import principal_context
 from memory.selectors._ids import parse_public_id
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
+from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.sources import source_views
 
 
@@ -100,21 +101,12 @@ def summary_inputs(principal, views):
     if not touched:
         return []
     with principal_context(principal):
-        # Explicit ids, not a join, so that the lineage index drives the lookup.
-        lineage = list(
-            Lineage.objects.filter(owner=principal, belief_id__in=list(touched)).values_list(
-                "derived_id", "belief_id"
+        covered = {
+            belief_id
+            for _, belief_id, _ in active_dependents(
+                principal, touched, kinds=[DerivedMemory.Kind.SUMMARY]
             )
-        )
-        active = set(
-            DerivedMemory.objects.filter(
-                owner=principal,
-                pk__in={derived_id for derived_id, _ in lineage},
-                kind=DerivedMemory.Kind.SUMMARY,
-                status=DerivedMemory.Status.ACTIVE,
-            ).values_list("pk", flat=True)
-        )
-        covered = {belief_id for derived_id, belief_id in lineage if derived_id in active}
+        }
         subjects = {subject for pk, subject in touched.items() if pk not in covered}
         if not subjects:
             return []

@@ -16,10 +16,9 @@ from memory.enums import (
     Sensitivity,
     most_restrictive,
 )
-from memory.errors import conflict, not_found, validation_error
+from memory.errors import conflict
 from memory.models import Belief, BeliefSource
 from memory.principal import principal_context
-from memory.selectors._ids import parse_public_id
 from memory.services.beliefs import belief_remember
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planners.hypotheses import (
@@ -29,6 +28,7 @@ from reconsolidation.planners.hypotheses import (
     entity_words,
     hypothesis_lifetime,
 )
+from reconsolidation.services.owner_actions import derived_for_update
 
 # Once promoted, the connection is the owner's own belief: guessing it again
 # would only duplicate it.
@@ -95,25 +95,9 @@ def hypotheses_expire(*, principal, now=None):
 
 
 def _hypothesis_for_update(principal, derived_id, expected_revision):
-    if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
-        raise validation_error("expected_revision must be an integer.", field="expected_revision")
-    derived = (
-        DerivedMemory.objects.select_for_update()
-        .filter(
-            owner=principal,
-            public_id=parse_public_id(derived_id, "derived_id"),
-            kind=DerivedMemory.Kind.HYPOTHESIS,
-        )
-        .first()
+    derived = derived_for_update(
+        principal, derived_id, expected_revision, kind=DerivedMemory.Kind.HYPOTHESIS
     )
-    if derived is None:
-        raise not_found("hypothesis")
-    if derived.revision != expected_revision:
-        raise conflict(
-            "The hypothesis has changed since you read it.",
-            field="expected_revision",
-            current_revision=derived.revision,
-        )
     if derived.status != DerivedMemory.Status.ACTIVE or (
         derived.expires_at is not None and derived.expires_at <= timezone.now()
     ):

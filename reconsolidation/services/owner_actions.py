@@ -39,18 +39,22 @@ def erase_generated_copies(principal, derived):
     SummaryClaim.objects.filter(owner=principal, derived=derived).update(statement="")
 
 
-def _derived_for_update(principal, derived_id, expected_revision):
+def derived_for_update(principal, derived_id, expected_revision, *, kind=None):
+    """The principal's derived memory (of ``kind``, if given), locked, at
+    ``expected_revision``: another owner's answers like a missing one."""
     expected_revision_check(expected_revision)
-    derived = (
-        DerivedMemory.objects.select_for_update()
-        .filter(owner=principal, public_id=parse_public_id(derived_id, "derived_id"))
-        .first()
+    derived = DerivedMemory.objects.select_for_update().filter(
+        owner=principal, public_id=parse_public_id(derived_id, "derived_id")
     )
+    if kind is not None:
+        derived = derived.filter(kind=kind)
+    derived = derived.first()
+    noun = kind.replace("_", " ") if kind else "derived memory"
     if derived is None:
-        raise not_found("derived memory")
+        raise not_found(noun)
     if derived.revision != expected_revision:
         raise conflict(
-            "The derived memory has changed since you read it.",
+            f"The {noun} has changed since you read it.",
             field="expected_revision",
             current_revision=derived.revision,
         )
@@ -66,7 +70,7 @@ def _save(derived, *fields):
 def derived_review(*, principal, derived_id, expected_revision):
     """The owner has looked at it: only its review state changes."""
     with principal_context(principal), transaction.atomic():
-        derived = _derived_for_update(principal, derived_id, expected_revision)
+        derived = derived_for_update(principal, derived_id, expected_revision)
         derived.review_state = DerivedMemory.Review.REVIEWED
         return _save(derived, "review_state")
 
@@ -76,14 +80,14 @@ def derived_restrict(*, principal, derived_id, expected_revision, restricted=Tru
     if not isinstance(restricted, bool):
         raise validation_error("restricted must be true or false.", field="restricted")
     with principal_context(principal), transaction.atomic():
-        derived = _derived_for_update(principal, derived_id, expected_revision)
+        derived = derived_for_update(principal, derived_id, expected_revision)
         derived.restricted = restricted
         return _save(derived, "restricted")
 
 
 def _dismiss(principal, derived_id, expected_revision, status):
     with principal_context(principal), transaction.atomic():
-        derived = _derived_for_update(principal, derived_id, expected_revision)
+        derived = derived_for_update(principal, derived_id, expected_revision)
         if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
             raise conflict(f"The derived memory is already {derived.status}.")
         suppress(principal, derived.fingerprint, status)

@@ -22,7 +22,7 @@ from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
-from reconsolidation.models import Cursor, DerivedMemory, Lease, Lineage
+from reconsolidation.models import Cursor, Lease, Lineage
 from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_summaries
 from reconsolidation.planning import (
@@ -30,6 +30,7 @@ from reconsolidation.planning import (
     plan_merges,
     plan_notices,
 )
+from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
 from reconsolidation.selectors.sources import source_views
 from reconsolidation.selectors.summaries import summary_inputs
@@ -189,29 +190,17 @@ def _done_groups(principal, plans):
     for plan in plans:
         for pk in plan.belief_ids if plan.kind != "summary" else ():
             kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
-    depending = list(
-        Lineage.objects.filter(owner=principal, belief_id__in=list(kinds)).values_list(
-            "derived_id", "belief_id"
-        )
-    )
-    active = dict(
-        DerivedMemory.objects.filter(
-            owner=principal,
-            pk__in={derived_id for derived_id, _ in depending},
-            status=DerivedMemory.Status.ACTIVE,
-        ).values_list("pk", "kind")
-    )
     wanted = {
-        derived_id
-        for derived_id, belief_id in depending
-        if derived_id in active and active[derived_id] in kinds[belief_id]
+        derived_id: kind
+        for derived_id, belief_id, kind in active_dependents(principal, kinds)
+        if kind in kinds[belief_id]
     }
     groups = {}
     for derived_id, belief_id in Lineage.objects.filter(
         owner=principal, derived_id__in=list(wanted)
     ).values_list("derived_id", "belief_id"):
         groups.setdefault(derived_id, set()).add(belief_id)
-    return {(active[derived_id], frozenset(group)) for derived_id, group in groups.items()}
+    return {(wanted[derived_id], frozenset(group)) for derived_id, group in groups.items()}
 
 
 def reconsolidation_pass(*, principal, holder=None, slice_size=None):

@@ -6,7 +6,8 @@ from memory.models import Belief
 from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from reconsolidation.models import DerivedMemory, Lineage, Operation
-from reconsolidation.planning import SourceView, plan_merges
+from reconsolidation.planning import plan_merges
+from reconsolidation.selectors.sources import source_views
 from reconsolidation.services import operations
 from reconsolidation.services.operations import Outcome, operation_apply, operations_apply
 from tests.concurrency import race
@@ -22,28 +23,7 @@ def twins(owner, *statements, **fields):
 
 def plans_for(owner):
     with principal_context(owner):
-        rows = Belief.objects.filter(owner=owner, status__in=["active", "provisional"]).order_by(
-            "id"
-        )
-        views = [
-            SourceView(
-                pk=b.pk,
-                public_id=str(b.public_id),
-                revision=b.revision,
-                type=b.type,
-                subject=b.subject,
-                statement=b.statement,
-                polarity=b.polarity,
-                scope=b.scope,
-                sensitivity=b.sensitivity,
-                portability=b.portability,
-                confidence=b.confidence,
-                valid_from=b.valid_from,
-                valid_until=b.valid_until,
-                evidence_at=b.evidence_at,
-            )
-            for b in rows
-        ]
+        views = source_views(owner)
     return sorted(plan_merges(views), key=lambda plan: min(plan.belief_ids))
 
 

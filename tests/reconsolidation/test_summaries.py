@@ -23,6 +23,7 @@ from reconsolidation.planners.summaries import (
     plan_summaries,
 )
 from reconsolidation.planning import SourceView, suppression_fingerprint
+from reconsolidation.selectors.sources import source_views
 from reconsolidation.selectors.summaries import summary_detail
 from reconsolidation.services.operations import Outcome, operation_apply
 from reconsolidation.services.owner_actions import derived_delete, derived_reject
@@ -187,27 +188,7 @@ def watch_summary(owner, *extra, **fields):
 
 def live_views(owner):
     with principal_context(owner):
-        rows = Belief.objects.filter(owner=owner, status__in=["active", "provisional"])
-        return [
-            SourceView(
-                pk=b.pk,
-                public_id=str(b.public_id),
-                revision=b.revision,
-                type=b.type,
-                subject=b.subject,
-                statement=b.statement,
-                polarity=b.polarity,
-                scope=b.scope,
-                sensitivity=b.sensitivity,
-                portability=b.portability,
-                confidence=b.confidence,
-                valid_from=b.valid_from,
-                valid_until=b.valid_until,
-                evidence_at=b.evidence_at,
-                status=b.status,
-            )
-            for b in rows.order_by("id")
-        ]
+        return source_views(owner)
 
 
 def summarise(owner):

@@ -1,0 +1,29 @@
+"""Which active derived memories depend on given originals."""
+
+from reconsolidation.models import DerivedMemory, Lineage
+
+
+def active_dependents(principal, belief_ids, kinds=None):
+    """``[(derived id, belief id, derived kind)]`` for the active derived memories (of
+    ``kinds``, if given) with lineage to one of ``belief_ids``. The caller holds the
+    principal's context."""
+    # Explicit ids, not a join, so that the lineage index drives the lookup
+    # whatever the planner estimates.
+    lineage = list(
+        Lineage.objects.filter(owner=principal, belief_id__in=list(belief_ids)).values_list(
+            "derived_id", "belief_id"
+        )
+    )
+    active = DerivedMemory.objects.filter(
+        owner=principal,
+        pk__in={derived_id for derived_id, _ in lineage},
+        status=DerivedMemory.Status.ACTIVE,
+    )
+    if kinds is not None:
+        active = active.filter(kind__in=kinds)
+    kind_of = dict(active.values_list("pk", "kind"))
+    return [
+        (derived_id, belief_id, kind_of[derived_id])
+        for derived_id, belief_id in lineage
+        if derived_id in kind_of
+    ]
