@@ -102,6 +102,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# One date format everywhere: see config/formats/en/formats.py.
+FORMAT_MODULE_PATH = ["config.formats"]
 
 STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=VAR_DIR / "static")
@@ -156,6 +158,8 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    # Routes behind a surface flag that is off are left out, as they do not exist then.
+    "PREPROCESSING_HOOKS": ["memory.api.schema.hide_switched_off_surfaces"],
     "ENUM_NAME_OVERRIDES": {
         "MemoryTypeEnum": "memory.enums.BeliefType",
         "MessageTypeEnum": "memory.enums.MESSAGE_EVENT_TYPE_CHOICES",
@@ -164,6 +168,8 @@ SPECTACULAR_SETTINGS = {
         "PortabilityEnum": "memory.enums.Portability",
         "SensitivityEnum": "memory.enums.Sensitivity",
         "LiveStatusEnum": "memory.enums.LIVE_BELIEF_STATUS_CHOICES",
+        "OperationKindEnum": "reconsolidation.api.serializers.OPERATION_KINDS",
+        "OperationStateEnum": "reconsolidation.api.serializers.OPERATION_STATES",
     },
 }
 
@@ -273,6 +279,9 @@ REVERIE_FLAG_DEFAULTS = {
     "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
     "formation": env.bool("REVERIE_FLAG_FORMATION", default=True),
     "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
-    # A certified capability: see REVERIE_CAPABILITIES.
+    # The owner's view of what reconsolidation did (API routes and review pages).
+    "reconsolidation_surface": env.bool("REVERIE_FLAG_RECONSOLIDATION_SURFACE", default=False),
+    # A certified capability: see REVERIE_CAPABILITIES. Effectively on only with
+    # reconsolidation_surface on as well.
     "reconsolidation": env.bool("REVERIE_FLAG_RECONSOLIDATION", default=False),
 }

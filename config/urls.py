@@ -1,12 +1,17 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from memory.api.views.health import healthz, readyz
 from memory.review.site import review_site
 
 urlpatterns = [
+    # The owners' site is the front door; operators know their way to /admin/.
+    path("", RedirectView.as_view(pattern_name="review:index", permanent=False)),
     path("admin/", admin.site.urls),
     path("review/", review_site.urls),
+    # Before memory's routes, whose last pattern answers every other /api/ path with 404.
+    path("api/v1/", include("reconsolidation.api.urls")),
     path("api/v1/", include("memory.api.urls")),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

@@ -17,6 +17,12 @@ from .selectors.flags import flag_list
 from .selectors.operations import memory_overview
 from .services.flags import flag_set
 
+# The operators' admin is Reverie's, not a generic Django one.
+admin.site.site_header = "Reverie operator admin"
+admin.site.site_title = "Reverie operator admin"
+admin.site.index_title = "Operate Reverie"
+admin.site.site_url = None
+
 
 @admin.register(Flag)
 class FlagAdmin(admin.ModelAdmin):

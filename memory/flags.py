@@ -19,6 +19,9 @@ class FlagSpec:
     # A default-off capability that may only be on while an evaluation
     # certificate of its current code exists (``REVERIE_CAPABILITIES``).
     capability: str = ""
+    # Flags that must be effectively on for this one to be: a capability whose
+    # output the owner could not inspect must not run.
+    requires: tuple = ()
 
     @property
     def default(self):
@@ -34,6 +37,14 @@ CATALOGUE = {
             "The memory API for assistant runtimes (/api/v1/). Off: its routes answer 404.",
         ),
         FlagSpec(
+            "reconsolidation_surface",
+            "surface",
+            "The owner's view of reconsolidation: the operations, derived-memory and summary "
+            "routes of the API and the Synthesis and Operations pages of the review site. "
+            "Off: they answer 404, and derived memories leave recall. Inspection and undo "
+            "do not depend on the reconsolidation flag.",
+        ),
+        FlagSpec(
             "formation",
             "processing",
             "Forms memories from conversations once they go quiet. Off: nothing is formed; "
@@ -42,10 +53,13 @@ CATALOGUE = {
         FlagSpec(
             "reconsolidation",
             "processing",
-            "Reconsolidates each principal's memories in the background (merges, notices), "
-            "one principal at a time within shared budgets. Needs an evaluation certificate "
-            "of its current code. Off: no new passes; what passes did stays, undoable.",
+            "Reconsolidates each principal's memories in the background (merges, summaries, "
+            "hypotheses, notices), one principal at a time within shared budgets, and lets "
+            "derived memories reach recall. Needs an evaluation certificate of its current "
+            "code and reconsolidation_surface on; the kill switch stops it. Off: no new "
+            "passes and no derived recall; what passes did stays, inspectable and undoable.",
             capability="reconsolidation",
+            requires=("reconsolidation_surface",),
         ),
         FlagSpec(
             "maintenance_kill_switch",

@@ -27,3 +27,16 @@ class ReconsolidationConfig(AppConfig):
 
         # The tick runs in memory's maintenance slot without memory importing this app.
         maintenance_extend(schedules=maintenance.schedules, run_once=maintenance.run_once)
+
+        from memory.derived import register_derived_provider
+
+        from .provider import provider
+
+        # Derived memories on memory's own surfaces: the memory list, the export, the
+        # review queue and each memory's page.
+        register_derived_provider(provider)
+
+        from .review import review_register
+
+        # The Synthesis and Operations sections of the owner review site.
+        review_register()

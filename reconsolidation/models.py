@@ -177,11 +177,16 @@ class ClaimSupport(OwnedModel):
 
 
 class Receipt(OwnedModel):
-    """What an owner action on an operation did (e.g. an undo), for replays under its
-    ``Idempotency-Key``. Ids and statuses only, no memory text."""
+    """What an owner action did (an undo of an operation, a control of a derived memory), for
+    the owner's history and for replays under its ``Idempotency-Key``. Ids, statuses and
+    revisions only, no memory text."""
 
     key = models.CharField(max_length=200)
     operation = models.ForeignKey(Operation, on_delete=models.CASCADE, related_name="receipts")
+    # The derived memory a control acted on; none for an undo, which acts on the operation.
+    derived = models.ForeignKey(
+        DerivedMemory, null=True, blank=True, on_delete=models.CASCADE, related_name="receipts"
+    )
     action = models.CharField(max_length=20)
     result = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memory.text import claim_key, claim_words
+from reconsolidation.planners.labels import subject_label
 
 POLICY_VERSION = "reconsolidation@1"
 
@@ -98,8 +99,12 @@ def plan_merges(sources):
 SINGLE_VALUED_SUBJECTS = frozenset(
     {"pref:answer-style", "pref:interface-theme", "pref:indentation-style", "pref:units"}
 )
-# What a notice says. Fixed, so that it copies no text of its sources.
-NOTICE_STATEMENT = "These memories may contradict each other."
+
+
+def notice_statement(subject, texts=()):
+    """What a notice says: fixed words around its subject, named as ``texts`` (its sources'
+    statements) write it. Nothing else of their text is copied: a notice takes no side."""
+    return f"Your memories about {subject_label(subject, texts)} may contradict each other."
 
 
 @dataclass(frozen=True)

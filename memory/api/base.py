@@ -53,13 +53,21 @@ def int_param(request, name, default, low, high):
     return value
 
 
+def surfaces_enabled(surfaces):
+    """Whether every surface flag in ``surfaces`` is on (read at most every few seconds)."""
+    return all(flag_enabled(key, max_age=SURFACE_FLAG_MAX_AGE) for key in surfaces)
+
+
 class ApiView(APIView):
-    """A view of the memory API: 404 for everyone while the ``memory_api`` flag is off."""
+    """A view of the memory API: 404 for everyone while one of its ``surfaces`` is off."""
+
+    # Surface flags that must all be on for the route to exist.
+    surfaces = ("memory_api",)
 
     def initial(self, request, *args, **kwargs):
         # Before authentication, so that an off surface looks absent even to
         # callers without a valid token.
-        if not flag_enabled("memory_api", max_age=SURFACE_FLAG_MAX_AGE):
+        if not surfaces_enabled(self.surfaces):
             raise exceptions.NotFound()
         super().initial(request, *args, **kwargs)
 

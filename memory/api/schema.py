@@ -1,6 +1,43 @@
-"""drf-spectacular extensions, imported when the app is ready."""
+"""The API's schema and documentation: drf-spectacular extensions (imported when the app is
+ready), a hook that leaves out routes whose surface is off, and the two views, which obey
+the ``memory_api`` flag like every other route."""
 
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
+
+from .base import surfaces_enabled
+from .errors import error_response
+
+
+def hide_switched_off_surfaces(endpoints, **kwargs):
+    """A preprocessing hook: routes behind a surface flag that is off are not documented,
+    as they do not exist for callers either."""
+    return [
+        endpoint
+        for endpoint in endpoints
+        if surfaces_enabled(getattr(endpoint[3].cls, "surfaces", ()))
+    ]
+
+
+class _SurfaceGate:
+    """Answers like a missing route, with the error body, while ``memory_api`` is off.
+
+    Checked in ``dispatch``: these views render YAML or HTML, and a refusal
+    raised inside DRF would be rendered that way too.
+    """
+
+    def dispatch(self, request, *args, **kwargs):
+        if not surfaces_enabled(("memory_api",)):
+            return error_response(request, "not_found", "No such route.")
+        return super().dispatch(request, *args, **kwargs)
+
+
+class SchemaApi(_SurfaceGate, SpectacularAPIView):
+    pass
+
+
+class DocsApi(_SurfaceGate, SpectacularRedocView):
+    pass
 
 
 class BearerTokenScheme(OpenApiAuthenticationExtension):

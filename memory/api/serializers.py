@@ -210,9 +210,65 @@ class MemoryOutput(serializers.Serializer):
         return successor.public_id if successor is not None else None
 
 
+DERIVED_KINDS = ["merged", "summary", "hypothesis", "uncertainty_notice"]
+
+
+class DerivedOutput(serializers.Serializer):
+    """A memory derived from originals (a merge, summary, hypothesis or uncertainty notice).
+
+    Never evidence and never an original: it is read at ``/derived/{id}``, not
+    at ``/memories/{id}``. A restricted one withholds its text.
+    """
+
+    id = serializers.UUIDField()
+    derived_kind = serializers.ChoiceField(choices=DERIVED_KINDS)
+    status = serializers.ChoiceField(
+        choices=["active", "invalidated", "undone", "expired", "promoted", "rejected", "deleted"]
+    )
+    tentative = serializers.BooleanField(help_text="An inference (a hypothesis), not evidence.")
+    review_state = serializers.ChoiceField(choices=["unreviewed", "reviewed"])
+    restricted = serializers.BooleanField(
+        help_text="Hidden from recall and reads by its owner; its text is withheld."
+    )
+    statement = serializers.CharField(allow_blank=True)
+    subject = serializers.CharField(allow_blank=True)
+    subject_label = serializers.CharField(
+        allow_blank=True, help_text="The subject as the owner's memories write it."
+    )
+    type = serializers.CharField()
+    polarity = serializers.CharField()
+    authority = serializers.CharField()
+    scope = serializers.CharField()
+    sensitivity = serializers.CharField()
+    portability = serializers.CharField()
+    confidence = serializers.FloatField()
+    valid_from = serializers.DateTimeField(allow_null=True)
+    valid_until = serializers.DateTimeField(allow_null=True)
+    evidence_at = serializers.DateTimeField(
+        allow_null=True, help_text="The newest evidence of its sources, never its own time."
+    )
+    expires_at = serializers.DateTimeField(allow_null=True)
+    revision = serializers.IntegerField()
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
+    operation_id = serializers.UUIDField(allow_null=True)
+    memory_ids = serializers.ListField(
+        child=serializers.UUIDField(), help_text="The original memories it concerns."
+    )
+    omitted_memory_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        help_text="Summaries only: originals it read but left out (over its claim cap).",
+    )
+
+
 class MemoryPageOutput(serializers.Serializer):
     results = MemoryOutput(many=True)
     next_changed_since = serializers.CharField(allow_null=True)
+    derived = DerivedOutput(
+        many=True,
+        required=False,
+        help_text="With include=derived only: the derived memories, newest change first.",
+    )
 
 
 class ChangeOutput(serializers.Serializer):
@@ -280,12 +336,17 @@ class RecallItemOutput(serializers.Serializer):
     event_type = serializers.CharField(allow_blank=True)
     occurred_at = serializers.DateTimeField(allow_null=True)
     derived_kind = serializers.ChoiceField(
-        choices=["merged", "summary", "hypothesis", "uncertainty_notice"],
+        choices=DERIVED_KINDS,
         required=False,
         help_text="Derived items only: the kind of view.",
     )
     tentative = serializers.BooleanField(
         required=False, help_text="Derived items only: an inference (a hypothesis), not evidence."
+    )
+    memory_ids = serializers.ListField(
+        child=serializers.UUIDField(),
+        required=False,
+        help_text="Derived items only: the original memories it concerns.",
     )
 
 

@@ -1,8 +1,8 @@
 from django.urls import path, re_path
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
 from .errors import not_found_handler
+from .schema import DocsApi, SchemaApi
 from .views import account, memories, recall, runs, sessions
 
 app_name = "api"
@@ -57,8 +57,8 @@ urlpatterns = [
         account.ErasureConfirmApi.as_view(),
         name="erasure-confirm",
     ),
-    path("schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("docs/", SpectacularRedocView.as_view(url_name="api:schema"), name="docs"),
+    path("schema/", SchemaApi.as_view(), name="schema"),
+    path("docs/", DocsApi.as_view(url_name="api:schema"), name="docs"),
     # Last: anything else under /api/ is a missing route, answered with the
     # error body even when DEBUG would render Django's HTML page.
     re_path(r"^", csrf_exempt(not_found_handler)),

@@ -13,7 +13,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import Truncator
 
-from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus
+from memory.derived import derived_provider
+from memory.enums import LIVE_BELIEF_STATUSES, Authority, BeliefStatus
 from memory.errors import ReverieError
 from memory.selectors.beliefs import (
     belief_get,
@@ -47,6 +48,22 @@ def awaits_review(belief):
     )
 
 
+def belief_origin(belief):
+    """Why the memory exists, in a sentence or two: who stated it, or which formation policy
+    formed it, and the owner's words it rests on."""
+    if belief.status == BeliefStatus.DELETED:
+        return "It was erased; only its tombstone remains."
+    first = belief.sources.filter(owner=belief.owner_id).order_by("event__occurred_at").first()
+    words = f" It rests on your words “{first.excerpt}”" if first and first.excerpt else ""
+    if belief.authority == Authority.EXPLICIT:
+        return f"You stated it (directly, or through an assistant acting for you).{words}"
+    policy = f" (formation policy {belief.formation.policy_version})" if belief.formation_id else ""
+    origin = f"Reverie formed it on its own{policy}.{words}"
+    if belief.status == BeliefStatus.PROVISIONAL:
+        return f"{origin} It was inferred, so it waits for you to confirm or reject it."
+    return origin
+
+
 class BeliefPagesAdmin(OwnerAdmin):
     """What the memory list and the review queue share."""
 
@@ -57,6 +74,13 @@ class BeliefPagesAdmin(OwnerAdmin):
     def get_owned(self, request, object_id):
         return belief_get(principal=request.user, belief_id=object_id)
 
+    @admin.display(description="Review", ordering="needs_review")
+    def review_badge(self, belief):
+        # A neutral word, not the admin's red cross: most memories need no review.
+        if not awaits_review(belief):
+            return ""
+        return format_html('<span class="review-badge">{}</span>', "needs review")
+
     @admin.display(description="Memory", ordering="statement")
     def memory(self, belief):
         if belief.status == BeliefStatus.DELETED:
@@ -64,13 +88,47 @@ class BeliefPagesAdmin(OwnerAdmin):
         return Truncator(belief.statement).chars(120)
 
 
+class StatusFilter(admin.SimpleListFilter):
+    """Memories in use (active or provisional) unless the owner asks for another status."""
+
+    title = "status"
+    parameter_name = "status"
+    LIVE = "live"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [
+            (self.LIVE, "In use"),
+            *((str(value), label) for value, label in BeliefStatus.choices),
+            (self.ALL, "All, erased included"),
+        ]
+
+    def choices(self, changelist):
+        # No "All" entry of the admin's own: "In use" is what no choice means.
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": (self.value() or self.LIVE) == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or self.LIVE
+        if value == self.LIVE:
+            return queryset.filter(status__in=LIVE_BELIEF_STATUSES)
+        if value == self.ALL:
+            return queryset
+        return queryset.filter(status=value)
+
+
 class MemoryAdmin(BeliefPagesAdmin):
     """Every memory of the owner, with filters; each memory's page and actions."""
 
-    list_display = ("memory", "type", "status", "needs_review", "sensitivity", "updated_at")
-    list_filter = ("status", "type", "sensitivity", "needs_review")
+    list_display = ("memory", "type", "status", "review_badge", "sensitivity", "updated_at")
+    list_filter = (StatusFilter, "type", "sensitivity", "needs_review")
     fieldsets = (
-        (None, {"fields": ("statement", "subject", "type", "status", "needs_review")}),
+        ("Where it came from", {"fields": ("origin", "sources", "replaces", "replaced_by")}),
+        (None, {"fields": ("statement", "subject", "type", "status", "review_badge")}),
         (
             "How it is held",
             {
@@ -99,7 +157,7 @@ class MemoryAdmin(BeliefPagesAdmin):
                 )
             },
         ),
-        ("Where it came from", {"fields": ("sources", "replaces", "replaced_by", "public_id")}),
+        ("Identity", {"fields": ("public_id",)}),
     )
     readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
     change_list_template = "review/memory/change_list.html"
@@ -126,6 +184,10 @@ class MemoryAdmin(BeliefPagesAdmin):
         )
 
     # The change page's read-only fields that are not model fields.
+
+    @admin.display(description="Why it exists")
+    def origin(self, belief):
+        return belief_origin(belief)
 
     @admin.display(description="Sources")
     def sources(self, belief):
@@ -179,7 +241,18 @@ class MemoryAdmin(BeliefPagesAdmin):
             "correct_url": self.action_url(belief, "correct"),
             "delete_url": self.action_url(belief, "delete"),
             "history_url": self.action_url(belief, "history"),
+            "derived": self._derived_about(request, belief),
         }
+
+    @staticmethod
+    def _derived_about(request, belief):
+        """What reconsolidation derived from this memory, notices first; nothing while its
+        surface is off."""
+        provider = derived_provider()
+        if provider is None:
+            return None
+        views = provider.about_memory(request.user, belief)
+        return sorted(views, key=lambda view: view["derived_kind"] != "uncertainty_notice")
 
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(request, {"title": "Your memories", **(extra_context or {})})
@@ -356,7 +429,20 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
         return [path("", self.admin_site.admin_view(self.changelist_view), name="review_queue")]
 
     def changelist_view(self, request, extra_context=None):
-        return super().changelist_view(request, {"title": "Review queue", **(extra_context or {})})
+        return super().changelist_view(
+            request,
+            {
+                "title": "Review queue",
+                "derived_waiting": self.derived_waiting(request),
+                **(extra_context or {}),
+            },
+        )
+
+    def derived_waiting(self, request):
+        """Derived memories (hypotheses among them) waiting for the owner's decision; none
+        while their surface is off."""
+        provider = derived_provider()
+        return provider.awaiting_review(request.user) if provider is not None else []
 
     def has_review_permission(self, request):
         return request.user.is_active

@@ -13,8 +13,23 @@ from .base import OwnerAdmin
 class SessionAdmin(OwnerAdmin):
     """Each conversation with its messages and the memories formed from them."""
 
-    list_display = ("started", "opening", "message_count", "last_activity_at", "state")
-    fields = ("created_at", "last_activity_at", "closed_at", "erased_at", "scope", "public_id")
+    list_display = (
+        "started",
+        "external_id",
+        "opening",
+        "message_count",
+        "last_activity_at",
+        "state",
+    )
+    fields = (
+        "external_id",
+        "created_at",
+        "last_activity_at",
+        "closed_at",
+        "erased_at",
+        "scope",
+        "public_id",
+    )
     readonly_fields = fields
     ordering = ("-last_activity_at", "-id")
     change_list_template = "review/session/change_list.html"
@@ -60,7 +75,7 @@ class SessionAdmin(OwnerAdmin):
         )
         return {
             "title": "Conversation",
-            "subtitle": session.created_at.strftime("%Y-%m-%d %H:%M"),
+            "subtitle": session.external_id or session.created_at.strftime("%Y-%m-%d %H:%M"),
             "chat": [
                 {
                     "event": event,

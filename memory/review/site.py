@@ -7,12 +7,15 @@ status grants nothing extra here.
 """
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
 
 from django.contrib import admin, messages
 from django.contrib.auth import logout
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.defaultfilters import pluralize
 from django.template.response import TemplateResponse
 from django.urls import include, path, reverse
@@ -37,6 +40,24 @@ class ReviewAuthenticationForm(AuthenticationForm):
     required_css_class = "required"
 
 
+@dataclass(frozen=True)
+class ReviewSection:
+    """A section an app built on memory adds to the review site (``ReviewSite.add_section``).
+
+    ``slug`` is its short path (``/review/<slug>/`` redirects to ``url_name``);
+    ``visible(request)`` says whether it exists for this request (a surface
+    flag, say): hidden, it is neither in the navigation nor reachable by its
+    path. ``card(request)``, if given, returns ``{"count": int, "text": str}``
+    for the home page.
+    """
+
+    slug: str
+    label: str
+    url_name: str
+    visible: Callable
+    card: Callable | None = None
+
+
 class ReviewSite(admin.AdminSite):
     site_header = "Reverie: your memories"
     site_title = "Reverie review"
@@ -53,6 +74,31 @@ class ReviewSite(admin.AdminSite):
         # service that leaves a tombstone.
         self.disable_action("delete_selected")
         self.queue_admin = ReviewQueueAdmin(Belief, self)
+        self.sections = []
+
+    def add_section(self, section):
+        """Add ``section`` (a ``ReviewSection``) to the navigation, home page and URLs."""
+        if all(existing.slug != section.slug for existing in self.sections):
+            self.sections.append(section)
+
+    def visible_sections(self, request):
+        return [section for section in self.sections if section.visible(request)]
+
+    def each_context(self, request):
+        context = super().each_context(request)
+        if request.user.is_active:
+            sections = [
+                (section.label, reverse(section.url_name))
+                for section in self.visible_sections(request)
+            ]
+            context["review_nav"] = [
+                ("Review queue", reverse(f"{self.name}:review_queue")),
+                ("Memories", reverse(f"{self.name}:memory_belief_changelist")),
+                ("Conversations", reverse(f"{self.name}:memory_session_changelist")),
+                *sections,
+                ("Account", reverse(f"{self.name}:account")),
+            ]
+        return context
 
     def has_permission(self, request):
         return request.user.is_active
@@ -71,8 +117,22 @@ class ReviewSite(admin.AdminSite):
                 name="account_export",
             ),
             path("account/erase/", self.admin_view(self.account_erase_view), name="account_erase"),
+            *(
+                path(
+                    f"{section.slug}/",
+                    self.admin_view(partial(self.section_view, section=section)),
+                    name=f"section_{section.slug}",
+                )
+                for section in self.sections
+            ),
             *super().get_urls(),
         ]
+
+    def section_view(self, request, section):
+        """A section's short path: on to its page, or a 404 while it is hidden."""
+        if not section.visible(request):
+            raise Http404
+        return HttpResponseRedirect(reverse(section.url_name))
 
     def render(self, request, template, context):
         request.current_app = self.name
@@ -80,7 +140,13 @@ class ReviewSite(admin.AdminSite):
 
     def index(self, request, extra_context=None):
         context = {
-            "queue_count": self.queue_admin.get_queryset(request).count(),
+            "queue_count": self.queue_admin.get_queryset(request).count()
+            + len(self.queue_admin.derived_waiting(request)),
+            "section_cards": [
+                {"section": section, "url": reverse(section.url_name), **section.card(request)}
+                for section in self.visible_sections(request)
+                if section.card is not None
+            ],
             "memory_count": belief_list(
                 principal=request.user, statuses=LIVE_BELIEF_STATUSES
             ).count(),

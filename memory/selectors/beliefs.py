@@ -1,13 +1,11 @@
-from datetime import timedelta
-
 from django.db.models import Q
-from django.utils import timezone
 
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
 from memory.errors import not_found, validation_error
 from memory.models import AuditRecord, Belief
 
 from ._ids import parse_public_id
+from .feeds import change_feed
 
 
 def _check_choices(values, allowed, field):
@@ -84,28 +82,10 @@ def belief_history(*, principal, belief_id):
     return {"belief": belief, "versions": versions, "changes": list(changes)}
 
 
-# A belief carries the time its transaction wrote it, not the time that
-# transaction committed: a slow writer can commit a change stamped earlier than
-# rows a reader has already been given. The change feed therefore never moves
-# its position past this long ago; rows changed more recently are handed out
-# again on the next call (the feed is at-least-once: dedupe by id and revision).
-CHANGE_FEED_SETTLE = timedelta(seconds=10)
-
-
 def belief_changes(*, principal, after=None, limit, now=None):
     """Beliefs changed after ``after`` (a position), oldest change first.
 
     A position is ``(updated_at, row id)``. Returns the beliefs and the position
-    to ask from next time.
+    to ask from next time (see ``memory.selectors.feeds``).
     """
-    beliefs = Belief.objects.filter(owner=principal)
-    if after is not None:
-        changed_at, row_id = after
-        beliefs = beliefs.filter(
-            Q(updated_at__gt=changed_at) | Q(updated_at=changed_at, pk__gt=row_id)
-        )
-    rows = list(beliefs.order_by("updated_at", "pk")[:limit])
-    horizon = (now or timezone.now()) - CHANGE_FEED_SETTLE
-    settled = [row for row in rows if row.updated_at <= horizon]
-    position = (settled[-1].updated_at, settled[-1].pk) if settled else after
-    return rows, position
+    return change_feed(Belief.objects.filter(owner=principal), after=after, limit=limit, now=now)

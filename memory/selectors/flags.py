@@ -1,32 +1,111 @@
+"""Flag values: what each flag is set to, and whether it is effectively on, and why not.
+
+A flag is *set* by an operator's row in ``Flag`` or, without one, by its
+configured default (``REVERIE_FLAG_<KEY>``). A capability is *effectively*
+on only when it is set on, a certificate of its current code exists, every
+flag it requires is effectively on and the maintenance kill switch is off,
+however it was set: a default from the environment is held to the same
+rules as a switch thrown in the admin.
+"""
+
 import time
+from dataclasses import dataclass
 
 from memory.errors import validation_error
-from memory.flags import CATALOGUE, certificate_refusal
+from memory.flags import CATALOGUE, FlagSpec, certificate_refusal
 from memory.models import Flag
+
+KILL_SWITCH = "maintenance_kill_switch"
 
 # Values read with ``max_age``: {key: (value, monotonic time read)}, per process.
 _recent = {}
 
 
-def flag_enabled(key, *, max_age=0):
-    """Whether flag ``key`` is on: the operator's setting, else the configured default.
+@dataclass(frozen=True)
+class FlagState:
+    spec: FlagSpec
+    # The operator's setting, or None when the default applies.
+    stored: bool | None
+    # Whether the flag is effectively on.
+    enabled: bool
+    # Why it is off although it is set on ("" when it is as set).
+    reason: str = ""
+    # For a capability: why its certificate does not allow it ("" when one matches).
+    certificate: str = ""
 
-    With ``max_age`` (seconds) a value this process read that recently is
-    reused: for surface flags checked on every request, where a change may
-    take that long to reach every process. Kill switches are read fresh.
-    """
+    @property
+    def key(self):
+        return self.spec.key
+
+    @property
+    def value(self):
+        """What the flag is set to: the operator's setting, else the default."""
+        return self.spec.default if self.stored is None else self.stored
+
+    @property
+    def overridden(self):
+        return self.stored is not None
+
+
+def _spec(key):
     spec = CATALOGUE.get(key)
     if spec is None:
         raise validation_error(f"Unknown flag {key!r}.", field="key")
+    return spec
+
+
+def _state(spec, stored, *, always_check_certificate=False):
+    value = spec.default if stored.get(spec.key) is None else stored[spec.key]
+    certificate = ""
+    if spec.capability and (value or always_check_certificate):
+        # Digests the capability's code: only when the answer matters.
+        certificate = certificate_refusal(spec.capability) or ""
+    reasons = []
+    if value and spec.capability:
+        if stored.get(KILL_SWITCH, CATALOGUE[KILL_SWITCH].default):
+            reasons.append(f"the {KILL_SWITCH} is on")
+        reasons += [
+            f"{required} is off"
+            for required in spec.requires
+            if not _state(CATALOGUE[required], stored).enabled
+        ]
+        if certificate:
+            reasons.append("no certificate matches its current code")
+    return FlagState(
+        spec=spec,
+        stored=stored.get(spec.key),
+        enabled=bool(value) and not reasons,
+        reason="; ".join(reasons),
+        certificate=certificate,
+    )
+
+
+def _stored(keys):
+    return dict(Flag.objects.filter(key__in=keys).values_list("key", "enabled"))
+
+
+def flag_state(key):
+    """The flag's setting and whether it is effectively on (see the module docstring)."""
+    spec = _spec(key)
+    keys = {key, *spec.requires, KILL_SWITCH} if spec.capability else {key}
+    for required in spec.requires:
+        keys.update(CATALOGUE[required].requires)
+    return _state(spec, _stored(keys))
+
+
+def flag_enabled(key, *, max_age=0):
+    """Whether flag ``key`` is effectively on.
+
+    With ``max_age`` (seconds) a value this process read that recently is
+    reused: for flags checked on every request, where a change may take that
+    long to reach every process. Kill switches are read fresh.
+    """
+    _spec(key)
     if max_age:
         value, read_at = _recent.get(key, (None, float("-inf")))
         if time.monotonic() - read_at < max_age:
             return value
-    row = Flag.objects.filter(key=key).values_list("enabled", flat=True).first()
-    value = spec.default if row is None else row
-    if value and spec.capability and certificate_refusal(spec.capability):
-        # The code changed since the capability was certified: off until re-certified.
-        value = False
+    value = flag_state(key).enabled
     _recent[key] = (value, time.monotonic())
     return value
 
@@ -37,9 +116,8 @@ def flag_cache_clear():
 
 
 def flag_list():
-    """Every catalogued flag with its effective value, for the operator admin."""
-    rows = dict(Flag.objects.values_list("key", "enabled"))
+    """Every catalogued flag with its setting, effective value and reason, for the operator."""
+    stored = _stored(list(CATALOGUE))
     return [
-        {"spec": spec, "enabled": rows.get(key, spec.default), "overridden": key in rows}
-        for key, spec in sorted(CATALOGUE.items())
+        _state(spec, stored, always_check_certificate=True) for _, spec in sorted(CATALOGUE.items())
     ]

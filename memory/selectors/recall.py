@@ -53,10 +53,12 @@ class RecallItem:
     # tentative inference (a hypothesis) rather than a view of what was said.
     derived_kind: str = ""
     tentative: bool = False
+    # The public ids of the original memories it concerns (a notice's sides, say).
+    memory_ids: tuple = ()
 
 
 # Fields that only derived items carry: responses of other kinds leave them out.
-DERIVED_ONLY_FIELDS = ("derived_kind", "tentative")
+DERIVED_ONLY_FIELDS = ("derived_kind", "tentative", "memory_ids")
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from django.core import signing
 from django.db import transaction
 from django.utils import timezone
 
+from memory.derived import derived_provider
 from memory.errors import conflict, validation_error
 from memory.models import (
     AuditRecord,
@@ -102,7 +103,10 @@ def account_purge(*, principal):
 
 
 def account_export(*, principal):
-    """All of the principal's sessions (with their logs) and memories, as plain data."""
+    """All of the principal's sessions (with their logs) and memories, as plain data, with
+    whatever an app built on memory derived from them (``memory.derived``)."""
+    provider = derived_provider(whatever_the_surface=True)
+    derived = provider.export(principal) if provider is not None else {}
     with principal_context(principal):
         sessions = list(Session.objects.filter(owner=principal).order_by("created_at", "id"))
         events = {}
@@ -168,4 +172,5 @@ def account_export(*, principal):
                 }
                 for belief in beliefs.order_by("created_at", "id")
             ],
+            **derived,
         }

@@ -1,17 +1,32 @@
 from memory.errors import conflict, validation_error
 from memory.flags import CATALOGUE, certificate_refusal
 from memory.models import Flag
-from memory.selectors.flags import flag_cache_clear
+from memory.selectors.flags import flag_cache_clear, flag_state
 
 
 def flag_set(*, key, enabled, actor=None):
-    """An operator turns a catalogued flag or kill switch on or off."""
+    """An operator turns a catalogued flag or kill switch on or off.
+
+    A capability is switched on only with a certificate of its current code
+    and with every flag it requires already on, so that nothing runs whose
+    output its owner could not inspect. Switching a required flag off is
+    always allowed: the capability then reads as off, with that reason.
+    """
     if key not in CATALOGUE:
         raise validation_error(f"Unknown flag {key!r}.", field="key")
     if not isinstance(enabled, bool):
         raise validation_error("enabled must be true or false.", field="enabled")
     spec = CATALOGUE[key]
     if enabled and spec.capability:
+        missing = [required for required in spec.requires if not flag_state(required).enabled]
+        if missing:
+            raise conflict(
+                f"{key} cannot be switched on while {' and '.join(missing)} "
+                f"{'is' if len(missing) == 1 else 'are'} off: turn "
+                f"{' and '.join(missing)} on first, then {key}.",
+                field="key",
+                requires=missing,
+            )
         refusal = certificate_refusal(spec.capability)
         if refusal:
             raise conflict(refusal, field="key", capability=spec.capability)

@@ -19,6 +19,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from memory.text import STOPWORDS, claim_words
+from reconsolidation.planners.labels import subject_label
 from reconsolidation.planning import SINGLE_VALUED_SUBJECTS, SourceView
 
 # A guess is never surer than this, whatever its sources say.
@@ -49,17 +50,22 @@ class HypothesisPlan:
 
     @property
     def statement(self):
-        return hypothesis_statement(*self.subjects, self.entity)
+        return hypothesis_statement(*self.subjects, [source.statement for source in self.sources])
 
 
-def hypothesis_statement(subject, other, entity):
-    """What a hypothesis says: fixed words around the two subject keys and the shared entity."""
-    return f"{subject} may be connected to {other}: both involve {entity}."
+def hypothesis_statement(subject, other, texts=()):
+    """What a hypothesis says: fixed words around the two subjects, named as ``texts`` (their
+    sources' statements) write them. The first subject is the entity both mention."""
+    named = subject_label(subject, texts)
+    return (
+        f"{named} and {subject_label(other, texts)} may be connected: "
+        f"memories of both mention {named}."
+    )
 
 
-def connection_statement(subject, other, entity):
+def connection_statement(subject, other, texts=()):
     """What an owner who promotes a hypothesis asserts, unless they word it themselves."""
-    return f"{subject} is connected to {other}: both involve {entity}."
+    return f"{subject_label(subject, texts)} is connected to {subject_label(other, texts)}."
 
 
 def entity_words(subject):

@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 from memory.enums import BeliefStatus
 from memory.text import claim_key
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
+from reconsolidation.planners.labels import subject_label
 from reconsolidation.planning import SourceView, contradicts, statement_words
 
 # Fewer distinct claims than this is a merge's business, or nothing to summarise.
@@ -165,13 +166,14 @@ def plan_summaries(sources):
 
 
 def summary_statement(subject, claims, omitted):
-    """What a summary says: its claims in order, each marked when uncertain, and how many
-    claims it leaves out. Copies source text."""
+    """What a summary says: its subject as its claims write it, its claims in order, each
+    marked when uncertain, and how many claims it leaves out. Copies source text."""
     parts = [
         claim.statement.strip().rstrip(".!;") + (" (uncertain)" if claim.uncertain else "")
         for claim in claims
     ]
-    text = f"About {subject}: " + "; ".join(parts) + "."
+    label = subject_label(subject, [claim.statement for claim in claims])
+    text = f"About {label}: " + "; ".join(parts) + "."
     if omitted:
         text += f" ({omitted} more {'claim' if omitted == 1 else 'claims'} omitted.)"
     return text

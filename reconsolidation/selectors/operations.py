@@ -5,6 +5,8 @@ derived memory's own statement, and none of a restricted one: restriction
 hides a derived memory from history reads too.
 """
 
+from django.db.models import Q
+
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.errors import not_found, validation_error
 from memory.models import Belief
@@ -26,16 +28,23 @@ def _choice(value, allowed, field):
     return value
 
 
-def operation_list(principal, *, kind=None, state=None):
+def operation_list(principal, *, kind=None, state=None, changed_after=None):
     """The principal's operations, newest first, optionally of one kind and one state.
 
-    A QuerySet: evaluate it inside the principal's context (a request is).
+    With ``changed_after`` (a position ``(updated_at, id)``), only those changed
+    after it, oldest change first, for a change feed. A QuerySet: evaluate it
+    inside the principal's context (a request is).
     """
     operations = Operation.objects.filter(owner=principal)
     if _choice(kind, Operation.Kind.values, "kind") is not None:
         operations = operations.filter(kind=kind)
     if _choice(state, Operation.State.values, "state") is not None:
         operations = operations.filter(state=state)
+    if changed_after is not None:
+        changed_at, row_id = changed_after
+        return operations.filter(
+            Q(updated_at__gt=changed_at) | Q(updated_at=changed_at, pk__gt=row_id)
+        ).order_by("updated_at", "id")
     return operations.order_by("-created_at", "-id")
 
 
@@ -50,11 +59,23 @@ def operation_get(principal, operation_id, *, for_update=False):
     return operation
 
 
+# Why undo cannot bring back an original that is no longer live, by its status now.
+NOT_RESTORED_BECAUSE = {
+    "deleted": "It was erased since; undo never brings erased text back.",
+    "superseded": "It was corrected since; the correction stands.",
+    "rejected": "You rejected it since.",
+    "retracted": "It was retracted since (you said it no longer holds).",
+    "expired": "It expired since.",
+    MISSING: "It no longer exists.",
+}
+
+
 def operation_inputs(principal, operation):
     """Each original the operation read, with the revision it read and its status now.
 
     ``live`` says whether the original still stands as it may be shown: a
-    deleted, corrected (superseded), retracted, rejected or expired one is not.
+    deleted, corrected (superseded), retracted, rejected or expired one is
+    not, and ``reason`` says why in a sentence.
     """
     current = {
         str(public_id): (status, revision)
@@ -72,6 +93,9 @@ def operation_inputs(principal, operation):
                 "status": status,
                 "revision": revision,
                 "live": status in LIVE_BELIEF_STATUSES,
+                "reason": ""
+                if status in LIVE_BELIEF_STATUSES
+                else NOT_RESTORED_BECAUSE.get(status, NOT_RESTORED_BECAUSE[MISSING]),
             }
         )
     return inputs
@@ -85,8 +109,18 @@ def _output(derived):
         "revision": derived.revision,
         "review_state": derived.review_state,
         "restricted": derived.restricted,
+        "tentative": derived.kind == DerivedMemory.Kind.HYPOTHESIS,
         "statement": "" if derived.restricted else derived.statement,
     }
+
+
+def _outputs(principal, operation):
+    return [
+        _output(derived)
+        for derived in DerivedMemory.objects.filter(owner=principal, operation=operation).order_by(
+            "id"
+        )
+    ]
 
 
 def _summary(operation):
@@ -106,22 +140,23 @@ def operation_detail(principal, operation_id):
     """An operation with its inputs (each original's current status), outputs and receipts."""
     with principal_context(principal):
         operation = operation_get(principal, operation_id)
-        outputs = DerivedMemory.objects.filter(owner=principal, operation=operation).order_by("id")
         receipts = operation.receipts.filter(owner=principal).order_by("created_at", "id")
         return {
             **_summary(operation),
             "inputs": operation_inputs(principal, operation),
-            "outputs": [_output(derived) for derived in outputs],
-            "receipts": [
-                {
-                    "key": receipt.key,
-                    "action": receipt.action,
-                    "created_at": receipt.created_at,
-                    "result": receipt.result,
-                }
-                for receipt in receipts
-            ],
+            "outputs": _outputs(principal, operation),
+            "receipts": [receipt_view(receipt) for receipt in receipts],
         }
+
+
+def receipt_view(receipt):
+    """A receipt as the owner reads it: content-free, as it was written."""
+    return {
+        "key": receipt.key,
+        "action": receipt.action,
+        "created_at": receipt.created_at,
+        "result": receipt.result,
+    }
 
 
 def undo_refusal(operation):
@@ -138,8 +173,9 @@ def undo_refusal(operation):
 
 
 def undo_preview(principal, operation_id):
-    """What undoing the operation would do: the originals it would restore, and those it
-    would not because they were deleted or corrected since."""
+    """What undoing the operation would do: the originals it would restore (shown on their
+    own again; undo never changed them), those it would not because they were deleted or
+    corrected since and why, and the derived views it would set aside."""
     with principal_context(principal):
         operation = operation_get(principal, operation_id)
         inputs = operation_inputs(principal, operation)
@@ -151,4 +187,6 @@ def undo_preview(principal, operation_id):
             "expected_revision": operation.revision,
             "restores": [entry for entry in inputs if entry["live"]],
             "does_not_restore": [entry for entry in inputs if not entry["live"]],
+            # What undo sets aside: the operation's views, their copied text erased.
+            "sets_aside": _outputs(principal, operation),
         }

@@ -135,17 +135,23 @@ def _with_claims(principal, rows):
 
 
 def derived_with_sources(principal, items):
-    """The items, each derived one now carrying the original messages behind it: those of
-    the beliefs it states, each message once, in two queries for all of them."""
+    """The items, each derived one now carrying the ids of the original memories it
+    concerns and the original messages behind them, each message once, in two queries for
+    all of them."""
     wanted = {item.id for item in items if item.kind == KIND}
     if not wanted:
         return items
     with principal_context(principal):
-        beliefs = {}
-        for public_id, belief_id in Lineage.objects.filter(
-            owner=principal, derived__public_id__in=wanted, role=Lineage.Role.SOURCE
-        ).values_list("derived__public_id", "belief_id"):
+        beliefs, memory_ids = {}, {}
+        for public_id, belief_id, belief_public_id in (
+            Lineage.objects.filter(
+                owner=principal, derived__public_id__in=wanted, role=Lineage.Role.SOURCE
+            )
+            .order_by("belief_id")
+            .values_list("derived__public_id", "belief_id", "belief__public_id")
+        ):
             beliefs.setdefault(belief_id, []).append(str(public_id))
+            memory_ids.setdefault(str(public_id), []).append(str(belief_public_id))
         sources = {}
         for belief_id, excerpt, *event in (
             BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs))
@@ -156,7 +162,11 @@ def derived_with_sources(principal, items):
             for derived_id in beliefs[belief_id]:
                 sources.setdefault(derived_id, {}).setdefault(source.event_id, source)
     return [
-        replace(item, sources=tuple(sources.get(item.id, {}).values()))
+        replace(
+            item,
+            sources=tuple(sources.get(item.id, {}).values()),
+            memory_ids=tuple(memory_ids.get(item.id, ())),
+        )
         if item.kind == KIND
         else item
         for item in items

@@ -8,6 +8,7 @@ summary withholds its own generated text, as history reads do; the originals
 are the owner's own records and are shown as usual.
 """
 
+from memory.enums import BeliefStatus
 from memory.errors import not_found
 from memory.models import Belief
 from memory.principal import principal_context
@@ -25,12 +26,16 @@ def _original(belief, read_revision):
         "status": belief.status,
         "revision": belief.revision,
         "statement": belief.statement,
+        # Erased since: only its tombstone remains to link to.
+        "tombstone": belief.status == BeliefStatus.DELETED,
     }
 
 
 def summary_detail(principal, derived_id):
-    """One of the principal's summaries: its claims in order, each with its supporting
-    originals, and its omitted inputs. Another owner's summary answers like a missing one."""
+    """One of the principal's summaries as an evidence journal: the operation that made it,
+    its claims in order, each with its supporting originals as they are now (a tombstone
+    for an erased one), and its omitted inputs. Another owner's summary answers like a
+    missing one."""
     with principal_context(principal):
         derived = DerivedMemory.objects.filter(
             owner=principal,
@@ -55,17 +60,22 @@ def summary_detail(principal, derived_id):
         originals = Belief.objects.filter(
             owner=principal, pk__in={pk for _, pk, _ in supports} | {pk for pk, _ in omitted}
         ).in_bulk()
+        operation_public_id = derived.operation.public_id
     by_claim = {}
     for claim_id, belief_id, revision in sorted(supports):
         by_claim.setdefault(claim_id, []).append(_original(originals[belief_id], revision))
     withheld = derived.restricted
     return {
         "id": str(derived.public_id),
+        "operation": str(operation_public_id),
         "status": derived.status,
+        "review_state": derived.review_state,
         "revision": derived.revision,
         "restricted": derived.restricted,
         "subject": derived.subject,
         "statement": "" if withheld else derived.statement,
+        "created_at": derived.created_at,
+        "updated_at": derived.updated_at,
         "claims": [
             {
                 "position": claim.position,

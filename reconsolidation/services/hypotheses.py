@@ -25,7 +25,6 @@ from reconsolidation.planners.hypotheses import (
     CONFIDENCE_CAP,
     configured_lifetime,
     connection_statement,
-    entity_words,
     hypothesis_lifetime,
 )
 from reconsolidation.services.owner_actions import derived_for_update
@@ -143,7 +142,7 @@ def hypothesis_promote(*, principal, derived_id, expected_revision, statement=No
         if statement is None:
             other = next(s.subject for s in sources if s.subject != derived.subject)
             statement = connection_statement(
-                derived.subject, other, " ".join(entity_words(derived.subject))
+                derived.subject, other, [source.statement for source in sources]
             )
         belief = belief_remember(
             principal=principal,

@@ -9,7 +9,7 @@ from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_re
 from memory.models import Belief, BeliefSource, FencedEvent
 from memory.principal import principal_context
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
-from reconsolidation.planning import NOTICE_STATEMENT, POLICY_VERSION, suppression_fingerprint
+from reconsolidation.planning import POLICY_VERSION, notice_statement, suppression_fingerprint
 
 from .hypotheses import hypothesis_view
 from .summaries import (
@@ -292,7 +292,7 @@ def _notice(principal, operation, beliefs):
         kind=DerivedMemory.Kind.UNCERTAINTY_NOTICE,
         type=beliefs[0].type,
         subject=beliefs[0].subject,
-        statement=NOTICE_STATEMENT,
+        statement=notice_statement(beliefs[0].subject, [b.statement for b in beliefs]),
         polarity=beliefs[0].polarity,
         scope=beliefs[0].scope,
         sensitivity=most_restrictive(Sensitivity, [b.sensitivity for b in beliefs]),

@@ -203,6 +203,44 @@ def _done_groups(principal, plans):
     return {(wanted[derived_id], frozenset(group)) for derived_id, group in groups.items()}
 
 
+def _plan_slice(principal, cursor, size, report):
+    """Plans for the next slice the ``cursor`` names (moved on in memory only; the caller
+    saves it), without the ones done already, which ``report`` counts as such."""
+    with principal_context(principal):
+        keys = _slice(principal, cursor, size, report)
+        views = source_views(principal, claim_key__in=keys)
+        contested = _contested_views(principal, views)
+        guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
+        summarised = summary_inputs(principal, views)
+        plans = (
+            plan_merges(views)
+            + plan_notices(contested)
+            + plan_hypotheses(guessed, events)
+            + plan_summaries(summarised)
+        )
+        done = _done_groups(principal, plans)
+    report.read = len({view.pk for view in views + contested + guessed + summarised})
+    report.planned = len(plans)
+    pending = []
+    for plan in plans:
+        if (KINDS[plan.kind][1], plan.belief_ids) in done:
+            # Done already, as read above; no transaction needed to know it.
+            report.count(Outcome.ALREADY_APPLIED)
+        else:
+            pending.append(plan)
+    return pending
+
+
+def reconsolidation_plan(*, principal, slice_size=None):
+    """What the next pass over ``principal``'s bank would try to apply, writing nothing:
+    ``(plans, report)``. No lease is taken and no cursor moves; the plans are still
+    rechecked (revisions, suppressions, fences) when a real pass applies them."""
+    size = slice_size or settings.REVERIE_RECONSOLIDATION["slice_beliefs"]
+    report = PassReport(principal_id=principal.pk)
+    cursor = Cursor.objects.filter(principal=principal).first() or Cursor(principal=principal)
+    return _plan_slice(principal, cursor, size, report), report
+
+
 def reconsolidation_pass(*, principal, holder=None, slice_size=None):
     """Run one bounded pass over ``principal``'s bank; return what it did."""
     holder = holder or default_holder()
@@ -218,28 +256,7 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
         # Whatever the slice holds, every pass ends the guesses whose lifetime is over.
         report.expired_hypotheses = hypotheses_expire(principal=principal)
         cursor, _ = Cursor.objects.get_or_create(principal=principal)
-        with principal_context(principal):
-            keys = _slice(principal, cursor, size, report)
-            views = source_views(principal, claim_key__in=keys)
-            contested = _contested_views(principal, views)
-            guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
-            summarised = summary_inputs(principal, views)
-            plans = (
-                plan_merges(views)
-                + plan_notices(contested)
-                + plan_hypotheses(guessed, events)
-                + plan_summaries(summarised)
-            )
-            done = _done_groups(principal, plans)
-        report.read = len({view.pk for view in views + contested + guessed + summarised})
-        report.planned = len(plans)
-        pending = []
-        for plan in plans:
-            if (KINDS[plan.kind][1], plan.belief_ids) in done:
-                # Done already, as read above; no transaction needed to know it.
-                report.count(Outcome.ALREADY_APPLIED)
-            else:
-                pending.append(plan)
+        pending = _plan_slice(principal, cursor, size, report)
         for start in range(0, len(pending), GROUP_PLANS):
             if flag_enabled("maintenance_kill_switch"):
                 report.stopped = "kill_switch"

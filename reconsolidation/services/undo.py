@@ -7,19 +7,9 @@ original deleted or corrected since; the receipt names each original the
 operation read with its status now, and restores only those still live.
 """
 
-import hashlib
-
-from django.db import transaction
-
 from memory.errors import ReverieError, conflict
-from memory.principal import principal_context
 from memory.selectors._ids import parse_public_id
-from memory.services.idempotency import (
-    idempotency_complete,
-    idempotency_key_check,
-    idempotency_reserve,
-)
-from reconsolidation.models import DerivedMemory, Receipt
+from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.operations import (
     UNDOABLE_KINDS,
     operation_get,
@@ -27,7 +17,8 @@ from reconsolidation.selectors.operations import (
     undo_refusal,
 )
 
-from .owner_actions import erase_generated_copies, expected_revision_check, suppress
+from .owner_actions import erase_generated_copies, suppress
+from .receipts import receipted
 
 UNDO = "undo"
 SUPPRESSION_REASON = "owner_undo"
@@ -35,55 +26,19 @@ SUPPRESSION_REASON = "owner_undo"
 _DISMISSED = (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED)
 
 
-def _request_fingerprint(operation_id, expected_revision):
-    # Namespaced so that no HTTP request's fingerprint can ever equal it.
-    material = f"reconsolidation:{UNDO}:{operation_id}:{expected_revision}"
-    return hashlib.sha256(material.encode()).hexdigest()
-
-
-def _replay(receipt, operation_id, expected_revision):
-    """The receipt, if it answers this very request; a conflict if the key meant another."""
-    result = receipt.result
-    if (
-        receipt.action != UNDO
-        or result.get("operation") != str(operation_id)
-        or result.get("expected_revision") != expected_revision
-    ):
-        raise conflict(
-            "This Idempotency-Key was used for a different request.", field="Idempotency-Key"
-        )
-    return receipt
-
-
-def operation_undo(*, principal, operation_id, expected_revision, idempotency_key):
+def operation_undo(*, principal, operation_id, expected_revision, idempotency_key=None):
     """Undo the principal's merge or summary ``operation_id`` at ``expected_revision``.
 
-    Returns the ``Receipt``. The same key again returns the same receipt,
-    whatever changed since; the same key with any other request, an ordinary
-    memory write's included, is a conflict. The operation, its derived
-    memories, the suppression that keeps the next pass from deriving the same
-    thing again, the receipt and the key's reservation commit together or not
-    at all.
+    Returns the ``Receipt`` (``replayed`` says whether it is an earlier one).
+    The same key again returns the same receipt, whatever changed since; the
+    same key with any other request, an ordinary memory write's included, is
+    a conflict. The operation, its derived memories, the suppression that
+    keeps the next pass from deriving the same thing again, the receipt and
+    the key's reservation commit together or not at all.
     """
-    idempotency_key_check(idempotency_key)
-    expected_revision_check(expected_revision)
     operation_id = parse_public_id(operation_id, "operation_id")
-    with principal_context(principal), transaction.atomic():
-        receipt = Receipt.objects.filter(owner=principal, key=idempotency_key).first()
-        if receipt is not None:
-            return _replay(receipt, operation_id, expected_revision)
-        # The key first: a concurrent request with it waits here until this
-        # one commits, and then finds the receipt instead of undoing twice.
-        record = idempotency_reserve(
-            principal=principal,
-            key=idempotency_key,
-            fingerprint=_request_fingerprint(operation_id, expected_revision),
-        )
-        if record.status_code:
-            receipt = Receipt.objects.filter(owner=principal, key=idempotency_key).first()
-            if receipt is None:
-                raise conflict("This Idempotency-Key was used for a request that is gone.")
-            return _replay(receipt, operation_id, expected_revision)
+
+    def act():
         operation = operation_get(principal, operation_id, for_update=True)
         refusal = undo_refusal(operation)
         if refusal is not None and refusal[0] == "validation_error":
@@ -98,12 +53,16 @@ def operation_undo(*, principal, operation_id, expected_revision, idempotency_ke
             )
         if refusal is not None:
             raise ReverieError(*refusal, field="operation_id", state=operation.state)
-        result = _undo(principal, operation, expected_revision)
-        receipt = Receipt.objects.create(
-            owner=principal, key=idempotency_key, operation=operation, action=UNDO, result=result
-        )
-        idempotency_complete(record, status_code=200, body=result)
-        return receipt
+        return operation, None, _undo(principal, operation, expected_revision)
+
+    return receipted(
+        principal=principal,
+        key=idempotency_key,
+        action=UNDO,
+        target=operation_id,
+        expected_revision=expected_revision,
+        act=act,
+    )
 
 
 def _undo(principal, operation, expected_revision):

@@ -5,7 +5,7 @@ from django.utils import timezone
 
 from memory.models import Belief
 from memory.principal import principal_context
-from memory.selectors import beliefs as belief_selectors
+from memory.selectors import feeds
 
 from .helpers import error_of, remember, say, start_session
 
@@ -66,7 +66,7 @@ def test_the_list_filters_by_status_type_and_review(api, owner):
 def test_the_change_feed_hands_out_new_changes_after_its_cursor(api, monkeypatch):
     first = remember(api, "User likes tea.")
     # Everything written so far has settled.
-    monkeypatch.setattr(belief_selectors, "CHANGE_FEED_SETTLE", timedelta(0))
+    monkeypatch.setattr(feeds, "SETTLE", timedelta(0))
     page = api.get("/api/v1/memories?changed_since=2000-01-01T00:00:00Z").json()
     assert [m["id"] for m in page["results"]] == [first["id"]]
 

@@ -7,10 +7,13 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
 
 from accounts.services import api_token_create
 from memory.errors import HTTP_STATUS_BY_CODE
+from memory.services.flags import flag_set
+from tests.reconsolidation.banks import reconsolidated
 
 from .helpers import remember, say, start_session
 
@@ -18,6 +21,8 @@ SCHEMATHESIS = Path(sys.executable).with_name("st")
 
 
 def test_the_schema_is_valid_and_generated_without_warnings(db):
+    # Every route, those behind the reconsolidation surface included.
+    flag_set(key="reconsolidation_surface", enabled=True)
     out = StringIO()
 
     call_command(
@@ -28,6 +33,7 @@ def test_the_schema_is_valid_and_generated_without_warnings(db):
 
 
 def test_every_operation_documents_its_error_responses(client, db):
+    flag_set(key="reconsolidation_surface", enabled=True)
     schema = client.get("/api/v1/schema/?format=json").json()
 
     operations = [
@@ -35,7 +41,7 @@ def test_every_operation_documents_its_error_responses(client, db):
         for path, methods in schema["paths"].items()
         for method, operation in methods.items()
     ]
-    assert len(operations) >= 24
+    assert len(operations) >= 36
     always = {"401", "403", "404", "405", "406", "413", "429", "500"}
     for path, method, operation in operations:
         documented = set(operation["responses"])
@@ -59,23 +65,12 @@ def test_the_docs_page_is_served_without_any_download(client, db):
     assert b"cdn" not in response.content.lower()
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_bounded_fuzzing_run_against_a_live_server_finds_nothing(live_server, owner, settings):
-    # Every request of the run must reach the views, not the throttle.
-    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "principal": "1000000/min"}
-    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    _, secret = api_token_create(principal=owner, name="fuzzer")
-    from rest_framework.test import APIClient
-
-    api = APIClient()
-    api.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
-    session = start_session(api)
-    message = say(api, session, "I just got an Apple Watch.")
-    remember(api, "User owns an Apple Watch.", source_event_ids=[message["id"]])
-
-    result = subprocess.run(
+def fuzz(live_server, secret, *options, examples, config=None):
+    """Schemathesis against the live server's schema; the completed process."""
+    return subprocess.run(
         [
             str(SCHEMATHESIS),
+            *(["--config-file", str(config)] if config else []),
             "run",
             f"{live_server.url}/api/v1/schema/",
             "--header",
@@ -83,11 +78,9 @@ def test_a_bounded_fuzzing_run_against_a_live_server_finds_nothing(live_server, 
             "--checks",
             "not_a_server_error,status_code_conformance,content_type_conformance,"
             "response_headers_conformance,response_schema_conformance",
-            # Erasing the fuzzer's own account would end the run early.
-            "--exclude-operation-id",
-            "account_erasure_confirm",
+            *options,
             "--max-examples",
-            os.environ.get("REVERIE_FUZZ_EXAMPLES", "8"),
+            str(examples),
             "--workers",
             "1",
             "--seed",
@@ -97,7 +90,76 @@ def test_a_bounded_fuzzing_run_against_a_live_server_finds_nothing(live_server, 
         capture_output=True,
         text=True,
         timeout=600,
-        cwd=settings.BASE_DIR,
+        cwd=django_settings.BASE_DIR,
+    )
+
+
+@pytest.fixture
+def unthrottled(settings):
+    # Every request of a fuzzing run must reach the views, not the throttle.
+    rates = {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "principal": "1000000/min"}
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bounded_fuzzing_run_against_a_live_server_finds_nothing(live_server, owner, unthrottled):
+    _, secret = api_token_create(principal=owner, name="fuzzer")
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    session = start_session(api)
+    message = say(api, session, "I just got an Apple Watch.")
+    remember(api, "User owns an Apple Watch.", source_event_ids=[message["id"]])
+
+    result = fuzz(
+        live_server,
+        secret,
+        # Erasing the fuzzer's own account would end the run early.
+        "--exclude-operation-id",
+        "account_erasure_confirm",
+        examples=os.environ.get("REVERIE_FUZZ_EXAMPLES", "8"),
     )
 
     assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_bounded_fuzzing_run_over_the_reconsolidation_routes_finds_nothing(
+    live_server, owner, unthrottled, tmp_path
+):
+    flag_set(key="reconsolidation_surface", enabled=True)
+    bank = reconsolidated(owner)
+    _, secret = api_token_create(principal=owner, name="fuzzer")
+    # Real ids, so that the run reaches the views behind the lookups: the merge for the
+    # operation routes, a derived memory of the kind each route acts on.
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(
+        f"""
+[parameters]
+operation_id = "{bank.operations["summary"].public_id}"
+derived_id = "{bank["merged"].public_id}"
+summary_id = "{bank["summary"].public_id}"
+
+[[operations]]
+include-name = "POST /api/v1/derived/{{derived_id}}/promote"
+parameters = {{ derived_id = "{bank["hypothesis"].public_id}" }}
+
+[[operations]]
+include-name = "DELETE /api/v1/derived/{{derived_id}}"
+parameters = {{ derived_id = "{bank["uncertainty_notice"].public_id}" }}
+"""
+    )
+
+    result = fuzz(
+        live_server,
+        secret,
+        "--include-path-regex",
+        "^/api/v1/(operations|derived|summaries)",
+        examples=os.environ.get("REVERIE_FUZZ_EXAMPLES_RECONSOLIDATION", "25"),
+        config=config,
+    )
+
+    assert result.returncode == 0, result.stdout[-6000:] + result.stderr[-2000:]
+    assert "Selected: 12/" in result.stdout and "Tested: 12" in result.stdout
+    assert "Missing test data" not in result.stdout, result.stdout[-3000:]

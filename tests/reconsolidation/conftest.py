@@ -7,7 +7,8 @@ from memory.services.flags import flag_set
 
 @pytest.fixture
 def processing_on(db):
-    """A certificate of the current reconsolidation code, then its flag on."""
+    """A certificate of the current reconsolidation code, then the owner's surface and the
+    capability's flag on."""
     spec = certificates.capability("reconsolidation")
     policy_version, digest = certificates.current_binding(spec)
     Certificate.objects.create(
@@ -20,4 +21,5 @@ def processing_on(db):
         metrics={},
         thresholds={},
     )
+    flag_set(key="reconsolidation_surface", enabled=True)
     flag_set(key="reconsolidation", enabled=True)

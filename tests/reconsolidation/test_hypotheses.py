@@ -69,8 +69,9 @@ def test_two_subjects_sharing_an_entity_in_independent_sessions_may_be_connected
     assert hypothesis.kind == "hypothesis"
     assert hypothesis.belief_ids == {1, 2}
     assert hypothesis.subjects == (WATCH, RUNNING)
+    # Written for people: subjects named as the memories write them, not as keys.
     assert hypothesis.statement == (
-        "device:apple-watch may be connected to topic:running: both involve apple watch."
+        "Apple Watch and running may be connected: memories of both mention Apple Watch."
     )
 
 
@@ -228,7 +229,7 @@ def test_a_pass_connects_subjects_grounded_in_independent_sessions(owner):
         "derived",
         WATCH,
     )
-    assert "apple watch" in hypothesis.statement
+    assert "Apple Watch" in hypothesis.statement
     with principal_context(owner):
         assert sorted(Lineage.objects.values_list("belief_id", "belief_revision", "role")) == [
             (watch.pk, 1, "source"),
@@ -281,8 +282,8 @@ def test_one_belief_may_ground_connections_to_several_subjects(owner):
 
     assert report.outcomes[Outcome.APPLIED] == 1
     assert sorted(h.statement for h in hypotheses(owner, status="active")) == [
-        "device:apple-watch may be connected to topic:cycling: both involve apple watch.",
-        "device:apple-watch may be connected to topic:running: both involve apple watch.",
+        "Apple Watch and cycling may be connected: memories of both mention Apple Watch.",
+        "Apple Watch and running may be connected: memories of both mention Apple Watch.",
     ]
 
 
@@ -367,9 +368,7 @@ def test_promotion_makes_the_connection_a_belief_of_the_owner(owner):
         WATCH,
         "personal",
     )
-    assert belief.statement == (
-        "device:apple-watch is connected to topic:running: both involve apple watch."
-    )
+    assert belief.statement == "Apple Watch is connected to running."
     with principal_context(owner):
         sources = set(BeliefSource.objects.filter(belief=belief).values_list("event", flat=True))
         grounds = set(

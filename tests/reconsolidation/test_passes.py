@@ -10,7 +10,7 @@ from django.utils import timezone
 from memory.principal import principal_context
 from memory.services.beliefs import belief_reject
 from memory.services.flags import flag_set
-from reconsolidation.models import Cursor, DerivedMemory, Lease
+from reconsolidation.models import Cursor, DerivedMemory, Lease, Operation
 from reconsolidation.services.passes import (
     lease_acquire,
     lease_heartbeat,
@@ -112,15 +112,57 @@ def test_the_kill_switch_stops_a_pass_before_it_starts(owner):
     assert merged(owner) == []
 
 
-def test_the_command_runs_one_pass_and_says_what_it_did(owner):
+def test_the_command_runs_one_pass_and_says_what_it_did(owner, processing_on):
     duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
     out = StringIO()
 
     call_command("reconsolidate", "--owner", owner.username, "--once", stdout=out)
 
     assert "planned 1 operations; outcomes: 1 applied" in out.getvalue()
+    assert f"manage.py operations --owner {owner.username}" in out.getvalue()
     with pytest.raises(CommandError, match="no principal 'nobody'"):
         call_command("reconsolidate", "--owner", "nobody", "--once")
+
+
+def test_the_command_refuses_new_processing_while_the_capability_is_off_and_names_certify(
+    owner,
+):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+
+    with pytest.raises(CommandError) as refusal:
+        call_command("reconsolidate", "--owner", owner.username, "--once")
+
+    assert "it is switched off" in str(refusal.value)
+    assert "manage.py certify --results DIR/results.json --capability reconsolidation" in str(
+        refusal.value
+    )
+    assert merged(owner) == []
+
+
+def test_the_command_refuses_a_certified_capability_while_the_surface_is_off(owner, processing_on):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    flag_set(key="reconsolidation_surface", enabled=False)
+
+    with pytest.raises(CommandError, match="off because reconsolidation_surface is off"):
+        call_command("reconsolidate", "--owner", owner.username, "--once")
+
+    assert merged(owner) == []
+
+
+def test_a_dry_run_prints_the_plans_and_writes_nothing(owner):
+    first, second = duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    out = StringIO()
+
+    call_command("reconsolidate", "--owner", owner.username, "--dry-run", stdout=out)
+
+    printed = out.getvalue()
+    assert "1 operation(s) would be tried" in printed
+    assert "1. merge: User owns a Kindle." in printed
+    assert f"from {first.public_id} (revision 1): User owns a Kindle." in printed
+    assert f"from {second.public_id} (revision 1): user owns kindle" in printed
+    assert (Cursor.objects.count(), Lease.objects.count()) == (0, 0)
+    with principal_context(owner):
+        assert not Operation.objects.filter(owner=owner).exists()
 
 
 def test_a_change_after_a_pass_is_planned_first_by_the_next_one(owner):
@@ -158,7 +200,8 @@ def test_a_pass_records_a_contradiction_and_suppresses_neither_side(owner):
     assert again.outcomes == {"already_applied": 1}
     with principal_context(owner):
         (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
-        assert notice.statement == "These memories may contradict each other."
+        # Written for people, naming the subject as the memories write it and no side.
+        assert notice.statement == "Your memories about BMW X3 may contradict each other."
         assert sorted(notice.lineage.values_list("belief_id", flat=True)) == [owns.pk, sold.pk]
         for belief in (owns, sold):
             belief.refresh_from_db()

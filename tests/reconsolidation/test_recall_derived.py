@@ -145,16 +145,21 @@ def test_an_expired_hypothesis_never_appears_and_a_live_one_is_tentative(owner):
     assert [(item.id, item.tentative) for item in items] == [(str(live.public_id), True)]
 
 
-def test_uncertainty_notices_are_found_by_their_subject(owner):
-    remember(owner, "User prefers short answers.", subject="pref:answer-style", type="preference")
-    remember(owner, "User prefers long answers.", subject="pref:answer-style", type="preference")
+def test_uncertainty_notices_are_found_by_their_subject_and_name_their_memories(owner):
+    short = remember(
+        owner, "User prefers short answers.", subject="pref:answer-style", type="preference"
+    )
+    long = remember(
+        owner, "User prefers long answers.", subject="pref:answer-style", type="preference"
+    )
     reconsolidation_pass(principal=owner)
 
     (item,) = derived_items(owner, "what answer style?")
     unrelated = derived_items(owner, "short")
 
     assert item.derived_kind == "uncertainty_notice"
-    assert item.text == "These memories may contradict each other."
+    assert item.text == "Your memories about answer style may contradict each other."
+    assert item.memory_ids == (str(short.public_id), str(long.public_id))
     assert len(item.sources) == 0  # remembered without messages
     assert unrelated == []  # the fixed text is not the notice's content
 

@@ -78,6 +78,8 @@ def test_the_flag_is_off_by_default_and_the_tick_does_nothing(owner):
 
 
 def test_switching_it_on_without_a_certificate_is_refused_and_says_how(db):
+    flag_set(key="reconsolidation_surface", enabled=True)
+
     with pytest.raises(ReverieError) as refusal:
         flag_set(key="reconsolidation", enabled=True)
 

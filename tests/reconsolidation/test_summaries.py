@@ -210,7 +210,7 @@ def test_a_summary_is_written_with_its_claims_supports_and_lineage(owner):
     (summary,) = summaries(owner)
     assert (summary.kind, summary.status, summary.authority) == ("summary", "active", "derived")
     assert summary.statement == (
-        "About device:apple-watch: User owns an Apple Watch; User wears the watch on runs; "
+        "About Apple Watch: User owns an Apple Watch; User wears the watch on runs; "
         "User charges the watch at night."
     )
     with principal_context(owner):
@@ -476,6 +476,7 @@ def test_summary_detail_shows_each_claim_with_its_current_originals(owner):
             "status": "active",
             "revision": 1,
             "statement": WATCH_CLAIMS[0],
+            "tombstone": False,
         }
     ]
     assert [(s["status"], s["revision"]) for s in second["supports"]] == [("rejected", 2)]

@@ -18,7 +18,7 @@ from reconsolidation.models import DerivedMemory, Operation, Receipt, Suppressio
 from reconsolidation.planners.summaries import plan_summaries
 from reconsolidation.planning import SourceView
 from reconsolidation.selectors.operations import operation_detail, operation_list, undo_preview
-from reconsolidation.services import undo
+from reconsolidation.services import receipts
 from reconsolidation.services.operations import operation_apply
 from reconsolidation.services.passes import reconsolidation_pass
 from reconsolidation.services.undo import operation_undo
@@ -275,7 +275,7 @@ def test_a_crash_inside_the_undo_leaves_nothing_behind(owner, monkeypatch):
     def crash(*args, **kwargs):
         raise RuntimeError("the disk is gone")
 
-    monkeypatch.setattr(undo, "idempotency_complete", crash)
+    monkeypatch.setattr(receipts, "idempotency_complete", crash)
     with pytest.raises(RuntimeError):
         undo_it(owner, operation)
 
@@ -400,17 +400,76 @@ def test_the_command_prints_the_receipt_and_replays_it(owner):
         "1",
         "--idempotency-key",
         "cli-1",
+        "--yes",
     ]
     first, second = StringIO(), StringIO()
 
-    call_command(*args, stdout=first)
-    call_command(*args, stdout=second)
+    call_command(*args, stdout=first, stderr=StringIO())
+    call_command(*args, stdout=second, stderr=StringIO())
 
-    printed = json.loads(first.getvalue())
-    assert second.getvalue() == first.getvalue()
+    printed, replayed = json.loads(first.getvalue()), json.loads(second.getvalue())
+    assert (printed.pop("replayed"), replayed.pop("replayed")) == (False, True)
+    assert replayed == printed
     assert (printed["key"], printed["result"]["state"]) == ("cli-1", "undone")
     with pytest.raises(CommandError, match="conflict"):
-        call_command(*args[:6], "1", "--idempotency-key", "cli-2")
+        call_command(*args[:6], "1", "--idempotency-key", "cli-2", "--yes", stderr=StringIO())
+
+
+def test_the_command_prints_the_preview_and_asks_before_it_acts(owner, monkeypatch):
+    operation, (first, second) = merge(owner)
+    args = ["undo_operation", "--owner", owner.username, "--operation", str(operation.public_id)]
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    answers = iter(["n", "y"])
+    monkeypatch.setattr("builtins.input", lambda prompt: next(answers))
+    preview, out = StringIO(), StringIO()
+
+    with pytest.raises(CommandError, match="nothing undone"):
+        call_command(*args, stdout=out, stderr=preview)
+    assert state_of(owner, operation) == ("applied", 1)
+    assert "undo shows these memories on their own again" in preview.getvalue()
+    assert str(first.public_id) in preview.getvalue()
+    assert str(second.public_id) in preview.getvalue()
+
+    call_command(*args, stdout=out, stderr=StringIO())
+
+    assert json.loads(out.getvalue())["result"]["state"] == "undone"
+    assert state_of(owner, operation) == ("undone", 2)
+
+
+def test_the_command_does_not_undo_unasked_without_a_terminal(owner, monkeypatch):
+    operation, _ = merge(owner)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: False)
+
+    with pytest.raises(CommandError, match="add --yes"):
+        call_command(
+            "undo_operation",
+            "--owner",
+            owner.username,
+            "--operation",
+            str(operation.public_id),
+            stderr=StringIO(),
+        )
+
+    assert state_of(owner, operation) == ("applied", 1)
+
+
+def test_the_operations_command_lists_ids_kinds_states_and_times(owner):
+    kindle, _ = merge(owner)
+    pixel, _ = merge(owner, "User owns a Pixel.", "user owns the pixel")
+    undo_it(owner, kindle)
+    out = StringIO()
+
+    call_command("operations", "--owner", owner.username, stdout=out)
+    call_command("operations", "--owner", owner.username, "--state", "undone", stdout=out)
+
+    lines = out.getvalue().splitlines()
+    assert lines[0].split() == ["id", "kind", "state", "rev", "created", "changed"]
+    assert lines[1].split()[:4] == [str(pixel.public_id), "merge", "applied", "1"]
+    assert lines[2].split()[:4] == [str(kindle.public_id), "merge", "undone", "2"]
+    assert lines[4].split()[:3] == [str(kindle.public_id), "merge", "undone"]
+    assert len(lines) == 5
+    with pytest.raises(CommandError, match="validation_error: Unknown kind: dream"):
+        call_command("operations", "--owner", owner.username, "--kind", "dream")
 
 
 @pytest.mark.postgres

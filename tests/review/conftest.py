@@ -1,4 +1,8 @@
+import os
+from pathlib import Path
+
 import pytest
+from django.conf import settings
 
 from tests.memory.helpers import conversation, remember
 
@@ -18,3 +22,18 @@ def theirs(other_owner):
     session, (message,) = conversation(other_owner, f"Remember this: {THEIR_SECRET}")
     belief = remember(other_owner, THEIR_SECRET, sources=[message])
     return {"session": session, "message": message, "belief": belief}
+
+
+@pytest.fixture
+def screenshots():
+    """``shoot(page, name)``: a full-page PNG of the screen in ``REVERIE_SCREENSHOTS_DIR``
+    (default ``var/screenshots``)."""
+    folder = Path(
+        os.environ.get("REVERIE_SCREENSHOTS_DIR") or settings.BASE_DIR / "var/screenshots"
+    )
+    folder.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page, name):
+        page.screenshot(path=folder / f"{name}.png", full_page=True)
+
+    return shoot

@@ -12,70 +12,18 @@ Each screen is saved as a full-page PNG in ``REVERIE_SCREENSHOTS_DIR``
 """
 
 import json
-import os
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from django.conf import settings
 
 from memory.enums import BeliefStatus, BeliefType, EventType
-from tests.conftest import CHROMIUM
 from tests.memory.helpers import conversation, remember, say
 
+from .browser import chromium_page, log_in
 from .conftest import THEIR_SECRET
 from .helpers import formed, memory_url, owned, session_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-]
-PASSWORD = "correct horse battery staple"
-
-
-@pytest.fixture
-def screenshots():
-    folder = Path(
-        os.environ.get("REVERIE_SCREENSHOTS_DIR") or settings.BASE_DIR / "var/screenshots"
-    )
-    folder.mkdir(parents=True, exist_ok=True)
-
-    def shoot(page, name):
-        page.screenshot(path=folder / f"{name}.png", full_page=True)
-
-    return shoot
-
-
-@contextmanager
-def chromium_page():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            context = browser.new_context(
-                viewport={"width": 1280, "height": 800}, accept_downloads=True
-            )
-            page = context.new_page()
-            page.set_default_timeout(15_000)
-            yield page
-        finally:
-            browser.close()
-
-
-def log_in(page, base_url, username):
-    from playwright.sync_api import expect
-
-    page.goto(f"{base_url}/review/")
-    expect(page).to_have_url(f"{base_url}/review/login/?next=/review/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
-    expect(page.locator("h1")).to_have_text("Your memories")
 
 
 @pytest.fixture

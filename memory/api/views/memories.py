@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -6,6 +7,7 @@ from rest_framework.response import Response
 from memory.api.base import WITH_BODY, ApiView, Page, errors, idempotent, int_param
 from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import (
+    DerivedOutput,
     HistoryOutput,
     MemoryCorrectInput,
     MemoryOutput,
@@ -13,6 +15,7 @@ from memory.api.serializers import (
     MemoryRememberInput,
     RevisionInput,
 )
+from memory.derived import derived_provider
 from memory.errors import validation_error
 from memory.models import BeliefSource
 from memory.selectors.beliefs import belief_changes, belief_get, belief_history, belief_list
@@ -47,6 +50,21 @@ def _bool(request, name):
     raise validation_error(f"{name} must be true or false.", field=name)
 
 
+def _included_derived(request):
+    """The derived-memory provider when the request asks for ``include=derived``; a request
+    naming anything else, or derived memories while their surface is off, is refused."""
+    include = _csv(request, "include")
+    if not include:
+        return None
+    provider = derived_provider()
+    allowed = ["derived"] if provider is not None else []
+    if unknown := sorted(set(include) - set(allowed)):
+        raise validation_error(
+            f"Unknown include: {', '.join(unknown)}.", field="include", allowed=allowed
+        )
+    return provider
+
+
 class MemoryListApi(ApiView):
     @extend_schema(
         operation_id="memories_list",
@@ -65,10 +83,22 @@ class MemoryListApi(ApiView):
             ),
             OpenApiParameter("limit", int, description="Page size (default 50)."),
             OpenApiParameter("offset", int, description="Items to skip (without changed_since)."),
+            OpenApiParameter(
+                "include",
+                str,
+                description=(
+                    "'derived' adds a separate list of derived memories (merges, summaries, "
+                    "hypotheses, uncertainty notices), newest change first, while the "
+                    "reconsolidation surface is on. The filters above apply to memories only."
+                ),
+            ),
+            OpenApiParameter("derived_limit", int, description="Derived page size (default 50)."),
+            OpenApiParameter("derived_offset", int, description="Derived memories to skip."),
         ],
         responses={200: MemoryPageOutput, **errors("validation_error")},
     )
     def get(self, request):
+        provider = _included_derived(request)
         beliefs = belief_list(
             principal=request.user,
             statuses=_csv(request, "status"),
@@ -88,9 +118,16 @@ class MemoryListApi(ApiView):
             rows = list(_with_relations(beliefs.filter(pk__in=[r.pk for r in rows])))
             rows.sort(key=lambda belief: (belief.updated_at, belief.pk))
             cursor = cursor_encode(position) or changed_since
-        return Response(
-            {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
-        )
+        body = {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
+        if provider is not None:
+            maximum = settings.REVERIE_LIMITS["api_page_max"]
+            derived = provider.page(
+                request.user,
+                limit=int_param(request, "derived_limit", 50, 1, maximum),
+                offset=int_param(request, "derived_offset", 0, 0, None),
+            )
+            body["derived"] = DerivedOutput(derived, many=True).data
+        return Response(body)
 
     @extend_schema(
         operation_id="memories_remember",

@@ -2,25 +2,68 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from memory.selectors.flags import flag_state
 from reconsolidation.management.owners import principal_from_option
-from reconsolidation.services.passes import reconsolidation_pass
+from reconsolidation.planners.summaries import summary_statement
+from reconsolidation.planning import notice_statement
+from reconsolidation.services.passes import reconsolidation_pass, reconsolidation_plan
+
+HOW_TO_TURN_ON = (
+    "certify the current code (`manage.py evaluate_reconsolidation --out DIR`, then "
+    "`manage.py certify --results DIR/results.json --capability reconsolidation`), then turn "
+    "reconsolidation_surface and reconsolidation on (operator admin > Flags, or "
+    "REVERIE_FLAG_RECONSOLIDATION_SURFACE=1 and REVERIE_FLAG_RECONSOLIDATION=1); --dry-run "
+    "shows what a pass would do meanwhile"
+)
+
+
+def refusal():
+    """Why a pass may not run now, or None: only while the capability is effectively on."""
+    state = flag_state("reconsolidation")
+    if state.enabled:
+        return None
+    why = f"it is off because {state.reason}" if state.reason else "it is switched off"
+    return f"reconsolidation does no new processing: {why}. To run it, {HOW_TO_TURN_ON}."
+
+
+def derived_text(plan):
+    """What applying ``plan`` would write, before the commit-time checks."""
+    if plan.kind == "merge":
+        return plan.sources[0].statement
+    if plan.kind == "summary":
+        return summary_statement(plan.subject, plan.claims, len(plan.omitted))
+    if plan.kind == "uncertainty_notice":
+        return notice_statement(plan.sources[0].subject, [s.statement for s in plan.sources])
+    return plan.statement
 
 
 class Command(BaseCommand):
     help = (
         "Run one bounded reconsolidation pass over the bank of the principal --owner (a "
-        "username or public id) and print what it did. The kill switch stops it."
+        "username or public id) and print what it did. Only while the reconsolidation "
+        "capability is effectively on (certified for the current code, reconsolidation_surface "
+        "on, the kill switch off); --dry-run prints the plans of the next pass and writes "
+        "nothing, whatever the flags. The output holds the owner's memory text: this is the "
+        "machine administrator's command."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("--owner", required=True)
         parser.add_argument("--once", action="store_true", help="one pass (the only mode)")
         parser.add_argument("--slice", type=int, help="beliefs read at most")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="print the plans and write nothing"
+        )
 
     def handle(self, *args, **options):
         if options["slice"] is not None and options["slice"] < 1:
             raise CommandError("--slice must be at least 1")
         principal = principal_from_option(options["owner"])
+        if options["dry_run"]:
+            self._dry_run(principal, options["slice"])
+            return
+        if reason := refusal():
+            raise CommandError(reason)
         report = reconsolidation_pass(principal=principal, slice_size=options["slice"])
         if not report.leased:
             self.stdout.write(f"nothing done: {report.stopped.replace('_', ' ')}")
@@ -31,4 +74,20 @@ class Command(BaseCommand):
             f"outcomes: {outcomes}"
             + ("; full scan completed" if report.full_scan_completed else "")
             + (f"; stopped: {report.stopped}" if report.stopped else "")
+            + "\nsee them with `manage.py operations --owner "
+            + f"{principal.get_username()}` or on the review site (Operations)"
         )
+
+    def _dry_run(self, principal, slice_size):
+        plans, report = reconsolidation_plan(principal=principal, slice_size=slice_size)
+        done = report.outcomes.get("already_applied", 0)
+        self.stdout.write(
+            f"dry run: read {report.read} memories; {len(plans)} operation(s) would be tried "
+            f"({done} done already); nothing was written"
+        )
+        for number, plan in enumerate(plans, start=1):
+            self.stdout.write(f"\n{number}. {plan.kind.replace('_', ' ')}: {derived_text(plan)}")
+            for source in sorted(plan.sources, key=lambda source: source.pk):
+                self.stdout.write(
+                    f"   from {source.public_id} (revision {source.revision}): {source.statement}"
+                )

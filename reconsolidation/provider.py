@@ -1,0 +1,53 @@
+"""What reconsolidation shows on memory's own surfaces (``memory.derived``): derived
+memories in the memory list, in the export, in the review queue and on each memory's page.
+
+Registered from the app's ``ready``, so that ``memory`` never imports this app.
+"""
+
+from django.urls import reverse
+
+from memory.api.base import surfaces_enabled
+from memory.derived import DerivedProvider
+from memory.principal import principal_context
+
+from .selectors.derived import derived_about_belief, derived_awaiting_review, derived_list
+from .selectors.derived import derived_views as _views
+from .selectors.export import reconsolidation_export
+
+SURFACE = "reconsolidation_surface"
+
+
+def review_url(derived_id):
+    return reverse("review:reconsolidation_derivedmemory_change", args=[derived_id])
+
+
+def _available():
+    return surfaces_enabled((SURFACE,))
+
+
+def _page(principal, *, limit, offset):
+    with principal_context(principal):
+        return _views(principal, derived_list(principal)[offset : offset + limit])
+
+
+def _linked(views):
+    return [{**view, "url": review_url(view["id"])} for view in views]
+
+
+def _awaiting_review(principal):
+    with principal_context(principal):
+        return _linked(_views(principal, derived_awaiting_review(principal)))
+
+
+def _about_memory(principal, belief):
+    with principal_context(principal):
+        return _linked(derived_about_belief(principal, belief))
+
+
+provider = DerivedProvider(
+    available=_available,
+    page=_page,
+    export=reconsolidation_export,
+    awaiting_review=_awaiting_review,
+    about_memory=_about_memory,
+)

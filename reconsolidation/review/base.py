@@ -1,0 +1,36 @@
+"""What the Synthesis and Operations pages share: the surface gate and the action form."""
+
+from django import forms
+from django.http import Http404
+
+from memory.api.base import surfaces_enabled
+from memory.review.base import OwnerAdmin
+
+SURFACE = "reconsolidation_surface"
+
+
+def surface_visible(request=None):
+    return surfaces_enabled((SURFACE,))
+
+
+class SurfaceOwnerAdmin(OwnerAdmin):
+    """Owner pages that exist only while the reconsolidation surface is on: off, every page
+    answers 404 and the section leaves the navigation."""
+
+    def require_surface(self):
+        if not surface_visible():
+            raise Http404
+
+    def has_module_permission(self, request):
+        return surface_visible() and super().has_module_permission(request)
+
+    def changelist_view(self, request, extra_context=None):
+        self.require_surface()
+        return super().changelist_view(request, extra_context)
+
+
+class ActionForm(forms.Form):
+    """The revision the owner saw, and the key that makes a second click a replay."""
+
+    expected_revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(max_length=200, widget=forms.HiddenInput)

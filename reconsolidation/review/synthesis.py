@@ -1,0 +1,332 @@
+"""Synthesis: what reconsolidation derived from the owner's memories, and the owner's controls.
+
+The list shows derived memories by kind with their review state. A derived
+memory's page is its evidence journal: the originals it concerns (for a
+summary, each claim with the originals that support it and the inputs it
+left out), each as it is now, linking to the memory's own page. Every control
+goes through a confirmation page that says what happens to the originals
+(nothing) and to the generated text, then calls ``derived_control`` with the
+revision the owner saw.
+"""
+
+import uuid
+
+from django.contrib import admin, messages
+from django.http import Http404, HttpResponseRedirect
+from django.urls import re_path, reverse
+from django.utils.html import format_html
+from django.utils.text import Truncator
+
+from memory.errors import ReverieError
+from memory.models import Belief
+from reconsolidation.models import DerivedMemory, Receipt
+from reconsolidation.selectors.derived import (
+    derived_awaiting_review,
+    derived_get,
+    derived_list,
+    derived_sources,
+    derived_views,
+)
+from reconsolidation.selectors.summaries import summary_detail
+from reconsolidation.services.controls import derived_control
+
+from .base import ActionForm, SurfaceOwnerAdmin
+
+KIND_LABELS = {
+    DerivedMemory.Kind.MERGED: "Merge",
+    DerivedMemory.Kind.SUMMARY: "Summary",
+    DerivedMemory.Kind.HYPOTHESIS: "Hypothesis",
+    DerivedMemory.Kind.UNCERTAINTY_NOTICE: "Possible contradiction",
+}
+
+# What each control does, as the confirmation page says it: to the generated
+# text, and (always) nothing to the originals.
+CONTROLS = {
+    "review": {
+        "title": "Mark it reviewed?",
+        "button": "Yes, mark it reviewed",
+        "done": "The {noun} is marked reviewed.",
+        "text": "Only its review state changes. It stays as it is, in recall too.",
+    },
+    "restrict": {
+        "title": "Restrict it?",
+        "button": "Yes, restrict it",
+        "done": "The {noun} is restricted: its text is withheld and it is out of recall.",
+        "text": "It leaves recall: no assistant is told it. Its generated text is withheld from "
+        "every read, this site's included, until you lift the restriction. Nothing is erased.",
+    },
+    "unrestrict": {
+        "title": "Lift the restriction?",
+        "button": "Yes, lift it",
+        "done": "The {noun} is no longer restricted.",
+        "text": "Its text shows again, and assistants may be told it again while it is active.",
+    },
+    "reject": {
+        "title": "Reject it?",
+        "button": "Yes, reject it",
+        "done": "The {noun} is rejected: its generated text is erased.",
+        "text": "Its generated text is erased, and Reverie will never derive the same claim "
+        "again (for a summary: none of its claims). Its receipt stays in your history.",
+        "danger": True,
+    },
+    "delete": {
+        "title": "Delete it?",
+        "button": "Yes, delete it",
+        "done": "The {noun} is deleted: its generated text is erased.",
+        "text": "Its generated text is erased, and Reverie will never derive the same claim "
+        "again (for a summary: none of its claims). Its receipt stays in your history.",
+        "danger": True,
+    },
+    "promote": {
+        "title": "Make this connection a memory of yours?",
+        "button": "Yes, keep it as a memory",
+        "done": "The hypothesis is now a memory of yours.",
+        "text": "A new memory of yours is created with the words below, stated by you, citing "
+        "the messages the hypothesis rests on. The hypothesis is marked promoted and is not "
+        "guessed again. Erasing the new memory later works like erasing any other.",
+    },
+}
+
+
+def described(view):
+    """A derived memory's text as the owner may read it now."""
+    if view["restricted"]:
+        return "(restricted: its text is withheld)"
+    return view["statement"] or "(erased)"
+
+
+def synthesis_card(request):
+    waiting = derived_awaiting_review(request.user).count()
+    total = derived_list(request.user, statuses=[DerivedMemory.Status.ACTIVE]).count()
+    return {
+        "count": total,
+        "text": f"derived view{'s' if total != 1 else ''} in use (merges, summaries, tentative "
+        f"connections, possible contradictions); {waiting} not reviewed yet.",
+    }
+
+
+class KindFilter(admin.SimpleListFilter):
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return list(KIND_LABELS.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(kind=self.value()) if self.value() else queryset
+
+
+class CurrentFilter(admin.SimpleListFilter):
+    """Derived memories in use unless the owner asks for another status."""
+
+    title = "status"
+    parameter_name = "status"
+    CURRENT = "active"
+    ALL = "all"
+
+    def lookups(self, request, model_admin):
+        return [
+            (self.CURRENT, "In use"),
+            *((value, label) for value, label in DerivedMemory.Status.choices if value != "active"),
+            (self.ALL, "All"),
+        ]
+
+    def choices(self, changelist):
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": (self.value() or self.CURRENT) == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or self.CURRENT
+        return queryset if value == self.ALL else queryset.filter(status=value)
+
+
+class SynthesisAdmin(SurfaceOwnerAdmin):
+    list_display = ("kind_label", "what", "status", "review", "updated_at")
+    list_display_links = ("what",)
+    list_filter = (KindFilter, CurrentFilter, "review_state")
+    ordering = ("-updated_at", "-id")
+    change_list_template = "review/reconsolidation/synthesis_list.html"
+
+    def get_queryset(self, request):
+        return derived_list(request.user)
+
+    def get_owned(self, request, object_id):
+        return derived_get(request.user, object_id)
+
+    def get_urls(self):
+        view = self.admin_site.admin_view
+        return [
+            re_path(
+                rf"^(?P<object_id>[^/]+)/(?P<action>{'|'.join(CONTROLS)})/$",
+                view(self.control_view),
+                name="reconsolidation_derivedmemory_control",
+            ),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description="Kind", ordering="kind")
+    def kind_label(self, derived):
+        return KIND_LABELS.get(derived.kind, derived.kind)
+
+    @admin.display(description="What it says")
+    def what(self, derived):
+        if derived.restricted:
+            return "(restricted: its text is withheld)"
+        return Truncator(derived.statement).chars(140) or "(erased)"
+
+    @admin.display(description="Review", ordering="review_state")
+    def review(self, derived):
+        if derived.status == DerivedMemory.Status.ACTIVE and derived.review_state == "unreviewed":
+            return format_html('<span class="review-badge">{}</span>', "needs review")
+        return derived.get_review_state_display()
+
+    def changelist_view(self, request, extra_context=None):
+        return super().changelist_view(
+            request, {"title": "Synthesis: what reconsolidation derived", **(extra_context or {})}
+        )
+
+    def control_url(self, derived, action):
+        return reverse(
+            f"{self.admin_site.name}:reconsolidation_derivedmemory_control",
+            args=[derived.public_id, action],
+        )
+
+    def available_controls(self, derived):
+        """The controls that can apply to ``derived`` as it is now."""
+        if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
+            return []
+        controls = []
+        if derived.review_state == DerivedMemory.Review.UNREVIEWED:
+            controls.append("review")
+        controls.append("unrestrict" if derived.restricted else "restrict")
+        if (
+            derived.kind == DerivedMemory.Kind.HYPOTHESIS
+            and derived.status == DerivedMemory.Status.ACTIVE
+        ):
+            controls.append("promote")
+        return [*controls, "reject", "delete"]
+
+    def journal(self, request, derived):
+        """The evidence journal's context: claims and their support, or the originals."""
+        (view,) = derived_views(request.user, [derived])
+        memories = self.admin_site.get_model_admin(Belief)
+        originals = derived_sources(request.user, view)
+
+        def original(public_id, read_revision=None):
+            belief = originals.get(public_id)
+            return {
+                "memory": belief,
+                "read_revision": read_revision,
+                "url": memories.change_url(belief) if belief is not None else None,
+            }
+
+        context = {"view": view, "kind_label": KIND_LABELS.get(derived.kind, derived.kind)}
+        if derived.kind == DerivedMemory.Kind.SUMMARY:
+            detail = summary_detail(request.user, derived.public_id)
+            context["claims"] = [
+                {
+                    **claim,
+                    "supports": [
+                        original(entry["belief"], entry["read_revision"])
+                        for entry in claim["supports"]
+                    ],
+                }
+                for claim in detail["claims"]
+            ]
+            context["omitted"] = [
+                original(entry["belief"], entry["read_revision"]) for entry in detail["omitted"]
+            ]
+        else:
+            context["originals"] = [original(public_id) for public_id in view["memory_ids"]]
+        return context
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        self.require_surface()
+        derived = self.get_object_or_404(request, object_id)
+        operations = self.admin_site.get_model_admin(type(derived.operation))
+        receipts = Receipt.objects.filter(owner=request.user, derived=derived).order_by(
+            "created_at", "id"
+        )
+        return self.render(
+            request,
+            "review/reconsolidation/derived.html",
+            {
+                "title": KIND_LABELS.get(derived.kind, derived.kind),
+                "derived": derived,
+                "operation_url": operations.change_url(derived.operation),
+                "controls": [
+                    (action, CONTROLS[action], self.control_url(derived, action))
+                    for action in self.available_controls(derived)
+                ],
+                "receipts": receipts,
+                **self.journal(request, derived),
+            },
+        )
+
+    def control_view(self, request, object_id, action):
+        """The confirmation page of a control (GET) and the control itself (POST)."""
+        self.require_surface()
+        if action not in CONTROLS:
+            raise Http404
+        derived = self.get_object_or_404(request, object_id)
+        control = CONTROLS[action]
+        if request.method != "POST":
+            (view,) = derived_views(request.user, [derived])
+            return self.render(
+                request,
+                "review/reconsolidation/derived_control.html",
+                {
+                    "title": control["title"],
+                    "derived": derived,
+                    "view": view,
+                    "text": described(view),
+                    "action": action,
+                    "control": control,
+                    "kind_label": KIND_LABELS.get(derived.kind, derived.kind),
+                    "back_url": self.change_url(derived),
+                    "form": ActionForm(
+                        initial={
+                            "expected_revision": derived.revision,
+                            "idempotency_key": f"review-{uuid.uuid4().hex}",
+                        }
+                    ),
+                },
+            )
+        form = ActionForm(request.POST)
+        if not form.is_valid():
+            self.message_user(
+                request,
+                "Nothing was changed: the form did not say which version you saw.",
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(self.change_url(derived))
+        statement = (request.POST.get("statement") or "").strip() or None
+        try:
+            receipt = derived_control(
+                principal=request.user,
+                derived_id=derived.public_id,
+                action=action,
+                expected_revision=form.cleaned_data["expected_revision"],
+                idempotency_key=form.cleaned_data["idempotency_key"],
+                statement=statement if action == "promote" else None,
+            )
+        except ReverieError as error:
+            self.message_user(request, f"Nothing was changed: {error.message}", messages.ERROR)
+            return HttpResponseRedirect(self.change_url(derived))
+        done = control["done"].format(noun=KIND_LABELS.get(derived.kind, derived.kind).lower())
+        if receipt.replayed:
+            self.message_user(request, f"That was done already. {done}")
+        else:
+            self.message_user(request, done, messages.SUCCESS)
+        if action == "promote" and "memory" in receipt.result:
+            return HttpResponseRedirect(
+                reverse(
+                    f"{self.admin_site.name}:memory_belief_change",
+                    args=[receipt.result["memory"]],
+                )
+            )
+        return HttpResponseRedirect(self.change_url(derived))

@@ -1,0 +1,154 @@
+"""Derived memories as their owner reads them: one, a list, or those about one original.
+
+A derived memory is shown with the ids of the originals it concerns (for a
+summary, also those it read but left out), so that a notice or a merge can
+always be traced to the memories it speaks of. A restricted one withholds its
+generated text from every read, its owner's included; lifting the
+restriction shows it again.
+"""
+
+from memory.errors import not_found, validation_error
+from memory.models import Belief
+from memory.selectors._ids import parse_public_id
+from reconsolidation.models import DerivedMemory, Lineage, Operation
+from reconsolidation.planners.labels import subject_label
+
+# What waits for the owner's decision in the review queue: live views not yet looked at.
+AWAITING_REVIEW = {"status": DerivedMemory.Status.ACTIVE, "review_state": "unreviewed"}
+
+
+def _choices(values, allowed, field):
+    values = list(values)
+    if unknown := sorted(set(values) - set(allowed)):
+        raise validation_error(
+            f"Unknown {field}: {', '.join(unknown)}.", field=field, allowed=list(allowed)
+        )
+    return values
+
+
+def derived_list(principal, *, kinds=None, statuses=None, review_state=None):
+    """The principal's derived memories, newest change first; every filter is optional.
+
+    A QuerySet: evaluate it inside the principal's context (a request is).
+    """
+    rows = DerivedMemory.objects.filter(owner=principal)
+    if kinds is not None:
+        rows = rows.filter(kind__in=_choices(kinds, DerivedMemory.Kind.values, "derived_kind"))
+    if statuses is not None:
+        rows = rows.filter(
+            status__in=_choices(statuses, DerivedMemory.Status.values, "derived_status")
+        )
+    if review_state is not None:
+        (review_state,) = _choices([review_state], DerivedMemory.Review.values, "review_state")
+        rows = rows.filter(review_state=review_state)
+    return rows.order_by("-updated_at", "-id")
+
+
+def derived_awaiting_review(principal):
+    """Live derived memories the owner has not reviewed yet, hypotheses among them."""
+    return derived_list(principal).filter(**AWAITING_REVIEW)
+
+
+def derived_get(principal, derived_id):
+    """One of the principal's derived memories; another owner's answers like a missing one."""
+    derived = DerivedMemory.objects.filter(
+        owner=principal, public_id=parse_public_id(derived_id, "derived_id")
+    ).first()
+    if derived is None:
+        raise not_found("derived memory")
+    return derived
+
+
+def _lineage(principal, derived_ids):
+    """{derived pk: {"source": [belief public ids], "omitted": [...]}}, oldest belief first."""
+    found = {}
+    for derived_id, role, public_id in (
+        Lineage.objects.filter(owner=principal, derived_id__in=derived_ids)
+        .order_by("belief_id")
+        .values_list("derived_id", "role", "belief__public_id")
+    ):
+        found.setdefault(derived_id, {}).setdefault(role, []).append(str(public_id))
+    return found
+
+
+def derived_views(principal, rows):
+    """``rows`` (derived memories) as plain data for their owner, in two queries in all."""
+    rows = list(rows)
+    lineage = _lineage(principal, [row.pk for row in rows])
+    operations = dict(
+        Operation.objects.filter(
+            owner=principal, pk__in={row.operation_id for row in rows}
+        ).values_list("pk", "public_id")
+    )
+    return [
+        derived_view(
+            row,
+            operation_id=operations.get(row.operation_id),
+            memory_ids=lineage.get(row.pk, {}).get(Lineage.Role.SOURCE, []),
+            omitted_memory_ids=lineage.get(row.pk, {}).get(Lineage.Role.OMITTED, []),
+        )
+        for row in rows
+    ]
+
+
+def derived_view(row, *, operation_id, memory_ids, omitted_memory_ids=()):
+    withheld = row.restricted
+    return {
+        "id": str(row.public_id),
+        "derived_kind": row.kind,
+        "status": row.status,
+        # An inference, not a view of what was said: never evidence.
+        "tentative": row.kind == DerivedMemory.Kind.HYPOTHESIS,
+        "review_state": row.review_state,
+        "restricted": row.restricted,
+        "statement": "" if withheld else row.statement,
+        "subject": row.subject,
+        "subject_label": "" if withheld else subject_label(row.subject, [row.statement]),
+        "type": row.type,
+        "polarity": row.polarity,
+        "authority": row.authority,
+        "scope": row.scope,
+        "sensitivity": row.sensitivity,
+        "portability": row.portability,
+        "confidence": row.confidence,
+        "valid_from": row.valid_from,
+        "valid_until": row.valid_until,
+        "evidence_at": row.evidence_at,
+        "expires_at": row.expires_at,
+        "revision": row.revision,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+        "operation_id": str(operation_id) if operation_id else None,
+        "memory_ids": list(memory_ids),
+        "omitted_memory_ids": list(omitted_memory_ids),
+    }
+
+
+def derived_detail(principal, derived_id):
+    """One of the principal's derived memories as plain data (see ``derived_views``)."""
+    (view,) = derived_views(principal, [derived_get(principal, derived_id)])
+    return view
+
+
+def derived_about_belief(principal, belief):
+    """The derived memories that read ``belief`` (any status), newest first, as plain data:
+    what a memory's page shows depends on it."""
+    derived_ids = Lineage.objects.filter(owner=principal, belief=belief).values_list(
+        "derived_id", flat=True
+    )
+    return derived_views(
+        principal,
+        DerivedMemory.objects.filter(owner=principal, pk__in=list(derived_ids)).order_by(
+            "-updated_at", "-id"
+        ),
+    )
+
+
+def derived_sources(principal, view):
+    """The originals ``view`` names (``memory_ids`` then ``omitted_memory_ids``), as they are
+    now: ``{public id: Belief}``."""
+    ids = [*view["memory_ids"], *view["omitted_memory_ids"]]
+    return {
+        str(belief.public_id): belief
+        for belief in Belief.objects.filter(owner=principal, public_id__in=ids)
+    }

@@ -1,0 +1,130 @@
+"""The owner's controls of a derived memory, each with a receipt: review, restrict,
+unrestrict, reject, delete, and promote (hypotheses only).
+
+Each control is the service in ``owner_actions`` or ``hypotheses`` that does
+the work, run through ``receipted`` so that the control and its receipt
+commit together and replay under the request's ``Idempotency-Key``. None of
+them changes an original.
+"""
+
+from memory.errors import not_found, validation_error
+from memory.principal import principal_context
+from memory.selectors._ids import parse_public_id
+from reconsolidation.models import DerivedMemory
+
+from .hypotheses import hypothesis_promote
+from .owner_actions import (
+    derived_delete,
+    derived_reject,
+    derived_restrict,
+    derived_review,
+)
+from .receipts import receipted
+
+
+def _review(principal, derived_id, expected_revision, statement):
+    return derived_review(
+        principal=principal, derived_id=derived_id, expected_revision=expected_revision
+    ), None
+
+
+def _restrict(principal, derived_id, expected_revision, statement):
+    return derived_restrict(
+        principal=principal, derived_id=derived_id, expected_revision=expected_revision
+    ), None
+
+
+def _unrestrict(principal, derived_id, expected_revision, statement):
+    return derived_restrict(
+        principal=principal,
+        derived_id=derived_id,
+        expected_revision=expected_revision,
+        restricted=False,
+    ), None
+
+
+def _reject(principal, derived_id, expected_revision, statement):
+    return derived_reject(
+        principal=principal, derived_id=derived_id, expected_revision=expected_revision
+    ), None
+
+
+def _delete(principal, derived_id, expected_revision, statement):
+    return derived_delete(
+        principal=principal, derived_id=derived_id, expected_revision=expected_revision
+    ), None
+
+
+def _promote(principal, derived_id, expected_revision, statement):
+    belief = hypothesis_promote(
+        principal=principal,
+        derived_id=derived_id,
+        expected_revision=expected_revision,
+        statement=statement,
+    )
+    with principal_context(principal):
+        derived = DerivedMemory.objects.get(owner=principal, public_id=derived_id)
+    return derived, belief
+
+
+CONTROLS = {
+    "review": _review,
+    "restrict": _restrict,
+    "unrestrict": _unrestrict,
+    "reject": _reject,
+    "delete": _delete,
+    "promote": _promote,
+}
+
+
+def derived_control(
+    *, principal, derived_id, action, expected_revision, idempotency_key=None, statement=None
+):
+    """Apply the owner's ``action`` (a key of ``CONTROLS``) to their derived memory
+    ``derived_id`` at ``expected_revision``; return the ``Receipt``.
+
+    ``statement`` words a promotion (the hypothesis's connection otherwise). A
+    replay under the same key returns the earlier receipt and does nothing.
+    """
+    control = CONTROLS[action]
+    derived_id = parse_public_id(derived_id, "derived_id")
+
+    def act():
+        before = (
+            DerivedMemory.objects.filter(owner=principal, public_id=derived_id)
+            .values("kind", "status", "review_state", "restricted")
+            .first()
+        )
+        if before is None:
+            raise not_found("derived memory")
+        if action == "promote" and before["kind"] != DerivedMemory.Kind.HYPOTHESIS:
+            raise validation_error(
+                "Only a hypothesis can be promoted to a memory.",
+                field="derived_id",
+                derived_kind=before["kind"],
+            )
+        before = {key: before[key] for key in ("status", "review_state", "restricted")}
+        derived, belief = control(principal, derived_id, expected_revision, statement)
+        result = {
+            "derived": str(derived.public_id),
+            "kind": derived.kind,
+            "operation": str(derived.operation.public_id),
+            "previous": before,
+            "status": derived.status,
+            "review_state": derived.review_state,
+            "restricted": derived.restricted,
+            "revision": derived.revision,
+        }
+        if belief is not None:
+            result["memory"] = str(belief.public_id)
+        return derived.operation, derived, result
+
+    return receipted(
+        principal=principal,
+        key=idempotency_key,
+        action=action,
+        target=derived_id,
+        expected_revision=expected_revision,
+        act=act,
+        details={"statement": statement},
+    )

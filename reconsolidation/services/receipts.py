@@ -1,0 +1,121 @@
+"""Receipts: what an owner action did, committed with it and replayed under its key.
+
+Every owner action on reconsolidation's output (undoing an operation;
+reviewing, restricting, rejecting, deleting or promoting a derived memory)
+writes a receipt in the action's own transaction. Under an
+``Idempotency-Key`` the key is reserved in the owner's one key namespace
+(``memory.services.idempotency``), shared with ordinary memory writes, so
+one key names one request whatever surface it came through; without one,
+the receipt gets a key of its own and the action is simply recorded.
+
+A receipt holds ids, kinds, statuses and revisions, never text. A replay
+returns the receipt as it was written, and whoever answers it renders the
+current state: an erasure after the action is never undone by a replay.
+"""
+
+import hashlib
+import json
+import uuid
+
+from django.db import transaction
+
+from memory.errors import conflict
+from memory.principal import principal_context
+from memory.services.idempotency import (
+    idempotency_complete,
+    idempotency_key_check,
+    idempotency_reserve,
+)
+from reconsolidation.models import Receipt
+
+from .owner_actions import expected_revision_check
+
+# Keys of receipts written without an Idempotency-Key: never a client's key.
+GENERATED_KEY_PREFIX = "receipt:"
+
+
+def _fingerprint(action, target, expected_revision, details):
+    # Namespaced, so that no memory write's fingerprint (a hash of an HTTP
+    # request) can ever equal it: the same key on both is a conflict.
+    material = json.dumps(
+        ["reconsolidation", action, str(target), expected_revision, details], sort_keys=True
+    )
+    return hashlib.sha256(material.encode()).hexdigest()
+
+
+def _same_request(receipt, action, target, expected_revision):
+    result = receipt.result
+    # Receipts of undo written before "target" existed name the operation.
+    recorded = result.get("target", result.get("operation"))
+    return (
+        receipt.action == action
+        and recorded == str(target)
+        and result.get("expected_revision") == expected_revision
+    )
+
+
+def _replay(receipt, action, target, expected_revision):
+    if not _same_request(receipt, action, target, expected_revision):
+        raise conflict(
+            "This Idempotency-Key was used for a different request.", field="Idempotency-Key"
+        )
+    receipt.replayed = True
+    return receipt
+
+
+def receipted(*, principal, key, action, target, expected_revision, act, details=None):
+    """Do ``act`` once for this request and return its ``Receipt``.
+
+    ``act()`` runs inside the transaction, under the principal's context, and
+    returns ``(operation, derived or None, result)``, ``result`` being the
+    content-free dict the receipt keeps. ``target`` is the public id acted on,
+    ``details`` anything else that tells two requests apart (hashed, never
+    stored). With a ``key`` used before for the same request, nothing is done
+    again and the earlier receipt comes back with ``replayed`` set; the same
+    key with any other request, an ordinary memory write's included, is a
+    conflict. The action, its receipt and the key's reservation commit
+    together or not at all.
+    """
+    if key is not None:
+        idempotency_key_check(key)
+    expected_revision_check(expected_revision)
+    with principal_context(principal), transaction.atomic():
+        record = None
+        if key is not None:
+            receipt = Receipt.objects.filter(owner=principal, key=key).first()
+            if receipt is not None:
+                return _replay(receipt, action, target, expected_revision)
+            # The key first: a concurrent request with it waits here until this
+            # one commits, and then finds the receipt instead of acting twice.
+            record = idempotency_reserve(
+                principal=principal,
+                key=key,
+                fingerprint=_fingerprint(action, target, expected_revision, details),
+            )
+            if record.status_code:
+                receipt = Receipt.objects.filter(owner=principal, key=key).first()
+                if receipt is None:
+                    raise conflict(
+                        "This Idempotency-Key was used for a request that is gone.",
+                        field="Idempotency-Key",
+                    )
+                return _replay(receipt, action, target, expected_revision)
+        operation, derived, result = act()
+        result = {
+            "action": action,
+            "target": str(target),
+            "expected_revision": expected_revision,
+            **result,
+        }
+        receipt = Receipt.objects.create(
+            owner=principal,
+            key=key or f"{GENERATED_KEY_PREFIX}{uuid.uuid4().hex}",
+            operation=operation,
+            derived=derived,
+            action=action,
+            result=result,
+        )
+        if record is not None:
+            idempotency_complete(record, status_code=200, body=result)
+        receipt.replayed = False
+        return receipt

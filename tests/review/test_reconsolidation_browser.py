@@ -1,0 +1,122 @@
+"""The Synthesis and Operations sections in a real browser (Debian's chromium, Playwright),
+against a live server, reached through the site's own navigation. Each screen is saved
+under ``REVERIE_SCREENSHOTS_DIR`` (default ``var/screenshots``), named ``3x-``/``4x-``.
+
+The data is made before the browser starts and checked after it is gone (see
+``tests/review/browser.py``).
+"""
+
+import pytest
+
+from memory.principal import principal_context
+from memory.services.flags import flag_set
+from reconsolidation.models import DerivedMemory, Operation
+from tests.reconsolidation.banks import reconsolidated
+
+from .browser import chromium_page, log_in
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_an_owner_reads_what_reconsolidation_did_and_undoes_it(live_server, owner, screenshots):
+    from playwright.sync_api import expect
+
+    flag_set(key="reconsolidation_surface", enabled=True)
+    bank = reconsolidated(owner)
+    base = live_server.url
+
+    with chromium_page() as page:
+        log_in(page, base, "owner")
+        expect(page.locator("#card-synthesis .count")).to_have_text("4")
+        screenshots(page, "30-index-with-synthesis")
+
+        page.click("#review-nav >> text=Review queue")
+        expect(page.locator("#derived-waiting-list tbody tr")).to_have_count(4)
+        screenshots(page, "31-queue-with-derived")
+
+        page.click("#review-nav >> text=Synthesis")
+        expect(page.locator("h1")).to_have_text("Synthesis: what reconsolidation derived")
+        expect(page.locator("#result_list tbody tr")).to_have_count(4)
+        screenshots(page, "32-synthesis")
+
+        page.click("#result_list >> text=About Maya")
+        expect(page.locator("#derived-statement")).to_contain_text(
+            "About Maya: Maya is my daughter"
+        )
+        expect(page.locator("#journal-claims > li")).to_have_count(3)
+        screenshots(page, "33-summary-evidence-journal")
+        page.click("#journal-claims a:has-text('Maya loves drawing dragons.')")
+        expect(page.locator(".review-statement")).to_have_text("Maya loves drawing dragons.")
+        expect(page.locator("#derived-about-list")).to_contain_text("About Maya")
+        screenshots(page, "34-memory-with-derived-views")
+
+        page.click("#review-nav >> text=Synthesis")
+        page.click("#result_list >> text=Your memories about units")
+        expect(page.locator("#journal-originals li")).to_have_count(2)
+        screenshots(page, "35-contradiction-notice")
+
+        page.click("#review-nav >> text=Synthesis")
+        page.click("#result_list >> text=Apple Watch and running may be connected")
+        expect(page.locator("#derived-facts")).to_contain_text("tentative")
+        screenshots(page, "36-hypothesis")
+        page.click("#promote-link")
+        expect(page.locator("#consequences")).to_contain_text("nothing happens to them")
+        page.fill("#id_statement", "I wear my Apple Watch on every run.")
+        screenshots(page, "37-promote-confirmation")
+        page.click("#confirm-control")
+        expect(page.locator(".messagelist")).to_have_text(
+            "The hypothesis is now a memory of yours."
+        )
+        expect(page.locator(".review-statement")).to_have_text(
+            "I wear my Apple Watch on every run."
+        )
+        screenshots(page, "38-promoted-memory")
+
+        page.click("#review-nav >> text=Synthesis")
+        page.click("#result_list >> text=User owns a Kindle.")
+        page.click("#reject-link")
+        expect(page.locator("#consequences")).to_contain_text("Its generated text is erased")
+        screenshots(page, "39-reject-confirmation")
+        page.click("#confirm-control")
+        expect(page.locator(".messagelist")).to_have_text(
+            "The merge is rejected: its generated text is erased."
+        )
+        expect(page.locator("#derived-statement")).to_have_text("Its generated text was erased.")
+        screenshots(page, "40-rejected")
+
+        page.click("#review-nav >> text=Operations")
+        expect(page.locator("h1")).to_have_text("Operations: what reconsolidation did")
+        expect(page.locator("#result_list tbody tr")).to_have_count(4)
+        screenshots(page, "41-operations")
+        page.click("#result_list >> text=Summary")
+        expect(page.locator("#operation-inputs li")).to_have_count(3)
+        screenshots(page, "42-operation")
+        page.click("#undo-link")
+        expect(page.locator("#undo-restores li")).to_have_count(3)
+        expect(page.locator("#undo-sets-aside")).to_contain_text("Summary")
+        screenshots(page, "43-undo-preview")
+        page.click("#confirm-undo")
+        expect(page.locator(".messagelist")).to_have_text("Undone.")
+        expect(page.locator("#receipt-facts")).to_contain_text("applied")
+        expect(page.locator("#receipt-restored li")).to_have_count(3)
+        screenshots(page, "44-undo-receipt")
+
+    with principal_context(owner):
+        summary = DerivedMemory.objects.get(pk=bank["summary"].pk)
+        assert (summary.status, summary.statement) == ("undone", "")
+        assert Operation.objects.get(pk=bank.operations["summary"].pk).state == "undone"
+        assert DerivedMemory.objects.get(pk=bank["hypothesis"].pk).status == "promoted"
+        assert DerivedMemory.objects.get(pk=bank["merged"].pk).status == "rejected"
+
+
+def test_with_the_surface_off_the_sections_are_not_there(live_server, owner, screenshots):
+    reconsolidated(owner)
+    base = live_server.url
+
+    with chromium_page() as page:
+        log_in(page, base, "owner")
+        nav = page.locator("#review-nav")
+        assert "Synthesis" not in nav.inner_text() and "Operations" not in nav.inner_text()
+        response = page.goto(f"{base}/review/synthesis/")
+        assert response.status == 404
+        screenshots(page, "45-synthesis-switched-off")
