@@ -4,6 +4,8 @@ For trying Reverie on a laptop; the credentials are public, so never run this
 against a deployment that others can reach.
 """
 
+from dataclasses import dataclass
+
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
@@ -17,21 +19,73 @@ from memory.services.sessions import event_append, run_complete, run_create, ses
 
 OWNER = ("demo", "demo-owner-password")
 DEMO_TOKEN_NAME = "demo runtime"
-DEMO_SESSION = "demo-welcome"
 OPERATOR = ("operator", "demo-operator-password")
 
-CONVERSATION = [
-    ("demo-1", EventType.USER_MESSAGE, "I just got an Apple Watch and I drive a BMW X3."),
-    ("demo-2", EventType.ASSISTANT_MESSAGE, "Nice! Do you want workout reminders on the watch?"),
-    ("demo-3", EventType.USER_MESSAGE, "Yes please. And keep your answers short, I prefer that."),
-    ("demo-4", EventType.USER_MESSAGE, "Remember that my sister Ana lives in Lisbon."),
-]
 
-MEMORIES = [
-    ("demo-1", BeliefType.OWNERSHIP, "device:apple-watch", "User owns an Apple Watch."),
-    ("demo-1", BeliefType.OWNERSHIP, "vehicle:bmw-x3", "User drives a BMW X3."),
-    ("demo-3", BeliefType.PREFERENCE, "pref:answer-style", "User prefers short answers."),
-    ("demo-4", BeliefType.RELATIONSHIP, "person:ana", "User's sister Ana lives in Lisbon."),
+@dataclass(frozen=True)
+class DemoConversation:
+    external_id: str
+    # (message external id, event type, text)
+    messages: list
+    # (message external id, type, subject, statement)
+    memories: list
+
+
+DEMO_SESSION = "demo-welcome"
+CONVERSATIONS = [
+    DemoConversation(
+        external_id=DEMO_SESSION,
+        messages=[
+            ("demo-1", EventType.USER_MESSAGE, "I just got an Apple Watch and I drive a BMW X3."),
+            (
+                "demo-2",
+                EventType.ASSISTANT_MESSAGE,
+                "Nice! Do you want workout reminders on the watch?",
+            ),
+            (
+                "demo-3",
+                EventType.USER_MESSAGE,
+                "Yes please. And keep your answers short, I prefer that.",
+            ),
+            ("demo-4", EventType.USER_MESSAGE, "Remember that my sister Ana lives in Lisbon."),
+            ("demo-5", EventType.USER_MESSAGE, "Oh, and please use metric units."),
+        ],
+        memories=[
+            ("demo-1", BeliefType.OWNERSHIP, "device:apple-watch", "User owns an Apple Watch."),
+            ("demo-1", BeliefType.OWNERSHIP, "vehicle:bmw-x3", "User drives a BMW X3."),
+            ("demo-3", BeliefType.PREFERENCE, "pref:answer-style", "User prefers short answers."),
+            ("demo-4", BeliefType.RELATIONSHIP, "person:ana", "User's sister Ana lives in Lisbon."),
+            ("demo-5", BeliefType.PREFERENCE, "pref:units", "User prefers metric units."),
+        ],
+    ),
+    # A later conversation that gives reconsolidation something of every kind to do: the
+    # same preference again (a merge), two more claims about Ana (a summary), the watch
+    # on runs (a tentative connection) and imperial units (a possible contradiction).
+    DemoConversation(
+        external_id="demo-later",
+        messages=[
+            (
+                "later-1",
+                EventType.USER_MESSAGE,
+                "I run with my Apple Watch every morning before work.",
+            ),
+            ("later-2", EventType.USER_MESSAGE, "Short answers, please: I prefer them."),
+            ("later-3", EventType.USER_MESSAGE, "Ana works as a nurse now, and she has two kids."),
+            ("later-4", EventType.USER_MESSAGE, "For running I think in miles, imperial units."),
+        ],
+        memories=[
+            ("later-1", BeliefType.FACT, "topic:running", "User runs with the Apple Watch."),
+            (
+                "later-2",
+                BeliefType.PREFERENCE,
+                "pref:answer-style",
+                "User prefers the short answers.",
+            ),
+            ("later-3", BeliefType.FACT, "person:ana", "Ana works as a nurse."),
+            ("later-3", BeliefType.FACT, "person:ana", "Ana has two kids."),
+            ("later-4", BeliefType.PREFERENCE, "pref:units", "User prefers imperial units."),
+        ],
+    ),
 ]
 
 
@@ -44,10 +98,10 @@ def _account(username, password, **flags):
     return user
 
 
-def _demo_conversation(owner):
-    session = session_create(principal=owner, external_id=DEMO_SESSION)
+def _demo_conversation(owner, conversation):
+    session = session_create(principal=owner, external_id=conversation.external_id)
     events = {}
-    for external_id, event_type, text in CONVERSATION:
+    for external_id, event_type, text in conversation.messages:
         events[external_id] = event_append(
             principal=owner,
             session_id=session.public_id,
@@ -57,7 +111,7 @@ def _demo_conversation(owner):
         )
     run = run_create(principal=owner, session_id=session.public_id)
     run_complete(principal=owner, run_id=run.public_id)
-    for external_id, belief_type, subject, statement in MEMORIES:
+    for external_id, belief_type, subject, statement in conversation.memories:
         belief_remember(
             principal=owner,
             statement=statement,
@@ -74,11 +128,14 @@ def demo_seed():
     owner = _account(*OWNER, is_active=True)
     _account(*OPERATOR, is_active=True, is_staff=True, is_superuser=True)
     with principal_context(owner):
-        session = Session.objects.filter(owner=owner, external_id=DEMO_SESSION).first()
-        if session is None:
-            # Only on the first run: later runs leave whatever the owner has
-            # since done to the demo (confirmed, corrected, erased) as it is.
-            session = _demo_conversation(owner)
+        for conversation in CONVERSATIONS:
+            if not Session.objects.filter(
+                owner=owner, external_id=conversation.external_id
+            ).exists():
+                # Only once each: later runs leave whatever the owner has since
+                # done to the demo (confirmed, corrected, erased) as it is.
+                _demo_conversation(owner, conversation)
+        session = Session.objects.get(owner=owner, external_id=DEMO_SESSION)
     # A fresh demo token each time: secrets are not stored, so the previous one
     # could not be printed again.
     for token in api_token_list(principal=owner):

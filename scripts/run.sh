@@ -13,6 +13,9 @@ $PY manage.py migrate --no-input -v 0
 $PY manage.py sync_schedules
 DEMO=$($PY manage.py seed_demo)
 TOKEN=$(printf '%s\n' "$DEMO" | sed -n 's/^demo API token.*: //p')
+# Reconsolidation is off by default and needs a certificate of its code; the demo
+# certifies it with the shipped labelled fixture and switches it on.
+RECONSOLIDATION=$($PY manage.py demo_reconsolidation)
 
 $PY manage.py qcluster &
 QCLUSTER_PID=$!
@@ -36,6 +39,8 @@ Reverie is running:
   REST API:        http://127.0.0.1:${PORT}/api/v1/   (docs: /api/v1/docs/)
   demo API token:  ${TOKEN}
                    export TOKEN=${TOKEN}
+  ${RECONSOLIDATION}
+                   see it at http://127.0.0.1:${PORT}/review/synthesis/ and /review/operations/
   web server pid ${WEB_PID}, django-q2 cluster pid ${QCLUSTER_PID}
 Press Ctrl-C to stop both.
 

@@ -190,3 +190,15 @@ def undo_preview(principal, operation_id):
             # What undo sets aside: the operation's views, their copied text erased.
             "sets_aside": _outputs(principal, operation),
         }
+
+
+def original_statements(principal, belief_ids):
+    """{public id: statement now} of the principal's originals among ``belief_ids`` (the
+    machine administrator's tools print them beside the ids)."""
+    with principal_context(principal):
+        return {
+            str(public_id): statement
+            for public_id, statement in Belief.objects.filter(
+                owner=principal, public_id__in=list(belief_ids)
+            ).values_list("public_id", "statement")
+        }

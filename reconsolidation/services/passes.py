@@ -22,13 +22,14 @@ from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
-from reconsolidation.models import Cursor, Lease, Lineage
+from reconsolidation.models import Cursor, Lease, Lineage, Suppression
 from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_summaries
 from reconsolidation.planning import (
     SINGLE_VALUED_SUBJECTS,
     plan_merges,
     plan_notices,
+    suppression_fingerprint,
 )
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
@@ -233,12 +234,22 @@ def _plan_slice(principal, cursor, size, report):
 
 def reconsolidation_plan(*, principal, slice_size=None):
     """What the next pass over ``principal``'s bank would try to apply, writing nothing:
-    ``(plans, report)``. No lease is taken and no cursor moves; the plans are still
-    rechecked (revisions, suppressions, fences) when a real pass applies them."""
+    ``(plans, suppressed, report)``, ``suppressed`` being the plans the owner dismissed
+    before (undone, rejected or deleted), which a pass would not apply. No lease is taken
+    and no cursor moves; a real pass still rechecks every plan (revisions, fences) when it
+    applies it."""
     size = slice_size or settings.REVERIE_RECONSOLIDATION["slice_beliefs"]
     report = PassReport(principal_id=principal.pk)
     cursor = Cursor.objects.filter(principal=principal).first() or Cursor(principal=principal)
-    return _plan_slice(principal, cursor, size, report), report
+    plans = _plan_slice(principal, cursor, size, report)
+    fingerprints = {plan: suppression_fingerprint(plan) for plan in plans}
+    with principal_context(principal):
+        dismissed = set(
+            Suppression.objects.filter(
+                owner=principal, fingerprint__in=set(fingerprints.values())
+            ).values_list("fingerprint", flat=True)
+        )
+    return plans, {plan for plan in plans if fingerprints[plan] in dismissed}, report
 
 
 def reconsolidation_pass(*, principal, holder=None, slice_size=None):

@@ -567,3 +567,24 @@ def test_another_owners_ids_are_not_found_on_every_route_and_nothing_changes(
     assert {k: derived_row(owner, d).revision for k, d in bank.derived.items()} == before
     assert operation_row(owner, bank.operations["merge"]).state == "applied"
     assert json.loads(theirs.get(f"{API}/export").content)["derived_memories"] == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_erasing_the_account_takes_every_derived_memory_operation_and_receipt(owner):
+    flag_set(key="reconsolidation_surface", enabled=True)
+    bank = reconsolidated(owner)
+    api = client_for(owner)
+    ok(api.post(f"{API}/derived/{bank['merged'].public_id}/review", {"expected_revision": 1}))
+    ok(
+        api.post(
+            f"{API}/operations/{bank.operations['summary'].public_id}/undo",
+            {"expected_revision": 1},
+        )
+    )
+    token = ok(api.post(f"{API}/account/erasure"), 202)["token"]
+
+    ok(api.post(f"{API}/account/erasure/confirm", {"token": token}))
+
+    with principal_context(owner):
+        for model in (DerivedMemory, Operation, Receipt, Suppression):
+            assert not model.objects.filter(owner_id=owner.pk).exists(), model

@@ -22,16 +22,17 @@ def test_the_demo_seed_can_run_twice_and_adds_nothing_the_second_time(db):
     assert owner is not None and not owner.is_staff
     assert operator is not None and operator.is_staff
     with principal_context(owner):
-        assert Belief.objects.filter(status="active").count() == 4
-        assert Event.objects.filter(event_type="user.message.created").count() == 3
-        assert Event.objects.filter(event_type="run.completed").count() == 1
+        assert Belief.objects.filter(status="active").count() == 10
+        assert Event.objects.filter(event_type="user.message.created").count() == 8
+        assert Event.objects.filter(event_type="run.completed").count() == 2
     assert "demo / demo-owner-password" in out.getvalue()
     tokens = [line.split()[-1] for line in out.getvalue().splitlines() if "API token" in line]
     assert len(tokens) == 2
     assert api_token_authenticate(tokens[0]) is None  # the second run replaced it
     assert api_token_authenticate(tokens[1])[0] == owner
-    assert [i.text for i in recall(principal=owner, query="watch").items] == [
-        "User owns an Apple Watch."
+    assert sorted(i.text for i in recall(principal=owner, query="watch").items) == [
+        "User owns an Apple Watch.",
+        "User runs with the Apple Watch.",
     ]
 
 

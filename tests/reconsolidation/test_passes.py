@@ -16,6 +16,7 @@ from reconsolidation.services.passes import (
     lease_heartbeat,
     reconsolidation_pass,
 )
+from reconsolidation.services.undo import operation_undo
 from tests.memory.helpers import remember
 
 
@@ -156,7 +157,7 @@ def test_a_dry_run_prints_the_plans_and_writes_nothing(owner):
     call_command("reconsolidate", "--owner", owner.username, "--dry-run", stdout=out)
 
     printed = out.getvalue()
-    assert "1 operation(s) would be tried" in printed
+    assert "1 operation(s) would be applied (0 done already, 0 dismissed" in printed
     assert "1. merge: User owns a Kindle." in printed
     assert f"from {first.public_id} (revision 1): User owns a Kindle." in printed
     assert f"from {second.public_id} (revision 1): user owns kindle" in printed
@@ -220,3 +221,18 @@ def test_resolving_a_contradiction_invalidates_its_notice(owner):
     with principal_context(owner):
         (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
     assert notice.status == "invalidated"
+
+
+def test_a_dry_run_marks_what_the_owner_dismissed_before(owner, processing_on):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    reconsolidation_pass(principal=owner)
+    with principal_context(owner):
+        merge = Operation.objects.get(owner=owner)
+    operation_undo(principal=owner, operation_id=merge.public_id, expected_revision=1)
+    Cursor.objects.all().delete()
+    out = StringIO()
+
+    call_command("reconsolidate", "--owner", owner.username, "--dry-run", stdout=out)
+
+    assert "0 operation(s) would be applied (0 done already, 1 dismissed" in out.getvalue()
+    assert "1. merge [dismissed by the owner: not applied]: User owns a Kindle." in (out.getvalue())

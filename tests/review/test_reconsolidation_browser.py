@@ -13,7 +13,7 @@ from memory.services.flags import flag_set
 from reconsolidation.models import DerivedMemory, Operation
 from tests.reconsolidation.banks import reconsolidated
 
-from .browser import chromium_page, log_in
+from .browser import PASSWORD, chromium_page, log_in
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -120,3 +120,31 @@ def test_with_the_surface_off_the_sections_are_not_there(live_server, owner, scr
         response = page.goto(f"{base}/review/synthesis/")
         assert response.status == 404
         screenshots(page, "45-synthesis-switched-off")
+
+
+def test_the_operator_sees_why_reconsolidation_is_effectively_off(
+    live_server, operator, screenshots
+):
+    from playwright.sync_api import expect
+
+    flag_set(key="reconsolidation_surface", enabled=True)
+    base = live_server.url
+
+    with chromium_page() as page:
+        page.goto(f"{base}/admin/")
+        page.fill("#id_username", "operator")
+        page.fill("#id_password", PASSWORD)
+        page.click("input[type=submit]")
+        expect(page.locator("#site-name")).to_have_text("Reverie operator admin")
+        page.click("text=Flags")
+        row = page.locator("#flag-reconsolidation")
+        expect(row.locator(".effective")).to_contain_text("off")
+        expect(row.locator(".certificate")).to_contain_text(
+            "needs an evaluation certificate for its current code"
+        )
+        screenshots(page, "46-operator-flags")
+        row.get_by_role("button", name="Turn on").click()
+        expect(page.locator(".messagelist")).to_contain_text(
+            "needs an evaluation certificate for its current code"
+        )
+        screenshots(page, "47-operator-flags-refused")

@@ -79,14 +79,18 @@ class Command(BaseCommand):
         )
 
     def _dry_run(self, principal, slice_size):
-        plans, report = reconsolidation_plan(principal=principal, slice_size=slice_size)
+        plans, suppressed, report = reconsolidation_plan(principal=principal, slice_size=slice_size)
         done = report.outcomes.get("already_applied", 0)
         self.stdout.write(
-            f"dry run: read {report.read} memories; {len(plans)} operation(s) would be tried "
-            f"({done} done already); nothing was written"
+            f"dry run: read {report.read} memories; {len(plans) - len(suppressed)} operation(s) "
+            f"would be applied ({done} done already, {len(suppressed)} dismissed by the owner "
+            "before); nothing was written"
         )
         for number, plan in enumerate(plans, start=1):
-            self.stdout.write(f"\n{number}. {plan.kind.replace('_', ' ')}: {derived_text(plan)}")
+            dismissed = " [dismissed by the owner: not applied]" if plan in suppressed else ""
+            self.stdout.write(
+                f"\n{number}. {plan.kind.replace('_', ' ')}{dismissed}: {derived_text(plan)}"
+            )
             for source in sorted(plan.sources, key=lambda source: source.pk):
                 self.stdout.write(
                     f"   from {source.public_id} (revision {source.revision}): {source.statement}"

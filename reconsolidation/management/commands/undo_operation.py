@@ -8,18 +8,20 @@ from django.core.serializers.json import DjangoJSONEncoder
 
 from memory.errors import ReverieError
 from reconsolidation.management.owners import principal_from_option
-from reconsolidation.selectors.operations import undo_preview
+from reconsolidation.selectors.operations import original_statements, undo_preview
 from reconsolidation.services.undo import operation_undo
 
 
-def preview_lines(preview):
+def preview_lines(preview, statements):
     yield f"{preview['kind']} {preview['id']}: {preview['state']}, revision {preview['revision']}"
     if not preview["undoable"]:
         yield f"cannot be undone: {preview['refusal']['message']}"
         return
     yield "undo shows these memories on their own again (it never changed them):"
-    for entry in preview["restores"] or [{"belief": "none"}]:
-        yield f"  {entry['belief']}"
+    for entry in preview["restores"]:
+        yield f"  {entry['belief']} {statements.get(entry['belief'], '')}"
+    if not preview["restores"]:
+        yield "  none"
     if preview["does_not_restore"]:
         yield "and cannot bring these back:"
         for entry in preview["does_not_restore"]:
@@ -32,7 +34,8 @@ def preview_lines(preview):
 class Command(BaseCommand):
     help = (
         "Show what undoing the merge or summary --operation of the principal --owner (a "
-        "username or public id) would do, ask, then undo it and print the receipt as JSON. "
+        "username or public id) would do (with the text of its memories: this is the machine "
+        "administrator's command), ask, then undo it and print the receipt as JSON. "
         "--yes skips the question. --expected-revision defaults to the revision the preview "
         "showed; running it again with the same --idempotency-key prints the same receipt."
     )
@@ -51,8 +54,11 @@ class Command(BaseCommand):
         except ReverieError as error:
             raise CommandError(f"{error.code}: {error.message}") from None
         revision = options["expected_revision"] or preview["expected_revision"]
+        statements = original_statements(
+            principal, [entry["belief"] for entry in preview["restores"]]
+        )
         # The preview on stderr, so that stdout holds only the receipt.
-        for line in preview_lines(preview):
+        for line in preview_lines(preview, statements):
             self.stderr.write(line)
         if not options["yes"]:
             if not preview["undoable"]:
