@@ -20,8 +20,9 @@ class DerivedProvider:
     page: object
     # export(principal) -> dict: everything the app holds for the owner.
     export: object
-    # awaiting_review(principal) -> [dict]: derived memories waiting for the owner's
-    # decision, each with a "url" of its review page.
+    # awaiting_review(principal, *, limit) -> ([dict], total): derived memories waiting for
+    # the owner's decision, newest first, at most ``limit``, each with a "url" of its
+    # review page; and how many wait in all.
     awaiting_review: object
     # about_memory(principal, belief) -> [dict]: derived memories that read ``belief``,
     # each with a "url" of its review page.

@@ -6,9 +6,9 @@ Registered from the app's ``ready``, so that ``memory`` never imports this app.
 
 from django.urls import reverse
 
-from memory.api.base import surfaces_enabled
 from memory.derived import DerivedProvider
 from memory.principal import principal_context
+from memory.selectors.flags import surfaces_enabled
 
 from .selectors.derived import derived_about_belief, derived_awaiting_review, derived_list
 from .selectors.derived import derived_views as _views
@@ -34,9 +34,10 @@ def _linked(views):
     return [{**view, "url": review_url(view["id"])} for view in views]
 
 
-def _awaiting_review(principal):
+def _awaiting_review(principal, *, limit):
     with principal_context(principal):
-        return _linked(_views(principal, derived_awaiting_review(principal)))
+        waiting = derived_awaiting_review(principal)
+        return _linked(_views(principal, waiting[:limit])), waiting.count()
 
 
 def _about_memory(principal, belief):

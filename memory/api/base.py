@@ -13,7 +13,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from memory.errors import HTTP_STATUS_BY_CODE, validation_error
-from memory.selectors.flags import flag_enabled
+from memory.selectors.flags import surfaces_enabled
 from memory.services.idempotency import (
     idempotency_complete,
     idempotency_key_check,
@@ -21,10 +21,6 @@ from memory.services.idempotency import (
 )
 
 from .serializers import ErrorSerializer
-
-# Seconds a process reuses the memory_api flag before reading it again: an
-# operator's switch reaches every web process within this long.
-SURFACE_FLAG_MAX_AGE = 5
 
 
 class Page:
@@ -51,11 +47,6 @@ def int_param(request, name, default, low, high):
         bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise validation_error(f"{name} must be an integer {bounds}.", field=name)
     return value
-
-
-def surfaces_enabled(surfaces):
-    """Whether every surface flag in ``surfaces`` is on (read at most every few seconds)."""
-    return all(flag_enabled(key, max_age=SURFACE_FLAG_MAX_AGE) for key in surfaces)
 
 
 class ApiView(APIView):

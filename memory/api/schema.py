@@ -5,7 +5,8 @@ the ``memory_api`` flag like every other route."""
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
-from .base import surfaces_enabled
+from memory.selectors.flags import surfaces_enabled
+
 from .errors import error_response
 
 

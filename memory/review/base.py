@@ -106,6 +106,30 @@ class OwnerAdmin(admin.ModelAdmin):
         return False
 
 
+class DefaultChoiceFilter(admin.SimpleListFilter):
+    """A list filter that applies ``default`` when the owner picked nothing; ``ALL`` is a
+    choice of its own rather than the admin's unfiltered "All"."""
+
+    default = ""
+    ALL = "all"
+
+    def choices(self, changelist):
+        for lookup, title in self.lookup_choices:
+            yield {
+                "selected": (self.value() or self.default) == lookup,
+                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
+                "display": title,
+            }
+
+    def queryset(self, request, queryset):
+        value = self.value() or self.default
+        return queryset if value == self.ALL else self.chosen(queryset, value)
+
+    def chosen(self, queryset, value):
+        """``queryset`` narrowed to the choice ``value``."""
+        raise NotImplementedError
+
+
 def redirect_back(request, default):
     """Redirect to the ``next`` URL the form named, if it is on this site; else ``default``."""
     target = request.POST.get("next") or request.GET.get("next")

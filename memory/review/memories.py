@@ -24,7 +24,7 @@ from memory.selectors.beliefs import (
 )
 from memory.services.beliefs import belief_confirm, belief_correct, belief_delete, belief_reject
 
-from .base import OwnerAdmin, redirect_back
+from .base import DefaultChoiceFilter, OwnerAdmin, redirect_back
 from .forms import CorrectionForm, RevisionForm
 
 
@@ -88,13 +88,13 @@ class BeliefPagesAdmin(OwnerAdmin):
         return Truncator(belief.statement).chars(120)
 
 
-class StatusFilter(admin.SimpleListFilter):
+class StatusFilter(DefaultChoiceFilter):
     """Memories in use (active or provisional) unless the owner asks for another status."""
 
     title = "status"
     parameter_name = "status"
     LIVE = "live"
-    ALL = "all"
+    default = LIVE
 
     def lookups(self, request, model_admin):
         return [
@@ -103,21 +103,9 @@ class StatusFilter(admin.SimpleListFilter):
             (self.ALL, "All, erased included"),
         ]
 
-    def choices(self, changelist):
-        # No "All" entry of the admin's own: "In use" is what no choice means.
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": (self.value() or self.LIVE) == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
-
-    def queryset(self, request, queryset):
-        value = self.value() or self.LIVE
+    def chosen(self, queryset, value):
         if value == self.LIVE:
             return queryset.filter(status__in=LIVE_BELIEF_STATUSES)
-        if value == self.ALL:
-            return queryset
         return queryset.filter(status=value)
 
 
@@ -428,21 +416,28 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
     def get_urls(self):
         return [path("", self.admin_site.admin_view(self.changelist_view), name="review_queue")]
 
+    # Derived memories listed below the queue; the rest are in the Synthesis section.
+    DERIVED_SHOWN = 50
+
     def changelist_view(self, request, extra_context=None):
+        waiting, total = self.derived_waiting(request, limit=self.DERIVED_SHOWN)
         return super().changelist_view(
             request,
             {
                 "title": "Review queue",
-                "derived_waiting": self.derived_waiting(request),
+                "derived_waiting": waiting,
+                "derived_more": total - len(waiting),
                 **(extra_context or {}),
             },
         )
 
-    def derived_waiting(self, request):
-        """Derived memories (hypotheses among them) waiting for the owner's decision; none
-        while their surface is off."""
+    def derived_waiting(self, request, *, limit):
+        """Derived memories (hypotheses among them) waiting for the owner's decision, at most
+        ``limit``, and how many wait in all; none while their surface is off."""
         provider = derived_provider()
-        return provider.awaiting_review(request.user) if provider is not None else []
+        if provider is None:
+            return [], 0
+        return provider.awaiting_review(request.user, limit=limit)
 
     def has_review_permission(self, request):
         return request.user.is_active

@@ -132,7 +132,8 @@ class ReviewSite(admin.AdminSite):
         """A section's short path: on to its page, or a 404 while it is hidden."""
         if not section.visible(request):
             raise Http404
-        return HttpResponseRedirect(reverse(section.url_name))
+        query = request.GET.urlencode()
+        return HttpResponseRedirect(reverse(section.url_name) + (f"?{query}" if query else ""))
 
     def render(self, request, template, context):
         request.current_app = self.name
@@ -141,7 +142,7 @@ class ReviewSite(admin.AdminSite):
     def index(self, request, extra_context=None):
         context = {
             "queue_count": self.queue_admin.get_queryset(request).count()
-            + len(self.queue_admin.derived_waiting(request)),
+            + self.queue_admin.derived_waiting(request, limit=0)[1],
             "section_cards": [
                 {"section": section, "url": reverse(section.url_name), **section.card(request)}
                 for section in self.visible_sections(request)

@@ -110,6 +110,17 @@ def flag_enabled(key, *, max_age=0):
     return value
 
 
+# Seconds a process reuses a surface flag before reading it again: an operator's
+# switch reaches every web process within this long.
+SURFACE_FLAG_MAX_AGE = 5
+
+
+def surfaces_enabled(keys):
+    """Whether every surface flag in ``keys`` is on, read at most every few seconds: for
+    the checks every request makes."""
+    return all(flag_enabled(key, max_age=SURFACE_FLAG_MAX_AGE) for key in keys)
+
+
 def flag_cache_clear():
     """Forget recently read values (after this process changed a flag)."""
     _recent.clear()

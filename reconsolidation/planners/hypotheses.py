@@ -63,8 +63,12 @@ def hypothesis_statement(subject, other, texts=()):
     )
 
 
-def connection_statement(subject, other, texts=()):
-    """What an owner who promotes a hypothesis asserts, unless they word it themselves."""
+def promotion_statement(subject, sources):
+    """What an owner who promotes the hypothesis about ``subject`` over ``sources`` (beliefs
+    with a subject and a statement) asserts, unless they word it themselves: the connection
+    it names, its subjects written as the sources write them."""
+    other = next((source.subject for source in sources if source.subject != subject), "")
+    texts = [source.statement for source in sources]
     return f"{subject_label(subject, texts)} is connected to {subject_label(other, texts)}."
 
 

@@ -3,8 +3,8 @@
 from django import forms
 from django.http import Http404
 
-from memory.api.base import surfaces_enabled
 from memory.review.base import OwnerAdmin
+from memory.selectors.flags import surfaces_enabled
 
 SURFACE = "reconsolidation_surface"
 

@@ -14,11 +14,13 @@ from django.urls import path, reverse
 
 from memory.errors import ReverieError
 from memory.models import Belief
-from reconsolidation.models import DerivedMemory, Operation, Receipt
+from memory.selectors.beliefs import belief_list
+from reconsolidation.models import Operation
 from reconsolidation.selectors.operations import (
     operation_detail,
     operation_get,
     operation_list,
+    operation_receipt,
     undo_preview,
 )
 from reconsolidation.services.undo import operation_undo
@@ -108,8 +110,8 @@ class OperationAdmin(SurfaceOwnerAdmin):
         memories = self.admin_site.get_model_admin(Belief)
         rows = {
             str(belief.public_id): belief
-            for belief in Belief.objects.filter(
-                owner=request.user, public_id__in=[entry["belief"] for entry in entries]
+            for belief in belief_list(principal=request.user).filter(
+                public_id__in=[entry["belief"] for entry in entries]
             )
         }
         return [
@@ -225,15 +227,14 @@ class OperationAdmin(SurfaceOwnerAdmin):
     def receipt_view(self, request, object_id, key):
         self.require_surface()
         operation = self.get_object_or_404(request, object_id)
-        receipt = Receipt.objects.filter(owner=request.user, operation=operation, key=key).first()
-        if receipt is None:
-            raise Http404
+        try:
+            receipt = operation_receipt(request.user, operation, key)
+        except ReverieError:
+            raise Http404 from None
         result = receipt.result
         kinds = {
-            str(public_id): kind
-            for public_id, kind in DerivedMemory.objects.filter(
-                owner=request.user, operation=operation
-            ).values_list("public_id", "kind")
+            output["id"]: output["kind"]
+            for output in operation_detail(request.user, operation.public_id)["outputs"]
         }
         outputs = self._derived(
             [{**entry, "kind": kinds.get(entry["id"], "")} for entry in result.get("outputs", [])]

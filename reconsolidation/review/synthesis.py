@@ -19,11 +19,15 @@ from django.utils.text import Truncator
 
 from memory.errors import ReverieError
 from memory.models import Belief
-from reconsolidation.models import DerivedMemory, Receipt
+from memory.review.base import DefaultChoiceFilter
+from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.derived import (
     derived_awaiting_review,
+    derived_controls_available,
     derived_get,
     derived_list,
+    derived_promotion_statement,
+    derived_receipts,
     derived_sources,
     derived_views,
 )
@@ -116,32 +120,22 @@ class KindFilter(admin.SimpleListFilter):
         return queryset.filter(kind=self.value()) if self.value() else queryset
 
 
-class CurrentFilter(admin.SimpleListFilter):
+class CurrentFilter(DefaultChoiceFilter):
     """Derived memories in use unless the owner asks for another status."""
 
     title = "status"
     parameter_name = "status"
-    CURRENT = "active"
-    ALL = "all"
+    default = DerivedMemory.Status.ACTIVE
 
     def lookups(self, request, model_admin):
         return [
-            (self.CURRENT, "In use"),
+            (self.default, "In use"),
             *((value, label) for value, label in DerivedMemory.Status.choices if value != "active"),
             (self.ALL, "All"),
         ]
 
-    def choices(self, changelist):
-        for lookup, title in self.lookup_choices:
-            yield {
-                "selected": (self.value() or self.CURRENT) == lookup,
-                "query_string": changelist.get_query_string({self.parameter_name: lookup}),
-                "display": title,
-            }
-
-    def queryset(self, request, queryset):
-        value = self.value() or self.CURRENT
-        return queryset if value == self.ALL else queryset.filter(status=value)
+    def chosen(self, queryset, value):
+        return queryset.filter(status=value)
 
 
 class SynthesisAdmin(SurfaceOwnerAdmin):
@@ -195,21 +189,6 @@ class SynthesisAdmin(SurfaceOwnerAdmin):
             args=[derived.public_id, action],
         )
 
-    def available_controls(self, derived):
-        """The controls that can apply to ``derived`` as it is now."""
-        if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
-            return []
-        controls = []
-        if derived.review_state == DerivedMemory.Review.UNREVIEWED:
-            controls.append("review")
-        controls.append("unrestrict" if derived.restricted else "restrict")
-        if (
-            derived.kind == DerivedMemory.Kind.HYPOTHESIS
-            and derived.status == DerivedMemory.Status.ACTIVE
-        ):
-            controls.append("promote")
-        return [*controls, "reject", "delete"]
-
     def journal(self, request, derived):
         """The evidence journal's context: claims and their support, or the originals."""
         (view,) = derived_views(request.user, [derived])
@@ -248,9 +227,6 @@ class SynthesisAdmin(SurfaceOwnerAdmin):
         self.require_surface()
         derived = self.get_object_or_404(request, object_id)
         operations = self.admin_site.get_model_admin(type(derived.operation))
-        receipts = Receipt.objects.filter(owner=request.user, derived=derived).order_by(
-            "created_at", "id"
-        )
         return self.render(
             request,
             "review/reconsolidation/derived.html",
@@ -260,9 +236,9 @@ class SynthesisAdmin(SurfaceOwnerAdmin):
                 "operation_url": operations.change_url(derived.operation),
                 "controls": [
                     (action, CONTROLS[action], self.control_url(derived, action))
-                    for action in self.available_controls(derived)
+                    for action in derived_controls_available(derived)
                 ],
-                "receipts": receipts,
+                "receipts": derived_receipts(request.user, derived),
                 **self.journal(request, derived),
             },
         )
@@ -288,6 +264,9 @@ class SynthesisAdmin(SurfaceOwnerAdmin):
                     "control": control,
                     "kind_label": KIND_LABELS.get(derived.kind, derived.kind),
                     "back_url": self.change_url(derived),
+                    "promotion": derived_promotion_statement(request.user, derived)
+                    if action == "promote"
+                    else "",
                     "form": ActionForm(
                         initial={
                             "expected_revision": derived.revision,

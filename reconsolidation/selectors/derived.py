@@ -3,14 +3,15 @@
 A derived memory is shown with the ids of the originals it concerns (for a
 summary, also those it read but left out), so that a notice or a merge can
 always be traced to the memories it speaks of. A restricted one withholds its
-generated text from every read, its owner's included; lifting the
-restriction shows it again.
+generated text and its subject from every read, its owner's included;
+lifting the restriction shows them again.
 """
 
 from memory.errors import not_found, validation_error
 from memory.models import Belief
 from memory.selectors._ids import parse_public_id
-from reconsolidation.models import DerivedMemory, Lineage, Operation
+from reconsolidation.models import DerivedMemory, Lineage, Operation, Receipt
+from reconsolidation.planners.hypotheses import promotion_statement
 from reconsolidation.planners.labels import subject_label
 
 # What waits for the owner's decision in the review queue: live views not yet looked at.
@@ -102,7 +103,8 @@ def derived_view(row, *, operation_id, memory_ids, omitted_memory_ids=()):
         "review_state": row.review_state,
         "restricted": row.restricted,
         "statement": "" if withheld else row.statement,
-        "subject": row.subject,
+        # The key names its entity: withheld with the text.
+        "subject": "" if withheld else row.subject,
         "subject_label": "" if withheld else subject_label(row.subject, [row.statement]),
         "type": row.type,
         "polarity": row.polarity,
@@ -152,3 +154,36 @@ def derived_sources(principal, view):
         str(belief.public_id): belief
         for belief in Belief.objects.filter(owner=principal, public_id__in=ids)
     }
+
+
+def derived_controls_available(derived):
+    """The owner's controls that can apply to ``derived`` as it is now, in the order a page
+    offers them: none once it is rejected or deleted; promotion for an active hypothesis."""
+    if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
+        return []
+    controls = []
+    if derived.review_state == DerivedMemory.Review.UNREVIEWED:
+        controls.append("review")
+    controls.append("unrestrict" if derived.restricted else "restrict")
+    if (
+        derived.kind == DerivedMemory.Kind.HYPOTHESIS
+        and derived.status == DerivedMemory.Status.ACTIVE
+    ):
+        controls.append("promote")
+    return [*controls, "reject", "delete"]
+
+
+def derived_receipts(principal, derived):
+    """The receipts of what the owner did with ``derived``, oldest first."""
+    return Receipt.objects.filter(owner=principal, derived=derived).order_by("created_at", "id")
+
+
+def derived_promotion_statement(principal, derived):
+    """The memory promoting hypothesis ``derived`` would create unless the owner words it."""
+    sources = Belief.objects.filter(
+        owner=principal,
+        pk__in=Lineage.objects.filter(
+            owner=principal, derived=derived, role=Lineage.Role.SOURCE
+        ).values_list("belief_id", flat=True),
+    )
+    return promotion_statement(derived.subject, list(sources))

@@ -16,6 +16,7 @@ from reconsolidation.models import (
 )
 
 from .derived import derived_views
+from .operations import receipt_view
 
 
 def _claims(principal):
@@ -78,12 +79,9 @@ def reconsolidation_export(principal):
             ],
             "receipts": [
                 {
-                    "key": receipt.key,
-                    "action": receipt.action,
+                    **receipt_view(receipt),
                     "operation_id": str(operations[receipt.operation_id].public_id),
                     "derived_id": str(receipt.derived.public_id) if receipt.derived else None,
-                    "result": receipt.result,
-                    "created_at": receipt.created_at,
                 }
                 for receipt in receipts.order_by("created_at", "id")
             ],

@@ -149,6 +149,14 @@ def operation_detail(principal, operation_id):
         }
 
 
+def operation_receipt(principal, operation, key):
+    """The receipt with ``key`` of the principal's ``operation``; not found otherwise."""
+    receipt = operation.receipts.filter(owner=principal, key=key).first()
+    if receipt is None:
+        raise not_found("receipt")
+    return receipt
+
+
 def receipt_view(receipt):
     """A receipt as the owner reads it: content-free, as it was written."""
     return {

@@ -19,14 +19,12 @@ from django.utils import timezone
 
 from memory.models import BeliefSource
 from memory.principal import principal_context
-from memory.selectors.flags import flag_enabled
+from memory.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from memory.text import words
 from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
 
 KIND = "derived"
-# Like the memory API's surface flags: a change reaches every process within seconds.
-FLAG_MAX_AGE = 5
 _evaluating = ContextVar("derived_recall_evaluating", default=False)
 
 
@@ -42,7 +40,8 @@ def derived_recall_evaluating():
 
 
 def derived_recall_enabled():
-    return _evaluating.get() or flag_enabled("reconsolidation", max_age=FLAG_MAX_AGE)
+    # Read like the surface flags: a change reaches every process within seconds.
+    return _evaluating.get() or flag_enabled("reconsolidation", max_age=SURFACE_FLAG_MAX_AGE)
 
 
 _PLURAL_RE = re.compile(r"(?:(?<=sh)|(?<=ch)|(?<=[xz])|(?<=ss))es$")

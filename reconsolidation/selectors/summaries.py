@@ -72,7 +72,7 @@ def summary_detail(principal, derived_id):
         "review_state": derived.review_state,
         "revision": derived.revision,
         "restricted": derived.restricted,
-        "subject": derived.subject,
+        "subject": "" if withheld else derived.subject,
         "statement": "" if withheld else derived.statement,
         "created_at": derived.created_at,
         "updated_at": derived.updated_at,

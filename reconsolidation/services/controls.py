@@ -8,7 +8,6 @@ them changes an original.
 """
 
 from memory.errors import not_found, validation_error
-from memory.principal import principal_context
 from memory.selectors._ids import parse_public_id
 from reconsolidation.models import DerivedMemory
 
@@ -22,57 +21,37 @@ from .owner_actions import (
 from .receipts import receipted
 
 
-def _review(principal, derived_id, expected_revision, statement):
-    return derived_review(
-        principal=principal, derived_id=derived_id, expected_revision=expected_revision
-    ), None
-
-
-def _restrict(principal, derived_id, expected_revision, statement):
-    return derived_restrict(
-        principal=principal, derived_id=derived_id, expected_revision=expected_revision
-    ), None
-
-
-def _unrestrict(principal, derived_id, expected_revision, statement):
-    return derived_restrict(
-        principal=principal,
-        derived_id=derived_id,
-        expected_revision=expected_revision,
-        restricted=False,
-    ), None
-
-
-def _reject(principal, derived_id, expected_revision, statement):
-    return derived_reject(
-        principal=principal, derived_id=derived_id, expected_revision=expected_revision
-    ), None
-
-
-def _delete(principal, derived_id, expected_revision, statement):
-    return derived_delete(
-        principal=principal, derived_id=derived_id, expected_revision=expected_revision
-    ), None
-
-
-def _promote(principal, derived_id, expected_revision, statement):
+def _promote(*, principal, derived_id, expected_revision, statement):
     belief = hypothesis_promote(
         principal=principal,
         derived_id=derived_id,
         expected_revision=expected_revision,
         statement=statement,
     )
-    with principal_context(principal):
-        derived = DerivedMemory.objects.get(owner=principal, public_id=derived_id)
-    return derived, belief
+    return DerivedMemory.objects.get(owner=principal, public_id=derived_id), belief
+
+
+def _plain(service, **options):
+    """A control that changes only the derived memory: ``(derived, None)``."""
+
+    def control(*, principal, derived_id, expected_revision, statement):
+        derived = service(
+            principal=principal,
+            derived_id=derived_id,
+            expected_revision=expected_revision,
+            **options,
+        )
+        return derived, None
+
+    return control
 
 
 CONTROLS = {
-    "review": _review,
-    "restrict": _restrict,
-    "unrestrict": _unrestrict,
-    "reject": _reject,
-    "delete": _delete,
+    "review": _plain(derived_review),
+    "restrict": _plain(derived_restrict),
+    "unrestrict": _plain(derived_restrict, restricted=False),
+    "reject": _plain(derived_reject),
+    "delete": _plain(derived_delete),
     "promote": _promote,
 }
 
@@ -104,7 +83,12 @@ def derived_control(
                 derived_kind=before["kind"],
             )
         before = {key: before[key] for key in ("status", "review_state", "restricted")}
-        derived, belief = control(principal, derived_id, expected_revision, statement)
+        derived, belief = control(
+            principal=principal,
+            derived_id=derived_id,
+            expected_revision=expected_revision,
+            statement=statement,
+        )
         result = {
             "derived": str(derived.public_id),
             "kind": derived.kind,

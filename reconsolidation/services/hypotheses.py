@@ -24,8 +24,8 @@ from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppressio
 from reconsolidation.planners.hypotheses import (
     CONFIDENCE_CAP,
     configured_lifetime,
-    connection_statement,
     hypothesis_lifetime,
+    promotion_statement,
 )
 from reconsolidation.services.owner_actions import derived_for_update
 
@@ -140,10 +140,7 @@ def hypothesis_promote(*, principal, derived_id, expected_revision, statement=No
             .values_list("event__public_id", flat=True)
         )
         if statement is None:
-            other = next(s.subject for s in sources if s.subject != derived.subject)
-            statement = connection_statement(
-                derived.subject, other, [source.statement for source in sources]
-            )
+            statement = promotion_statement(derived.subject, sources)
         belief = belief_remember(
             principal=principal,
             statement=statement,

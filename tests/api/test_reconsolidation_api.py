@@ -378,7 +378,8 @@ def test_a_restricted_derived_memory_withholds_its_text_until_lifted(bank, owner
     )
     shown = ok(api.post(f"{API}/derived/{summary.public_id}/unrestrict", {"expected_revision": 2}))
 
-    assert (hidden["statement"], hidden["subject_label"]) == ("", "")
+    assert (hidden["statement"], hidden["subject"], hidden["subject_label"]) == ("", "", "")
+    assert journal["subject"] == ""
     assert {claim["statement"] for claim in journal["claims"]} == {""}
     assert all(item["kind"] != "derived" for item in recalled["items"])
     assert shown["derived"]["statement"].startswith("About Maya: Maya is my daughter")

@@ -175,6 +175,8 @@ def test_promoting_a_hypothesis_takes_the_owners_words_and_opens_the_new_memory(
     hypothesis = bank["hypothesis"]
     page = text(owner_client.get(derived_url(hypothesis, "promote")))
     assert "Apple Watch and running may be connected" in page
+    # What is kept unless reworded: the connection as a statement, not the guess.
+    assert ">Apple Watch is connected to running.</textarea>" in page
 
     response = owner_client.post(
         derived_url(hypothesis, "promote"),
@@ -287,3 +289,19 @@ def test_another_owners_derived_memories_and_operations_are_not_found(client, ot
     with principal_context(bank.originals["kindle"][0].owner):
         assert DerivedMemory.objects.get(pk=bank["merged"].pk).status == "active"
         assert Operation.objects.get(pk=bank.operations["merge"].pk).state == "applied"
+
+
+def test_the_queue_lists_at_most_a_page_of_derived_memories_and_points_to_the_rest(
+    owner_client, bank, monkeypatch
+):
+    from memory.review.memories import ReviewQueueAdmin
+
+    monkeypatch.setattr(ReviewQueueAdmin, "DERIVED_SHOWN", 3)
+
+    body = text(owner_client.get(reverse("review:review_queue")))
+    more = owner_client.get("/review/synthesis/?review_state__exact=unreviewed")
+
+    waiting = body.split('id="derived-waiting-list"')[1].split("</table>")[0]
+    assert waiting.count("<tr class=") == 3
+    assert "And 1 more: see" in body
+    assert more["Location"] == SYNTHESIS + "?review_state__exact=unreviewed"
