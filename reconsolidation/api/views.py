@@ -20,6 +20,7 @@ from reconsolidation.selectors.derived import derived_detail
 from reconsolidation.selectors.operations import (
     operation_detail,
     operation_list,
+    operation_view,
     receipt_view,
     undo_preview,
 )
@@ -102,22 +103,9 @@ class OperationListApi(ReconsolidationApiView):
                 operations, after=cursor_decode(changed_since), limit=page.limit
             )
             cursor = cursor_encode(position) or changed_since
-        results = [
-            {
-                "id": row.public_id,
-                "kind": row.kind,
-                "state": row.state,
-                "revision": row.revision,
-                "policy_version": row.policy_version,
-                "invalidation_reason": row.invalidation_reason,
-                "created_at": row.created_at,
-                "updated_at": row.updated_at,
-            }
-            for row in rows
-        ]
         return Response(
             {
-                "results": OperationOutput(results, many=True).data,
+                "results": OperationOutput(map(operation_view, rows), many=True).data,
                 "next_changed_since": cursor,
             }
         )

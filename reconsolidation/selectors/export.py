@@ -16,7 +16,7 @@ from reconsolidation.models import (
 )
 
 from .derived import derived_views
-from .operations import receipt_view
+from .operations import operation_view, receipt_view
 
 
 def _claims(principal):
@@ -62,18 +62,11 @@ def reconsolidation_export(principal):
             "derived_memories": derived,
             "operations": [
                 {
-                    "id": str(operation.public_id),
-                    "kind": operation.kind,
-                    "state": operation.state,
-                    "revision": operation.revision,
-                    "policy_version": operation.policy_version,
-                    "invalidation_reason": operation.invalidation_reason,
+                    **operation_view(operation),
                     "inputs": [
                         {"memory_id": entry["belief"], "read_revision": entry["revision"]}
                         for entry in operation.inputs
                     ],
-                    "created_at": operation.created_at,
-                    "updated_at": operation.updated_at,
                 }
                 for operation in operations.values()
             ],

@@ -123,7 +123,8 @@ def _outputs(principal, operation):
     ]
 
 
-def _summary(operation):
+def operation_view(operation):
+    """An operation's own fields as plain data, for its owner."""
     return {
         "id": str(operation.public_id),
         "kind": operation.kind,
@@ -142,7 +143,7 @@ def operation_detail(principal, operation_id):
         operation = operation_get(principal, operation_id)
         receipts = operation.receipts.filter(owner=principal).order_by("created_at", "id")
         return {
-            **_summary(operation),
+            **operation_view(operation),
             "inputs": operation_inputs(principal, operation),
             "outputs": _outputs(principal, operation),
             "receipts": [receipt_view(receipt) for receipt in receipts],
@@ -189,7 +190,7 @@ def undo_preview(principal, operation_id):
         inputs = operation_inputs(principal, operation)
         refusal = undo_refusal(operation)
         return {
-            **_summary(operation),
+            **operation_view(operation),
             "undoable": refusal is None,
             "refusal": None if refusal is None else {"code": refusal[0], "message": refusal[1]},
             "expected_revision": operation.revision,
