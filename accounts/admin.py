@@ -1,122 +1,104 @@
-from django import forms
+"""The operator admin's pages about accounts: principals, tokens, the operator trail.
+
+Operators see and change only content-free fields. No page here issues or
+rotates a token (either would show a secret that acts as the owner), sets a
+password or adds a user: owners make their own tokens on the review site, and
+the machine's administrator does the rest from the shell. Each change an
+operator makes goes through a service that records it in the operator trail.
+"""
+
 from django.contrib import admin, messages
-from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
-from django.http import HttpResponseRedirect
-from django.template.response import TemplateResponse
-from django.urls import path, reverse
 
-from memory.errors import ReverieError
+from .models import ApiToken, OperatorAction, User
+from .services import api_token_revoke, principal_activation_set
 
-from .models import ApiToken, User
-from .services import api_token_create, api_token_revoke, api_token_rotate
+
+class ContentFreeAdmin(admin.ModelAdmin):
+    """Never add or delete; subclasses say what, if anything, may change."""
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(User)
-class PrincipalAdmin(UserAdmin):
-    """Operators manage principals (accounts), never their memories."""
+class PrincipalAdmin(ContentFreeAdmin):
+    """Principals (accounts): who they are, and whether they may sign in.
 
-    readonly_fields = ("public_id", "last_login", "date_joined")
-    list_display = ("username", "public_id", "is_active", "is_staff", "date_joined")
-    fieldsets = (
-        (None, {"fields": ("username", "password", "public_id")}),
-        ("Personal info", {"fields": ("first_name", "last_name", "email")}),
-        ("Permissions", {"fields": ("is_active", "is_staff", "is_superuser", "groups")}),
-        ("Important dates", {"fields": ("last_login", "date_joined")}),
-    )
+    The only change an operator makes is to activate or deactivate an account.
+    A plain ModelAdmin, not Django's UserAdmin: no password page, no add page.
+    """
 
+    list_display = ("username", "public_id", "is_active", "is_staff", "date_joined", "last_login")
+    list_filter = ("is_active", "is_staff")
+    search_fields = ("username",)
+    fields = ("username", "public_id", "is_active", "is_staff", "date_joined", "last_login")
+    readonly_fields = ("username", "public_id", "is_staff", "date_joined", "last_login")
 
-class ApiTokenCreateForm(forms.Form):
-    principal = forms.ModelChoiceField(queryset=get_user_model().objects.filter(is_active=True))
-    name = forms.CharField(max_length=100, initial="runtime")
+    def save_model(self, request, obj, form, change):
+        if "is_active" in form.changed_data:
+            principal_activation_set(
+                principal=User.objects.get(pk=obj.pk),
+                active=obj.is_active,
+                actor=request.user,
+                via=OperatorAction.Via.ADMIN,
+            )
 
 
 @admin.register(ApiToken)
-class ApiTokenAdmin(admin.ModelAdmin):
-    """Issue, rotate and revoke tokens; a secret is shown once, when it is issued."""
+class ApiTokenAdmin(ContentFreeAdmin):
+    """Tokens listed without their secrets; an operator may revoke one, nothing more."""
 
     list_display = ("name", "principal", "prefix", "created_at", "last_used_at", "revoked_at")
     list_filter = ("revoked_at",)
     search_fields = ("principal__username", "name", "prefix")
-    readonly_fields = (
+    fields = readonly_fields = (
         "public_id",
         "principal",
         "name",
         "prefix",
         "created_at",
-        "created_by",
         "last_used_at",
         "revoked_at",
     )
-    exclude = ("digest",)
-    actions = ["revoke_selected", "rotate_selected"]
+    actions = ["revoke_selected"]
 
-    def has_delete_permission(self, request, obj=None):
-        # Revoked tokens stay listed, so an operator can see what was issued.
+    def has_change_permission(self, request, obj=None):
+        # The change page is read-only; revocation is the list's action.
         return False
 
-    def get_urls(self):
-        return [
-            path(
-                "issue/",
-                self.admin_site.admin_view(self.issue_view),
-                name="accounts_apitoken_issue",
-            ),
-            *super().get_urls(),
-        ]
-
-    def add_view(self, request, form_url="", extra_context=None):
-        return HttpResponseRedirect(reverse("admin:accounts_apitoken_issue"))
-
-    def issue_view(self, request):
-        if not self.has_add_permission(request):
-            return HttpResponseRedirect(reverse("admin:index"))
-        form = ApiTokenCreateForm(request.POST or None)
-        if request.method == "POST" and form.is_valid():
-            try:
-                token, secret = api_token_create(
-                    principal=form.cleaned_data["principal"],
-                    name=form.cleaned_data["name"],
-                    created_by=request.user,
-                )
-            except ReverieError as error:
-                self.message_user(request, error.message, messages.ERROR)
-            else:
-                return self._show_secret(request, token, secret)
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Issue an API token",
-            "opts": self.model._meta,
-            "form": form,
-        }
-        return TemplateResponse(request, "admin/accounts/apitoken/issue.html", context)
-
-    def _show_secret(self, request, token, secret):
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "API token issued",
-            "opts": self.model._meta,
-            "token": token,
-            "secret": secret,
-        }
-        return TemplateResponse(request, "admin/accounts/apitoken/secret.html", context)
-
-    @admin.action(description="Revoke selected tokens")
+    @admin.action(description="Revoke selected tokens", permissions=["revoke"])
     def revoke_selected(self, request, queryset):
+        revoked = 0
         for token in queryset:
-            api_token_revoke(token_id=token.public_id)
-        self.message_user(request, f"{queryset.count()} token(s) revoked.", messages.SUCCESS)
-
-    @admin.action(description="Rotate the selected token (shows its replacement's secret)")
-    def rotate_selected(self, request, queryset):
-        if queryset.count() != 1:
-            self.message_user(request, "Rotate one token at a time.", messages.ERROR)
-            return None
-        try:
-            token, secret = api_token_rotate(
-                token_id=queryset.get().public_id, created_by=request.user
+            api_token_revoke(
+                token_id=token.public_id, actor=request.user, via=OperatorAction.Via.ADMIN
             )
-        except ReverieError as error:
-            self.message_user(request, error.message, messages.ERROR)
-            return None
-        return self._show_secret(request, token, secret)
+            revoked += 1
+        self.message_user(request, f"{revoked} token(s) revoked.", messages.SUCCESS)
+
+    def has_revoke_permission(self, request):
+        return request.user.has_perm("accounts.change_apitoken")
+
+
+@admin.register(OperatorAction)
+class OperatorActionAdmin(ContentFreeAdmin):
+    """The operator trail, read-only."""
+
+    list_display = ("created_at", "actor_name", "via", "action", "principal", "target")
+    list_filter = ("action", "via")
+    search_fields = ("actor_name", "principal__username", "target")
+    fields = readonly_fields = (
+        "created_at",
+        "actor_name",
+        "via",
+        "action",
+        "principal",
+        "target",
+        "details",
+    )
+
+    def has_change_permission(self, request, obj=None):
+        return False

@@ -57,3 +57,63 @@ class ApiToken(models.Model):
     @property
     def is_active(self):
         return self.revoked_at is None
+
+
+class OperatorAction(models.Model):
+    """What an operator or the machine's administrator did: content-free, written in the
+    transaction of the action.
+
+    Operators read the whole trail in their admin; an owner reads the rows that
+    concern their account on the review site. Rows about a principal go with
+    that principal's account when it is erased.
+    """
+
+    class Action(models.TextChoices):
+        TOKEN_ISSUED = "token_issued", "issued an API token"
+        TOKEN_ROTATED = "token_rotated", "rotated an API token"
+        TOKEN_REVOKED = "token_revoked", "revoked an API token"
+        PRINCIPAL_ACTIVATED = "principal_activated", "activated the account"
+        PRINCIPAL_DEACTIVATED = "principal_deactivated", "deactivated the account"
+        PASSWORD_LINK_ISSUED = "password_link_issued", "issued a set-password link"
+        FLAG_SET = "flag_set", "set a flag"
+        OWNER_CONTENT_READ = "owner_content_read", "read the account's memories from the shell"
+        OWNER_CONTENT_CHANGED = (
+            "owner_content_changed",
+            "acted on the account's memories from the shell",
+        )
+
+    class Via(models.TextChoices):
+        ADMIN = "admin", "operator admin"
+        SHELL = "shell", "administrator's shell"
+
+    created_at = models.DateTimeField(auto_now_add=True)
+    # The operator's account, and their username at the time: the trail stays
+    # readable if the operator's account goes.
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    actor_name = models.CharField(max_length=150)
+    via = models.CharField(max_length=10, choices=Via.choices)
+    action = models.CharField(max_length=30, choices=Action.choices)
+    principal = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="operator_actions",
+    )
+    # Public ids, flag keys, command names: never memory text.
+    target = models.CharField(max_length=100, blank=True)
+    details = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["principal", "-created_at"])]
+        verbose_name = "operator action"
+
+    def __str__(self):
+        return f"{self.actor_name} {self.get_action_display()}"

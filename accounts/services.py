@@ -1,4 +1,10 @@
-"""API tokens: issued, rotated and revoked by operators for one principal each."""
+"""API tokens, each acting for one principal; principals' activation.
+
+Owners create and revoke their own tokens on the review site; the machine's
+administrator does it for anyone from the shell (``manage.py api_tokens``);
+operators may only revoke. Whatever an operator or the administrator does is
+recorded in the operator trail (``accounts.audit``) in the same transaction.
+"""
 
 import hashlib
 import secrets
@@ -9,7 +15,8 @@ from django.utils import timezone
 
 from memory.errors import conflict, not_found, validation_error
 
-from .models import ApiToken
+from .audit import operator_action_record
+from .models import ApiToken, OperatorAction
 
 TOKEN_PREFIX = "rvk_"
 NAME_MAX_CHARS = 100
@@ -22,52 +29,113 @@ def token_digest(secret):
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def api_token_create(*, principal, name, created_by=None):
+def api_token_create(*, principal, name, created_by=None, via=None):
     """Issue a token for ``principal``; return ``(token, secret)``.
 
-    The secret is not stored and cannot be shown again.
+    The secret is not stored and cannot be shown again. ``via`` names the
+    operator surface when someone other than the owner issues it (the shell).
     """
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX_CHARS:
         raise validation_error(f"name must be 1 to {NAME_MAX_CHARS} characters.", field="name")
     if not principal.is_active:
         raise conflict("The principal is not active.", field="principal")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
-    token = ApiToken.objects.create(
-        principal=principal,
-        name=name.strip(),
-        prefix=secret[: len(TOKEN_PREFIX) + 6],
-        digest=token_digest(secret),
-        created_by=created_by,
-    )
+    with transaction.atomic():
+        token = ApiToken.objects.create(
+            principal=principal,
+            name=name.strip(),
+            prefix=secret[: len(TOKEN_PREFIX) + 6],
+            digest=token_digest(secret),
+            created_by=created_by,
+        )
+        if via is not None:
+            operator_action_record(
+                action=OperatorAction.Action.TOKEN_ISSUED,
+                actor=created_by,
+                via=via,
+                principal=principal,
+                target=token.public_id,
+            )
     return token, secret
 
 
-def _token_for_update(token_id):
-    token = ApiToken.objects.select_for_update().filter(public_id=token_id).first()
+def _token_for_update(token_id, principal=None):
+    tokens = ApiToken.objects.select_for_update().filter(public_id=token_id)
+    if principal is not None:
+        tokens = tokens.filter(principal=principal)
+    token = tokens.first()
     if token is None:
         raise not_found("token")
     return token
 
 
-def api_token_revoke(*, token_id):
-    """Revoke a token; it stops working at once. Revoking twice changes nothing."""
+def api_token_revoke(*, token_id, principal=None, actor=None, via=None):
+    """Revoke a token; it stops working at once. Revoking twice changes nothing.
+
+    An owner passes ``principal`` (only their own tokens are found); an
+    operator passes ``actor`` and ``via``, and the revocation is recorded.
+    """
     with transaction.atomic():
-        token = _token_for_update(token_id)
+        token = _token_for_update(token_id, principal)
         if token.revoked_at is None:
             token.revoked_at = timezone.now()
             token.save(update_fields=["revoked_at"])
+            if via is not None:
+                operator_action_record(
+                    action=OperatorAction.Action.TOKEN_REVOKED,
+                    actor=actor,
+                    via=via,
+                    principal=token.principal,
+                    target=token.public_id,
+                )
         return token
 
 
-def api_token_rotate(*, token_id, created_by=None):
-    """Replace a live token with a new one of the same name; return ``(token, secret)``."""
+def api_token_rotate(*, token_id, created_by=None, via=None):
+    """Replace a live token with a new one of the same name; return ``(token, secret)``.
+
+    The machine's administrator's tool (the shell): the new secret is shown to
+    whoever rotates, so no web surface offers it.
+    """
     with transaction.atomic():
         old = _token_for_update(token_id)
         if old.revoked_at is not None:
             raise conflict("A revoked token cannot be rotated.", field="token")
         old.revoked_at = timezone.now()
         old.save(update_fields=["revoked_at"])
-        return api_token_create(principal=old.principal, name=old.name, created_by=created_by)
+        token, secret = api_token_create(
+            principal=old.principal, name=old.name, created_by=created_by
+        )
+        if via is not None:
+            operator_action_record(
+                action=OperatorAction.Action.TOKEN_ROTATED,
+                actor=created_by,
+                via=via,
+                principal=old.principal,
+                target=old.public_id,
+                details={"replaced_by": str(token.public_id)},
+            )
+        return token, secret
+
+
+def principal_activation_set(*, principal, active, actor, via):
+    """An operator activates or deactivates an account; recorded. Returns the principal."""
+    if not isinstance(active, bool):
+        raise validation_error("active must be true or false.", field="is_active")
+    with transaction.atomic():
+        if principal.is_active != active:
+            principal.is_active = active
+            principal.save(update_fields=["is_active"])
+            operator_action_record(
+                action=OperatorAction.Action.PRINCIPAL_ACTIVATED
+                if active
+                else OperatorAction.Action.PRINCIPAL_DEACTIVATED,
+                actor=actor,
+                via=via,
+                principal=principal,
+                target=principal.public_id,
+            )
+    return principal
 
 
 def api_token_authenticate(secret):

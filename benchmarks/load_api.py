@@ -43,6 +43,8 @@ import httpx
 TARGET_RECALL_RPS = 300.0
 TARGET_RECALL_P99_MS = 100.0
 OPERATIONS = ("recall", "append")
+# What the TLS-terminating proxy in front of a production deployment adds.
+PROXY_HEADERS = {"X-Forwarded-Proto": "https"}
 
 APPEND_TEMPLATES = (
     "Quick thing to remember: {s}",
@@ -229,7 +231,7 @@ async def virtual_client(index, principal, args, words, clock, recorder):
     due = clock["start"] + rng.uniform(0, interval)
     async with httpx.AsyncClient(
         base_url=args.url,
-        headers={"Authorization": f"Bearer {principal['token']}"},
+        headers={"Authorization": f"Bearer {principal['token']}", **PROXY_HEADERS},
         http1=True,
         http2=False,
         timeout=httpx.Timeout(args.timeout),
@@ -280,7 +282,7 @@ async def report_progress(clock, recorder):
 
 async def wait_healthy(url, seconds):
     deadline = time.monotonic() + seconds
-    async with httpx.AsyncClient(base_url=url, timeout=2.0) as client:
+    async with httpx.AsyncClient(base_url=url, timeout=2.0, headers=PROXY_HEADERS) as client:
         while True:
             try:
                 if (await client.get("/healthz")).status_code == 200:

@@ -4,7 +4,7 @@
 #
 #   benchmarks/run_in_bench_db.sh COMMAND DEFAULT_DB [ARGS...]
 #
-# Settings (environment): PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie),
+# Settings (environment): PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie_owner, the owner role),
 # BENCH_DB (DEFAULT_DB; must start with reverie_bench), PYTHON (.venv/bin/python).
 set -eu
 
@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 
 PGHOST="${PGHOST:-127.0.0.1}"
 PGPORT="${PGPORT:-5432}"
-PGUSER="${PGUSER:-reverie}"
+PGUSER="${PGUSER:-reverie_owner}"
 BENCH_DB="${BENCH_DB:-$DEFAULT_DB}"
 PYTHON="${PYTHON:-.venv/bin/python}"
 export PGHOST PGPORT PGUSER

@@ -7,7 +7,7 @@
 #   benchmarks/run_load.sh --clients 16 --duration 30
 #
 # Settings (environment):
-#   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie)
+#   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie_owner, the owner role)
 #   LOAD_DB (reverie_load; must start with reverie_load)
 #   LOAD_PRINCIPALS (32), LOAD_BELIEFS (3000 per principal), LOAD_MESSAGES (300),
 #   LOAD_FRESH (0; 1 re-seeds every principal)
@@ -21,7 +21,7 @@ cd "$(dirname "$0")/.."
 
 PGHOST="${PGHOST:-127.0.0.1}"
 PGPORT="${PGPORT:-5432}"
-PGUSER="${PGUSER:-reverie}"
+PGUSER="${PGUSER:-reverie_owner}"
 LOAD_DB="${LOAD_DB:-reverie_load}"
 LOAD_PRINCIPALS="${LOAD_PRINCIPALS:-32}"
 LOAD_BELIEFS="${LOAD_BELIEFS:-3000}"
@@ -51,15 +51,19 @@ if ! psql -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = '$LOAD_DB'
 fi
 
 mkdir -p var
-# The server's environment: production settings, a throwaway key, loopback only,
-# and a throttle rate no client can reach, so that no request is throttled while
-# the throttle's bookkeeping still runs on every request.
+# The server's environment: production settings as behind a TLS-terminating
+# proxy (the load generator sends X-Forwarded-Proto: https as that proxy would),
+# a throwaway key, loopback only, and a throttle rate no client can reach, so
+# that no request is throttled while the throttle's bookkeeping still runs on
+# every request.
 DATABASE_URL="postgres://$PGUSER@$PGHOST:$PGPORT/$LOAD_DB"
 DEBUG=0
 SECRET_KEY="load-$("$PYTHON" -c 'import secrets; print(secrets.token_urlsafe(40))')"
 ALLOWED_HOSTS=127.0.0.1
 REVERIE_API_RATE=1000000/min
+REVERIE_BEHIND_TLS_PROXY=1
 export DATABASE_URL DEBUG SECRET_KEY ALLOWED_HOSTS REVERIE_API_RATE CONN_MAX_AGE
+export REVERIE_BEHIND_TLS_PROXY
 
 log "migrating $LOAD_DB"
 "$PYTHON" manage.py migrate --no-input -v 0

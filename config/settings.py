@@ -12,6 +12,12 @@ VAR_DIR = BASE_DIR / "var"
 
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env", overwrite=False)
+# `make run` writes var/dev.env (DEBUG=1 and a generated SECRET_KEY) and
+# manage.py names it here, so that the README's commands work in a plain
+# shell; the WSGI application never names it, so a copied checkout is never
+# served with DEBUG on.
+if env.str("REVERIE_ENV_FILE", default=""):
+    environ.Env.read_env(env.str("REVERIE_ENV_FILE"), overwrite=False)
 
 DEBUG = env.bool("DEBUG", default=False)
 SECRET_KEY = env.str("SECRET_KEY", default="" if not DEBUG else "insecure-development-key")
@@ -19,8 +25,30 @@ if not SECRET_KEY:
     raise environ.ImproperlyConfigured("Set SECRET_KEY (or DEBUG=1 for a development key).")
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 
+# HTTPS. Outside DEBUG every default is the secure one. Behind a proxy that
+# terminates TLS, set REVERIE_BEHIND_TLS_PROXY=1 so that its
+# X-Forwarded-Proto header tells Django the request came over HTTPS (the proxy
+# must set that header itself, never pass a client's on), and list the public
+# origin in CSRF_TRUSTED_ORIGINS if it differs from the Host the proxy sends.
+if env.bool("REVERIE_BEHIND_TLS_PROXY", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+# /healthz and /readyz answer probes that speak plain HTTP inside the network.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$"]
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=not DEBUG)
+# Preloading commits the whole domain to HTTPS in browsers for good: the
+# operator's decision, so off unless asked for (and its deploy check silenced).
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=False)
+SILENCED_SYSTEM_CHECKS = [] if SECURE_HSTS_PRELOAD else ["security.W021"]
+SESSION_COOKIE_SECURE = env.bool("SECURE_COOKIES", default=not DEBUG)
+CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+SESSION_COOKIE_HTTPONLY = True
+
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin, with the operator site (accounts.admin_site) as admin.site.
+    "accounts.apps.OperatorAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -39,6 +67,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "memory.api.middleware.RequestIdMiddleware",
     "memory.api.middleware.ApiBodyLimitMiddleware",
+    "memory.middleware.NoStoreMiddleware",
+    "memory.middleware.RejectNulBytesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -75,8 +105,10 @@ DATABASES = {
     "default": env.db_url("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'reverie.sqlite3'}"),
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # secure_delete overwrites deleted content with zeros, so erased text does
+    # not linger in the file's free pages.
     DATABASES["default"].setdefault("OPTIONS", {}).update(
-        {"transaction_mode": "IMMEDIATE", "timeout": 20}
+        {"transaction_mode": "IMMEDIATE", "timeout": 20, "init_command": "PRAGMA secure_delete=ON;"}
     )
     # A file (not the in-memory default) so that tests can use several
     # connections and processes, as the web process and the worker do.
@@ -109,6 +141,10 @@ STATIC_URL = "static/"
 STATIC_ROOT = env.path("STATIC_ROOT", default=VAR_DIR / "static")
 
 LOGIN_URL = "admin:login"
+# Where owners reach the service, for the set-password links printed at the
+# shell (accounts/onboarding.py); the links last PASSWORD_RESET_TIMEOUT.
+REVERIE_PUBLIC_URL = env.str("REVERIE_PUBLIC_URL", default="http://127.0.0.1:8000")
+PASSWORD_RESET_TIMEOUT = env.int("REVERIE_PASSWORD_LINK_SECONDS", default=24 * 3600)
 
 LOGGING = {
     "version": 1,
@@ -130,13 +166,23 @@ if env.str("REDIS_URL", default=""):
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sign-in throttling of the review site and the operator admin (see
+# accounts/login_throttle.py): failures counted per username and per client
+# address over a window. Behind a proxy every client has the proxy's address,
+# so the per-address limit is set high.
+REVERIE_LOGIN = {
+    "failures_per_username": env.int("REVERIE_LOGIN_FAILURES_PER_USERNAME", default=10),
+    "failures_per_address": env.int("REVERIE_LOGIN_FAILURES_PER_ADDRESS", default=100),
+    "window_seconds": env.int("REVERIE_LOGIN_WINDOW_SECONDS", default=900),
+}
+
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "memory.api.authentication.BearerTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memory.api.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_THROTTLE_CLASSES": ["memory.api.throttling.PrincipalRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"principal": env.str("REVERIE_API_RATE", default="1200/min")},
@@ -154,6 +200,9 @@ SPECTACULAR_SETTINGS = {
     ),
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The schema depends on flags in the database, which `check --deploy` may
+    # run before; the test suite validates the schema instead.
+    "ENABLE_DJANGO_DEPLOY_CHECK": False,
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",

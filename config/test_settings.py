@@ -3,6 +3,9 @@
 import os
 
 os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
+# The production settings, as behind a TLS-terminating proxy: test clients send
+# X-Forwarded-Proto: https as that proxy would (tests/conftest.py).
+os.environ.setdefault("REVERIE_BEHIND_TLS_PROXY", "1")
 
 from .settings import *  # noqa: F403
 from .settings import Q_CLUSTER

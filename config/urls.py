@@ -17,5 +17,6 @@ urlpatterns = [
     path("readyz", readyz, name="readyz"),
 ]
 
+handler400 = "memory.api.errors.bad_request_handler"
 handler404 = "memory.api.errors.not_found_handler"
 handler500 = "memory.api.errors.server_error_handler"

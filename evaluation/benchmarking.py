@@ -144,7 +144,7 @@ def benchmark_environment(base=None):
     env = dict(os.environ if base is None else base)
     env.setdefault("PGHOST", "127.0.0.1")
     env.setdefault("PGPORT", "5432")
-    env.setdefault("PGUSER", "reverie")
+    env.setdefault("PGUSER", "reverie_owner")
     env.setdefault("PYTHON", sys.executable)
     return env
 

@@ -1,27 +1,25 @@
-"""The operator's admin: flags, kill switches and content-free figures.
+"""The operator's admin: flags, kill switches, content-free figures and task health.
 
 No model holding memory text (sessions, events, beliefs...) is registered
 here. Operators are principals too; row-level security would show them only
 their own rows, but the operator admin does not list those rows at all.
 """
 
+import re
+
 from django.contrib import admin, messages
+from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
 from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django_q import models as q_models
 
 from .errors import ReverieError
 from .models import BeliefStatusCount, Flag
 from .selectors.flags import flag_list
 from .selectors.operations import memory_overview
 from .services.flags import flag_set
-
-# The operators' admin is Reverie's, not a generic Django one.
-admin.site.site_header = "Reverie operator admin"
-admin.site.site_title = "Reverie operator admin"
-admin.site.index_title = "Operate Reverie"
-admin.site.site_url = None
 
 
 @admin.register(Flag)
@@ -71,9 +69,10 @@ class FlagAdmin(admin.ModelAdmin):
         return HttpResponseRedirect(reverse("admin:memory_flag_changelist"))
 
 
-@admin.register(BeliefStatusCount)
-class MemoryOverviewAdmin(admin.ModelAdmin):
-    """Counts and queue depth across principals, read from content-free tables."""
+class ReadOnlyListAdmin(admin.ModelAdmin):
+    """A list and nothing else: no page per row, no add, change or delete."""
+
+    actions = None
 
     def has_add_permission(self, request):
         return False
@@ -85,14 +84,19 @@ class MemoryOverviewAdmin(admin.ModelAdmin):
         return False
 
     def get_urls(self):
-        # Only the overview: no per-row pages.
+        opts = self.model._meta
         return [
             path(
                 "",
                 self.admin_site.admin_view(self.changelist_view),
-                name="memory_beliefstatuscount_changelist",
+                name=f"{opts.app_label}_{opts.model_name}_changelist",
             )
         ]
+
+
+@admin.register(BeliefStatusCount)
+class MemoryOverviewAdmin(ReadOnlyListAdmin):
+    """Counts and queue depth across principals, read from content-free tables."""
 
     def changelist_view(self, request, extra_context=None):
         if not self.has_view_permission(request):
@@ -104,3 +108,52 @@ class MemoryOverviewAdmin(admin.ModelAdmin):
             "overview": memory_overview(),
         }
         return TemplateResponse(request, "admin/memory/overview.html", context)
+
+
+# django-q2's own admin lets whoever may add a Schedule run any function with
+# any arguments in the worker, and shows every task's arguments and result.
+# Schedules are declared in code (memory.schedules, `manage.py sync_schedules`);
+# operators get the read-only, content-free pages below instead. Groups are
+# declared in code too (accounts.operators).
+for _model in (q_models.Schedule, q_models.Success, q_models.Failure, q_models.OrmQ, Group):
+    if admin.site.is_registered(_model):
+        admin.site.unregister(_model)
+
+_ERROR_CLASS = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
+
+
+@admin.register(q_models.Task)
+class TaskHealthAdmin(ReadOnlyListAdmin):
+    """Background tasks: which function ran, when, whether it worked, and the class of its
+    error; never their arguments or results, which may name an owner's data."""
+
+    list_display = ("func", "started", "stopped", "success", "attempt_count", "error_class")
+    list_display_links = None
+    list_filter = ("success", "func")
+    ordering = ("-stopped",)
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .only("id", "func", "started", "stopped", "success", "attempt_count", "result")
+        )
+
+    @admin.display(description="error")
+    def error_class(self, task):
+        if task.success:
+            return ""
+        # A failure's result is its traceback text: show its last line's
+        # exception class, never the message.
+        last_line = str(task.result or "").strip().splitlines()[-1:] or [""]
+        match = _ERROR_CLASS.match(last_line[0])
+        return match.group(1) if match else "error"
+
+
+@admin.register(q_models.Schedule)
+class ScheduleListAdmin(ReadOnlyListAdmin):
+    """The declared schedules and when each runs next; never their arguments."""
+
+    list_display = ("name", "func", "schedule_type", "minutes", "cron", "repeats", "next_run")
+    list_display_links = None
+    ordering = ("name",)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from accounts.operators import operator_grant
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke
 from memory.enums import BeliefType, EventType
@@ -126,7 +127,8 @@ def _demo_conversation(owner, conversation):
 def demo_seed():
     """Create (or reset) the demo accounts and conversation; running it again adds nothing."""
     owner = _account(*OWNER, is_active=True)
-    _account(*OPERATOR, is_active=True, is_staff=True, is_superuser=True)
+    # An operator, not a superuser: the operator role's permissions only.
+    operator_grant(user=_account(*OPERATOR, is_active=True, is_superuser=False))
     with principal_context(owner):
         for conversation in CONVERSATIONS:
             if not Session.objects.filter(

@@ -51,6 +51,14 @@ SCHEDULES = [
         "repeats": -1,
     },
     {
+        # Idempotency keys last a day; expired records are deleted, not just ignored.
+        "name": "memory.idempotency_purge",
+        "func": "memory.tasks.idempotency_purge_task",
+        "schedule_type": Schedule.MINUTES,
+        "minutes": 10,
+        "repeats": -1,
+    },
+    {
         # Readiness (/readyz) looks for this to know a worker is running.
         "name": "memory.worker_heartbeat",
         "func": "memory.tasks.worker_heartbeat_task",

@@ -3,6 +3,7 @@
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.formation import formation_sweep
 from memory.services.heartbeat import heartbeat_record
+from memory.services.idempotency import idempotency_purge_sweep
 
 
 def belief_expiry_sweep_task():
@@ -16,3 +17,7 @@ def formation_sweep_task():
 
 def worker_heartbeat_task():
     heartbeat_record()
+
+
+def idempotency_purge_task():
+    return idempotency_purge_sweep()

@@ -4,10 +4,18 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-export DEBUG="${DEBUG:-1}"
 PORT="${PORT:-8000}"
 PY=.venv/bin/python
 mkdir -p var
+# Development settings for this checkout, read by manage.py (never by the WSGI
+# application): so the README's manage.py commands work in a plain shell too.
+if [ ! -f var/dev.env ]; then
+    umask 077
+    printf 'DEBUG=1\nSECRET_KEY=%s\n' "$($PY -c 'import secrets; print(secrets.token_urlsafe(50))')" \
+        > var/dev.env.tmp
+    mv var/dev.env.tmp var/dev.env
+    umask 022
+fi
 
 $PY manage.py migrate --no-input -v 0
 $PY manage.py sync_schedules

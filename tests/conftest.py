@@ -6,6 +6,10 @@ from django.db import connection
 
 from tests.factories import UserFactory
 
+# What the TLS-terminating proxy in front of a production deployment adds to
+# every request; the tests run the production settings behind it.
+PROXIED_HTTPS = {"HTTP_X_FORWARDED_PROTO": "https"}
+
 REQUIRE_POSTGRES = os.environ.get("REVERIE_REQUIRE_POSTGRES") == "1"
 REQUIRE_BROWSER = os.environ.get("REVERIE_REQUIRE_BROWSER") == "1"
 CHROMIUM = "/usr/bin/chromium"
@@ -72,6 +76,24 @@ def _fresh_cache():
     flag_cache_clear()
 
 
+@pytest.fixture(autouse=True)
+def _browser_origin_trusted(request):
+    """A browser test's pages come from http://localhost:port while the proxy header says
+    https, as if TLS ended there: trust that origin as an operator trusts the public one."""
+    if request.node.get_closest_marker("browser") is None:
+        return
+    live_server = request.getfixturevalue("live_server")
+    settings = request.getfixturevalue("settings")
+    settings.CSRF_TRUSTED_ORIGINS = [live_server.url]
+
+
+@pytest.fixture
+def client():
+    from django.test import Client
+
+    return Client(**PROXIED_HTTPS)
+
+
 @pytest.fixture
 def on_postgres():
     return connection.vendor == "postgresql"
@@ -89,4 +111,31 @@ def other_owner(db):
 
 @pytest.fixture
 def operator(db):
-    return UserFactory(username="operator", is_staff=True, is_superuser=True)
+    """A member of the operator role, as `manage.py operators add` makes one."""
+    from accounts.operators import operator_grant
+
+    return operator_grant(user=UserFactory(username="operator"))
+
+
+@pytest.fixture
+def processing_on(db):
+    """A certificate of the current reconsolidation code, then the owner's surface and the
+    capability's flag on."""
+    from evaluation import certificates
+    from evaluation.models import Certificate
+    from memory.services.flags import flag_set
+
+    spec = certificates.capability("reconsolidation")
+    policy_version, digest = certificates.current_binding(spec)
+    Certificate.objects.create(
+        capability=spec.name,
+        arm=spec.arm,
+        policy_version=policy_version,
+        code_digest=digest,
+        dataset_digest="0" * 64,
+        results_digest="0" * 64,
+        metrics={},
+        thresholds={},
+    )
+    flag_set(key="reconsolidation_surface", enabled=True)
+    flag_set(key="reconsolidation", enabled=True)

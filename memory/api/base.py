@@ -3,6 +3,7 @@
 import functools
 import hashlib
 import json
+import re
 
 from django.conf import settings
 from django.db import transaction
@@ -35,17 +36,23 @@ class Page:
         return queryset[self.offset : self.offset + self.limit]
 
 
-def int_param(request, name, default, low, high):
+# The largest value an unbounded integer parameter (an offset, a revision) may
+# take: past it the database cannot compare or skip, and no bank is that big.
+INT_PARAM_MAX = 2**31 - 1
+_INTEGER_RE = re.compile(r"-?[0-9]{1,10}")
+
+
+def int_param(request, name, default, low, high=None):
+    """The integer query parameter ``name`` within ``low`` to ``high`` (or ``INT_PARAM_MAX``)."""
+    high = INT_PARAM_MAX if high is None else high
     raw = request.query_params.get(name)
     if raw is None:
         return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = None
-    if value is None or value < low or (high is not None and value > high):
-        bounds = f"between {low} and {high}" if high is not None else f"at least {low}"
-        raise validation_error(f"{name} must be an integer {bounds}.", field=name)
+    # Plain decimal digits, and few of them: int() would also take "1_000" and
+    # " 7", and converting thousands of digits is slow in itself.
+    value = int(raw) if _INTEGER_RE.fullmatch(raw) else None
+    if value is None or not low <= value <= high:
+        raise validation_error(f"{name} must be an integer between {low} and {high}.", field=name)
     return value
 
 
@@ -78,45 +85,50 @@ def _fingerprint(request):
     return hashlib.sha256(material.encode()).hexdigest()
 
 
-def _normalised(data):
-    # What the client received, as JSON: UUIDs and datetimes become strings.
-    return json.loads(json.dumps(data, cls=JSONEncoder))
-
-
-def idempotent(method):
+def idempotent(current):
     """Make a write replayable under an ``Idempotency-Key`` header.
+
+    ``current(request, resource_id)`` renders the resource the write answered
+    with as it is now: a replay answers with the original status and that
+    rendering, so whatever happened since (a correction, an erasure) shows,
+    and no response text is ever stored.
 
     The key is reserved in the same transaction as the write. A concurrent
     request with the same key blocks on the reservation's unique index until
-    the first commits, then replays its response instead of writing twice. The
-    same key with a different request is a conflict. A failed write rolls the
+    the first commits, then replays instead of writing twice. The same key
+    with a different request is a conflict. A failed write rolls the
     reservation back with everything else, so the key stays free for a retry.
     """
 
-    @functools.wraps(method)
-    def wrapper(view, request, *args, **kwargs):
-        # Every write runs in one transaction that an exception rolls back
-        # whole, keyed or not: nothing is ever partially written.
-        key = request.headers.get("Idempotency-Key")
-        if key is None:
+    def decorate(method):
+        @functools.wraps(method)
+        def wrapper(view, request, *args, **kwargs):
+            # Every write runs in one transaction that an exception rolls back
+            # whole, keyed or not: nothing is ever partially written.
+            key = request.headers.get("Idempotency-Key")
+            if key is None:
+                with transaction.atomic():
+                    return method(view, request, *args, **kwargs)
+            idempotency_key_check(key)
+            principal = request.user
+            fingerprint = _fingerprint(request)
             with transaction.atomic():
-                return method(view, request, *args, **kwargs)
-        idempotency_key_check(key)
-        principal = request.user
-        fingerprint = _fingerprint(request)
-        with transaction.atomic():
-            record = idempotency_reserve(principal=principal, key=key, fingerprint=fingerprint)
-            if record.status_code:
-                return Response(
-                    record.body, status=record.status_code, headers={"Idempotent-Replayed": "true"}
+                record = idempotency_reserve(principal=principal, key=key, fingerprint=fingerprint)
+                if record.status_code:
+                    return Response(
+                        current(request, record.resource_id),
+                        status=record.status_code,
+                        headers={"Idempotent-Replayed": "true"},
+                    )
+                response = method(view, request, *args, **kwargs)
+                idempotency_complete(
+                    record, status_code=response.status_code, resource_id=response.data["id"]
                 )
-            response = method(view, request, *args, **kwargs)
-            idempotency_complete(
-                record, status_code=response.status_code, body=_normalised(response.data)
-            )
-            return response
+                return response
 
-    return wrapper
+        return wrapper
+
+    return decorate
 
 
 def errors(*codes):

@@ -7,6 +7,7 @@
 import logging
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import SuspiciousOperation
 from django.http import Http404, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
@@ -71,6 +72,9 @@ def exception_handler(exc, context):
         code, message, details = "not_found", "Not found.", {}
     elif isinstance(exc, DjangoPermissionDenied):
         code, message, details = "forbidden", "You may not do this.", {}
+    elif isinstance(exc, SuspiciousOperation):
+        # Too many query parameters, say: the request, not the service, is at fault.
+        code, message, details = "validation_error", MALFORMED, {"reason": type(exc).__name__}
     elif (mapped := _drf_error(exc)) is not None:
         code, message, details = mapped
         if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
@@ -91,6 +95,17 @@ def exception_handler(exc, context):
         status=HTTP_STATUS_BY_CODE[code],
         headers=headers,
     )
+
+
+MALFORMED = "The request is malformed."
+
+
+def bad_request_handler(request, exception=None):
+    """Django's 400 handler (a bad Host header, say): the error body under /api/."""
+    if request.path.startswith("/api/"):
+        details = {"reason": type(exception).__name__} if exception is not None else {}
+        return error_response(request, "validation_error", MALFORMED, details)
+    return defaults.bad_request(request, exception)
 
 
 def not_found_handler(request, exception=None):

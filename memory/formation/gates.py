@@ -22,10 +22,16 @@ _SECRET_PATTERNS = [
     re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----"),
     # A long opaque token: 32+ characters mixing letters and digits.
     re.compile(r"\b(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])[A-Za-z0-9+/_-]{32,}\b"),
-    # "password is ...", "pin: 1234", "api key = ..."; and "pin 1234", "cvv 123".
+    # "password is ...", "pin: 1234", "api key = ...", "the password for my email is ...";
+    # and "pin 1234", "cvv 123". What the secret belongs to may sit between the
+    # word and "is" as a short phrase ("for my email", "to the wifi"), not as a
+    # noun of its own ("password manager is great" says nothing secret).
     re.compile(
         r"\b(?:pass(?:word|code|phrase)|pwd|pin(?: code| number)?|api[ _-]?key|secret(?: key)?|"
-        r"access[ _-]?token|security code|cvv|cvc)\b\s*(?:is|was|=|:)\s*\S+",
+        r"access[ _-]?token|security code|cvv|cvc)\b"
+        r"(?:\s+(?:for|to|of|on|at)\s+(?:my|the|our|your|his|her|their)?\s*[\w.@-]+"
+        r"(?:\s+(?:account|login|app|card|router|network|laptop|phone|box))?)?"
+        r"\s*(?:is|was|=|:)\s*\S+",
         re.IGNORECASE,
     ),
     re.compile(r"\b(?:pin|passcode|cvv|cvc)\s*#?\s*\d{3,}\b", re.IGNORECASE),

@@ -27,6 +27,7 @@ class MaintenanceDue(models.Model):
 
     class Kind(models.TextChoices):
         BELIEF_EXPIRY = "belief_expiry"
+        IDEMPOTENCY_PURGE = "idempotency_purge"
 
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
     kind = models.CharField(max_length=30, choices=Kind.choices)

@@ -6,7 +6,8 @@ owner's id answers 404 exactly like a missing one. The admin's own forms are
 read-only: nobody adds, edits or deletes a row through them.
 """
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ChangeList
 from django.http import Http404, HttpResponseRedirect
 from django.template.response import TemplateResponse
@@ -31,6 +32,17 @@ class OwnerAdmin(admin.ModelAdmin):
     """
 
     actions = None
+
+    def response_action(self, request, queryset):
+        # The selection is posted as database keys; anything but digits would
+        # fail inside the query. Scoping to the owner is the queryset's job.
+        selected = request.POST.getlist(helpers.ACTION_CHECKBOX_NAME)
+        if not all(value.isascii() and value.isdigit() and len(value) < 19 for value in selected):
+            self.message_user(
+                request, "That selection is not valid; nothing was changed.", messages.ERROR
+            )
+            return HttpResponseRedirect(request.get_full_path())
+        return super().response_action(request, queryset)
 
     def get_owned(self, request, object_id):
         """The owner's row with this public id; raises ``ReverieError`` if there is none."""

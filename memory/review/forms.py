@@ -39,3 +39,14 @@ class AccountErasureForm(forms.Form):
         if username != self.expected_username:
             raise forms.ValidationError("That is not your username.")
         return username
+
+
+class TokenCreateForm(forms.Form):
+    name = forms.CharField(
+        max_length=100,
+        help_text="Which assistant will use it, so that you can tell your tokens apart.",
+    )
+
+
+class TokenRevokeForm(forms.Form):
+    token = forms.UUIDField(widget=forms.HiddenInput)

@@ -5,6 +5,8 @@ owner saw, and reports the outcome with ``message_user``. A stale revision
 makes the service refuse (``conflict``); the owner is told and nothing changes.
 """
 
+from collections import Counter
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.http import Http404, HttpResponseNotAllowed, HttpResponseRedirect
@@ -263,7 +265,7 @@ class MemoryAdmin(BeliefPagesAdmin):
         if not form.is_valid():
             self.message_user(
                 request,
-                f"Could not {verb} {quoted(belief)}: the form did not say which version you saw. "
+                f"Could not {verb} the memory: the form did not say which version you saw. "
                 "Nothing was changed.",
                 messages.ERROR,
             )
@@ -277,11 +279,11 @@ class MemoryAdmin(BeliefPagesAdmin):
         except ReverieError as error:
             self.message_user(
                 request,
-                f"Could not {verb} {quoted(belief)}: {error.message} Nothing was changed.",
+                f"Could not {verb} the memory: {error.message} Nothing was changed.",
                 messages.ERROR,
             )
         else:
-            self.message_user(request, f"{done} {quoted(belief)}.", messages.SUCCESS)
+            self.message_user(request, f"{done} the memory.", messages.SUCCESS)
         return redirect_back(request, self.change_url(belief))
 
     def correct_view(self, request, object_id):
@@ -314,7 +316,7 @@ class MemoryAdmin(BeliefPagesAdmin):
         except ReverieError as error:
             self.message_user(
                 request,
-                f"Could not correct {quoted(belief)}: {error.message} Nothing was changed.",
+                f"Could not correct the memory: {error.message} Nothing was changed.",
                 messages.ERROR,
             )
             if error.code == "validation_error":
@@ -322,7 +324,7 @@ class MemoryAdmin(BeliefPagesAdmin):
                 return self.render(request, "review/memory/correct.html", {**context, "form": form})
             return HttpResponseRedirect(self.change_url(belief))
         self.message_user(
-            request, f"Corrected: {quoted(new)} replaces {quoted(belief)}.", messages.SUCCESS
+            request, "Corrected: the new version replaces the old one.", messages.SUCCESS
         )
         return HttpResponseRedirect(self.change_url(new))
 
@@ -353,7 +355,7 @@ class MemoryAdmin(BeliefPagesAdmin):
         except ReverieError as error:
             self.message_user(
                 request,
-                f"Could not erase {quoted(belief)}: {error.message} Nothing was changed.",
+                f"Could not erase the memory: {error.message} Nothing was changed.",
                 messages.ERROR,
             )
             return HttpResponseRedirect(self.change_url(belief))
@@ -482,7 +484,9 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
 
     def _decide_many(self, request, queryset, service, done):
         selected = len(request.POST.getlist(helpers.ACTION_CHECKBOX_NAME))
-        succeeded, failures, acted_on = 0, [], 0
+        # Messages name no memory: they travel in a cookie, and the memories
+        # that were left alone are still in the queue below them.
+        succeeded, failures, acted_on = 0, Counter(), 0
         for belief in queryset:
             acted_on += 1
             try:
@@ -492,16 +496,15 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
                     expected_revision=self._seen_revision(request, belief),
                 )
             except ReverieError as error:
-                failures.append(f"{quoted(belief)}: {error.message}")
+                failures[error.message] += 1
             else:
                 succeeded += 1
         if succeeded:
             self.message_user(request, f"{memories(succeeded)} {done}.", messages.SUCCESS)
-        if failures:
+        for reason, count in sorted(failures.items()):
             self.message_user(
                 request,
-                f"{memories(len(failures))} could not be {done}: {'; '.join(failures)} "
-                + left_alone(len(failures)),
+                f"{memories(count)} could not be {done}: {reason} " + left_alone(count),
                 messages.ERROR,
             )
         gone = selected - acted_on

@@ -13,7 +13,6 @@ from functools import partial
 
 from django.contrib import admin, messages
 from django.contrib.auth import logout
-from django.contrib.auth.forms import AuthenticationForm
 from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.defaultfilters import pluralize
@@ -22,6 +21,8 @@ from django.urls import include, path, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 
+from accounts.audit import operator_actions_for
+from accounts.forms import OwnerAuthenticationForm
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.errors import ReverieError
 from memory.models import Belief, Session
@@ -31,13 +32,9 @@ from memory.services.account import account_erase, account_erasure_request, acco
 
 from .forms import AccountErasureForm
 from .memories import MemoryAdmin, ReviewQueueAdmin
+from .password import PasswordSetView
 from .sessions import SessionAdmin
-
-
-class ReviewAuthenticationForm(AuthenticationForm):
-    """The login form without the admin's staff-only rule; inactive users still cannot log in."""
-
-    required_css_class = "required"
+from .tokens import AccountTokensMixin
 
 
 @dataclass(frozen=True)
@@ -58,14 +55,15 @@ class ReviewSection:
     card: Callable | None = None
 
 
-class ReviewSite(admin.AdminSite):
+class ReviewSite(AccountTokensMixin, admin.AdminSite):
     site_header = "Reverie: your memories"
     site_title = "Reverie review"
     index_title = "Your memories"
     # There is no public site to go back to.
     site_url = None
     enable_nav_sidebar = False
-    login_form = ReviewAuthenticationForm
+    # Any active user may sign in (not only staff), throttled.
+    login_form = OwnerAuthenticationForm
     index_template = "review/index.html"
 
     def __init__(self, name="review"):
@@ -117,6 +115,13 @@ class ReviewSite(admin.AdminSite):
                 name="account_export",
             ),
             path("account/erase/", self.admin_view(self.account_erase_view), name="account_erase"),
+            *self.token_urls(),
+            # Reached signed out, by the link the administrator handed over.
+            path(
+                "password/<uidb64>/<token>/",
+                PasswordSetView.as_view(site=self),
+                name="password_set",
+            ),
             *(
                 path(
                     f"{section.slug}/",
@@ -157,7 +162,14 @@ class ReviewSite(admin.AdminSite):
         return super().index(request, context)
 
     def account_view(self, request):
-        return self.render(request, "review/account/account.html", {"title": "Your account"})
+        return self.render(
+            request,
+            "review/account/account.html",
+            {
+                "title": "Your account",
+                "operator_actions": operator_actions_for(principal=request.user)[:50],
+            },
+        )
 
     def account_export_view(self, request):
         """Everything Reverie holds for the owner, downloaded as one JSON file."""

@@ -32,3 +32,15 @@ def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
 
 def message_matches(*, owner_id, terms, since=None, limit):
     return _backend().message_matches(owner_id=owner_id, terms=terms, since=since, limit=limit)
+
+
+def forget_erased():
+    """Drop erased text from the search indexes themselves; call it in the erasing transaction.
+
+    PostgreSQL: a no-op. The ``tsvector`` column is generated from the
+    blanked text at once; what the GIN index and the old row versions still
+    hold goes with the next vacuum (see README, "Ownership").
+    SQLite: merges the FTS5 indexes, which keep deleted words until then.
+    """
+    if connection.vendor == "sqlite":
+        sqlite.forget_erased()

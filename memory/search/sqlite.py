@@ -75,3 +75,17 @@ def message_matches(*, owner_id, terms, since, limit):
         f"WHERE {' AND '.join(where)} ORDER BY score, e.id DESC LIMIT %s",
         [*params, limit],
     )
+
+
+# The FTS5 indexes of the searchable tables (see AddFullTextIndex).
+_INDEXES = ("memory_belief_fts", "memory_event_fts")
+
+
+def forget_erased():
+    # Deleting from an FTS5 index only adds delete markers: the erased words
+    # stay in older segments until they merge. 'optimize' merges every segment
+    # into one now, which drops them. (SQLite 3.42's secure-delete option would
+    # avoid the full merge; Debian's SQLite here is older.)
+    with connection.cursor() as cursor:
+        for index in _INDEXES:
+            cursor.execute(f"INSERT INTO {index}({index}) VALUES ('optimize')")

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.errors import validation_error
+from memory.formation.gates import redact_secrets
 from memory.models import Belief, BeliefSource, Event
 from memory.principal import principal_context
 from memory.search import belief_matches, message_matches
@@ -221,6 +222,16 @@ def _with_sources(principal, items):
     ]
 
 
+def _masked(item):
+    return replace(
+        item,
+        text=redact_secrets(item.text),
+        sources=tuple(
+            replace(source, excerpt=redact_secrets(source.excerpt)) for source in item.sources
+        ),
+    )
+
+
 def _message_items(principal, matches):
     rows = {
         row[0]: row
@@ -346,6 +357,9 @@ def recall(
         items = _with_sources(principal, items)
         for extra in extras:
             items = extra.with_sources(principal, items)
+    # What reaches an assistant never carries a secret-shaped span, whatever a
+    # message said or an older memory kept; the owner's own log is untouched.
+    items = [_masked(item) for item in items]
     return RecallResult(
         items=items, terms=terms, chars=chars, truncated=truncated, included=tuple(include)
     )

@@ -31,6 +31,7 @@ from memory.models import (
     Session,
 )
 from memory.principal import principal_context
+from memory.search import forget_erased
 
 ERASURE_SALT = "reverie.account-erasure"
 ERASURE_TOKEN_LIFETIME = timedelta(minutes=10)
@@ -99,6 +100,7 @@ def account_purge(*, principal):
             count, _ = model.objects.filter(owner=principal).delete()
             deleted[model._meta.model_name] = count
         principal.delete()
+        forget_erased()
     return deleted
 
 

@@ -26,8 +26,10 @@ from memory.enums import (
     is_valid_scope,
 )
 from memory.errors import conflict, validation_error
+from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import Belief, Event
 from memory.principal import principal_context
+from memory.search import forget_erased
 from memory.selectors._ids import parse_public_id
 from memory.selectors.beliefs import belief_get, belief_versions
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
@@ -66,6 +68,21 @@ def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_unt
     if len(statement) > limit:
         raise validation_error(
             f"statement is longer than {limit} characters.", field="statement", limit=limit
+        )
+    # The gates formation applies hold for what the owner or a runtime states too.
+    if contains_secret(statement):
+        raise validation_error(
+            "statement holds what looks like a secret (a password, key, card or account "
+            "number); Reverie does not keep secrets.",
+            field="statement",
+            reason="secret",
+        )
+    if looks_like_injection(statement):
+        raise validation_error(
+            "statement reads as an instruction to the assistant, not as something about "
+            "the person; Reverie does not keep instructions as memories.",
+            field="statement",
+            reason="injection",
         )
     if subject is None:
         subject = topic_subject(statement)
@@ -346,5 +363,6 @@ def belief_delete(*, principal, belief_id, expected_revision):
         for version in versions:
             if version.status != BeliefStatus.DELETED:
                 belief_erase(version, actor=Actor.PRINCIPAL)
+        forget_erased()
         belief.refresh_from_db()
         return belief

@@ -13,6 +13,7 @@ from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus
 from memory.errors import validation_error
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
 from memory.principal import principal_context
+from memory.search import forget_erased
 from memory.selectors.sessions import event_get, session_get
 
 from .records import set_status
@@ -85,6 +86,7 @@ def event_erase(*, principal, event_id):
         events = Event.objects.filter(pk=event.pk)
         beliefs_deleted = _erase_dependents(principal, events)
         _redact(events)
+        forget_erased()
         AuditRecord.objects.create(
             owner=principal,
             action=AuditAction.EVENT_ERASED,
@@ -115,6 +117,7 @@ def session_erase(*, principal, session_id):
         )
         beliefs_deleted = _erase_dependents(principal, messages)
         events_redacted = _redact(messages)
+        forget_erased()
         session_close(principal=principal, session_id=session.public_id)
         session.refresh_from_db()
         session.erased_at = timezone.now()

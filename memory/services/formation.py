@@ -411,7 +411,10 @@ class _Bank:
             )
             BeliefSource.objects.bulk_create(
                 BeliefSource(
-                    owner=self.principal, belief=belief, event=event, excerpt=excerpt_of(event)
+                    owner=self.principal,
+                    belief=belief,
+                    event=event,
+                    excerpt=excerpt_of(event, belief.statement),
                 )
                 for belief, events in self.reinforcing
                 for event in events

@@ -5,16 +5,22 @@ receipt, say) reserve their keys here, so one key names one request whatever
 surface it came through. A reservation lives in the transaction of the write
 it guards: it commits with the write, or rolls back with it and leaves the key
 free for a retry.
+
+A record keeps no text: a replay renders the resource as it is now. Expired
+records are purged on the owner's next keyed write and by the scheduled
+``idempotency_purge_sweep``, found through the content-free ``MaintenanceDue``.
 """
 
 import re
 from datetime import timedelta
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Min
 from django.utils import timezone
 
 from memory.errors import conflict, validation_error
-from memory.models import IdempotencyRecord
+from memory.models import IdempotencyRecord, MaintenanceDue
 from memory.principal import principal_context
 
 IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
@@ -34,8 +40,9 @@ def idempotency_reserve(*, principal, key, fingerprint):
     """Reserve ``key`` for the request ``fingerprint`` and return its record, locked.
 
     Call it inside the transaction of the write. A record with a non-zero
-    ``status_code`` was completed by an earlier request: the caller replays its
-    ``body`` instead of writing again. The same key reserved for a different
+    ``status_code`` was completed by an earlier request: the caller replays it
+    (its status, and the current state of its ``resource_id``) instead of
+    writing again. The same key reserved for a different
     request is a conflict.
 
     A concurrent request with the same key blocks on the unique index until
@@ -57,6 +64,12 @@ def idempotency_reserve(*, principal, key, fingerprint):
                     )
             except IntegrityError:
                 record = records.select_for_update().get(key=key)
+            else:
+                MaintenanceDue.objects.get_or_create(
+                    owner=principal,
+                    kind=MaintenanceDue.Kind.IDEMPOTENCY_PURGE,
+                    defaults={"due_at": record.created_at + IDEMPOTENCY_KEY_LIFETIME},
+                )
         if record.fingerprint != fingerprint:
             raise conflict(
                 "This Idempotency-Key was used for a different request.",
@@ -65,12 +78,57 @@ def idempotency_reserve(*, principal, key, fingerprint):
         return record
 
 
-def idempotency_complete(record, *, status_code, body):
-    """Store the result a replay of ``record``'s request returns.
+def idempotency_complete(record, *, status_code, resource_id=""):
+    """Record that ``record``'s request answered ``status_code`` about ``resource_id``.
 
     In the write's transaction, under the principal that reserved the key.
+    Only the public id is kept, never the response: see the module docstring.
     """
     record.status_code = status_code
-    record.body = body
-    record.save(update_fields=["status_code", "body"])
+    record.resource_id = str(resource_id or "")
+    record.save(update_fields=["status_code", "resource_id"])
     return record
+
+
+def idempotency_purge_due(*, principal, now=None):
+    """Delete the principal's expired records; return how many.
+
+    Moves the principal's purge due time to when its oldest remaining record
+    expires, or drops it when none remains.
+    """
+    now = now or timezone.now()
+    with principal_context(principal), transaction.atomic():
+        due = (
+            MaintenanceDue.objects.select_for_update(skip_locked=True)
+            .filter(owner=principal, kind=MaintenanceDue.Kind.IDEMPOTENCY_PURGE)
+            .first()
+        )
+        if due is None:
+            return 0
+        records = IdempotencyRecord.objects.filter(owner=principal)
+        purged, _ = records.filter(created_at__lte=now - IDEMPOTENCY_KEY_LIFETIME).delete()
+        oldest = records.aggregate(oldest=Min("created_at"))["oldest"]
+        if oldest is None:
+            due.delete()
+        else:
+            due.due_at = oldest + IDEMPOTENCY_KEY_LIFETIME
+            due.save(update_fields=["due_at"])
+        return purged
+
+
+def idempotency_purge_sweep(*, now=None, batch=500):
+    """Purge expired records of principals whose purge is due; return how many.
+
+    Discovery reads only the content-free ``MaintenanceDue`` table; each
+    principal's records are deleted in that principal's own context.
+    """
+    now = now or timezone.now()
+    owner_ids = list(
+        MaintenanceDue.objects.filter(kind=MaintenanceDue.Kind.IDEMPOTENCY_PURGE, due_at__lte=now)
+        .order_by("due_at", "owner_id")
+        .values_list("owner_id", flat=True)[:batch]
+    )
+    purged = 0
+    for principal in get_user_model().objects.filter(pk__in=owner_ids).order_by("pk"):
+        purged += idempotency_purge_due(principal=principal, now=now)
+    return purged

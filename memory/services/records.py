@@ -7,18 +7,16 @@ from django.utils import timezone
 
 from memory.changes import beliefs_retired
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, Polarity
-from memory.formation.gates import redact_secrets
+from memory.excerpts import excerpt_for
 from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
 from memory.text import claim_fingerprint, claim_key
 
 from .tallies import belief_status_count_shift, transition
 
-EXCERPT_MAX_CHARS = 500
 
-
-def excerpt_of(event):
-    """The part of a source message a belief keeps, with secret-shaped spans masked."""
-    return redact_secrets(event.text)[:EXCERPT_MAX_CHARS]
+def excerpt_of(event, statement):
+    """The part of a source message a belief stating ``statement`` keeps (``memory.excerpts``)."""
+    return excerpt_for(event.text, statement)
 
 
 def _audit_record(belief, action, *, actor, from_status="", details=None):
@@ -117,7 +115,12 @@ def insert_beliefs(*, principal, specs):
         return []
     Belief.objects.bulk_create(beliefs)
     BeliefSource.objects.bulk_create(
-        BeliefSource(owner=principal, belief=belief, event=event, excerpt=excerpt_of(event))
+        BeliefSource(
+            owner=principal,
+            belief=belief,
+            event=event,
+            excerpt=excerpt_of(event, belief.statement),
+        )
         for belief, (_, events) in zip(beliefs, specs, strict=True)
         for event in events
     )

@@ -116,6 +116,6 @@ def receipted(*, principal, key, action, target, expected_revision, act, details
             result=result,
         )
         if record is not None:
-            idempotency_complete(record, status_code=200, body=result)
+            idempotency_complete(record, status_code=200)
         receipt.replayed = False
         return receipt

@@ -2,11 +2,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import api_token_create
+from tests.conftest import PROXIED_HTTPS
 
 
 def client_for(principal):
     _, secret = api_token_create(principal=principal, name="test runtime")
-    client = APIClient()
+    client = APIClient(**PROXIED_HTTPS)
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
     return client
 
@@ -23,4 +24,4 @@ def other_api(other_owner):
 
 @pytest.fixture
 def anonymous(db):
-    return APIClient()
+    return APIClient(**PROXIED_HTTPS)

@@ -7,6 +7,7 @@ from rest_framework.test import APIClient
 
 from accounts.services import api_token_create, api_token_revoke
 from memory.services.flags import flag_set
+from tests.conftest import PROXIED_HTTPS
 
 from .helpers import error_of, start_session
 
@@ -20,7 +21,7 @@ def test_no_token_is_unauthenticated(anonymous):
 
 @pytest.mark.parametrize("header", ["Bearer rvk_not-a-real-token", "Bearer ", "Bearer nonsense"])
 def test_a_wrong_token_is_unauthenticated(db, header):
-    client = APIClient()
+    client = APIClient(**PROXIED_HTTPS)
     client.credentials(HTTP_AUTHORIZATION=header)
 
     response = client.get("/api/v1/sessions")
@@ -30,7 +31,7 @@ def test_a_wrong_token_is_unauthenticated(db, header):
 
 def test_a_revoked_token_stops_working_at_once(owner):
     token, secret = api_token_create(principal=owner, name="runtime")
-    client = APIClient()
+    client = APIClient(**PROXIED_HTTPS)
     client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
     assert client.get("/api/v1/sessions").status_code == 200
 

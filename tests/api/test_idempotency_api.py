@@ -105,3 +105,92 @@ def test_concurrent_requests_with_one_key_write_once(owner):
     assert [r.status_code for r in responses] == [201] * 4
     assert len({r.json()["id"] for r in responses}) == 1
     assert count(Event, owner) == 1
+
+
+def test_a_record_keeps_the_status_and_id_but_no_text(api, owner):
+    made = api.post(
+        "/api/v1/memories",
+        {"statement": "User likes oolong."},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k",
+    ).json()
+
+    with principal_context(owner):
+        record = IdempotencyRecord.objects.get(owner=owner, key="k")
+    assert (record.status_code, record.resource_id) == (201, made["id"])
+    assert "oolong" not in str([getattr(record, f.attname) for f in record._meta.concrete_fields])
+
+
+def test_a_replay_after_erasure_shows_the_erasure_not_the_text(api, owner):
+    session = start_session(api)
+    message = api.post(
+        f"/api/v1/sessions/{session['id']}/events",
+        {"type": "user.message.created", "parts": [{"text": "I drive a Honda Civic."}]},
+        format="json",
+    ).json()
+    body = {"statement": "User drives a Honda Civic.", "source_event_ids": [message["id"]]}
+    first = api.post("/api/v1/memories", body, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+    api.post(f"/api/v1/events/{message['id']}/erase")
+
+    replay = api.post("/api/v1/memories", body, format="json", HTTP_IDEMPOTENCY_KEY="k1")
+
+    assert (replay.status_code, replay["Idempotent-Replayed"]) == (201, "true")
+    assert replay.json()["id"] == first.json()["id"]
+    assert replay.json()["status"] == "deleted"
+    assert "Civic" not in replay.content.decode()
+
+
+def test_a_replay_shows_what_changed_since(api, owner):
+    made = api.post(
+        "/api/v1/memories",
+        {"statement": "User likes tea."},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k",
+    ).json()
+    api.post(f"/api/v1/memories/{made['id']}/reject", {"expected_revision": 1}, format="json")
+
+    replay = api.post(
+        "/api/v1/memories",
+        {"statement": "User likes tea."},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="k",
+    )
+
+    assert replay.json()["status"] == "rejected" and replay.json()["revision"] == 2
+
+
+def test_the_purge_deletes_expired_records_and_keeps_fresh_ones(api, owner):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from memory.models import MaintenanceDue
+    from memory.services.idempotency import IDEMPOTENCY_KEY_LIFETIME, idempotency_purge_sweep
+
+    for key in ("old", "new"):
+        api.post("/api/v1/memories", {"statement": key}, format="json", HTTP_IDEMPOTENCY_KEY=key)
+    a_day_ago = timezone.now() - IDEMPOTENCY_KEY_LIFETIME - timedelta(minutes=1)
+    with principal_context(owner):
+        IdempotencyRecord.objects.filter(key="old").update(created_at=a_day_ago)
+    due = MaintenanceDue.objects.get(owner=owner, kind="idempotency_purge")
+    due.due_at = a_day_ago + IDEMPOTENCY_KEY_LIFETIME
+    due.save()
+
+    assert idempotency_purge_sweep(now=due.due_at - timedelta(seconds=1)) == 0
+    assert idempotency_purge_sweep() == 1
+
+    with principal_context(owner):
+        assert list(IdempotencyRecord.objects.values_list("key", flat=True)) == ["new"]
+    due.refresh_from_db()
+    assert due.due_at > timezone.now()
+
+    later = timezone.now() + IDEMPOTENCY_KEY_LIFETIME + timedelta(minutes=1)
+    assert idempotency_purge_sweep(now=later) == 1
+    assert not MaintenanceDue.objects.filter(owner=owner, kind="idempotency_purge").exists()
+
+
+def test_the_purge_is_a_declared_schedule():
+    from memory.schedules import declared_schedules
+
+    (spec,) = [s for s in declared_schedules() if s["name"] == "memory.idempotency_purge"]
+    assert spec["func"] == "memory.tasks.idempotency_purge_task"

@@ -13,6 +13,7 @@ from django.core.management import call_command
 from accounts.services import api_token_create
 from memory.errors import HTTP_STATUS_BY_CODE
 from memory.services.flags import flag_set
+from tests.conftest import PROXIED_HTTPS
 from tests.reconsolidation.banks import reconsolidated
 
 from .helpers import remember, say, start_session
@@ -75,6 +76,8 @@ def fuzz(live_server, secret, *options, examples, config=None):
             f"{live_server.url}/api/v1/schema/",
             "--header",
             f"Authorization: Bearer {secret}",
+            "--header",
+            "X-Forwarded-Proto: https",
             "--checks",
             "not_a_server_error,status_code_conformance,content_type_conformance,"
             "response_headers_conformance,response_schema_conformance",
@@ -106,7 +109,7 @@ def test_a_bounded_fuzzing_run_against_a_live_server_finds_nothing(live_server, 
     _, secret = api_token_create(principal=owner, name="fuzzer")
     from rest_framework.test import APIClient
 
-    api = APIClient()
+    api = APIClient(**PROXIED_HTTPS)
     api.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
     session = start_session(api)
     message = say(api, session, "I just got an Apple Watch.")

@@ -43,6 +43,7 @@ def test_sync_schedules_is_idempotent(db):
     assert sorted(Schedule.objects.values_list("name", flat=True)) == [
         "memory.belief_expiry_sweep",
         "memory.formation_sweep",
+        "memory.idempotency_purge",
         "memory.worker_heartbeat",
         "reconsolidation.tick",
     ]

@@ -1,4 +1,5 @@
 import pytest
+from django.db import connection
 
 from memory.enums import BeliefStatus, EventType
 from memory.errors import ReverieError
@@ -113,3 +114,10 @@ def test_another_owners_session_cannot_be_erased(owner, other_owner):
 
     assert error.value.code == "not_found"
     assert reload(other_owner, message).text == "Mine, not yours."
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="a pragma of SQLite's")
+def test_sqlite_overwrites_what_it_deletes(db):
+    with connection.cursor() as cursor:
+        cursor.execute("PRAGMA secure_delete")
+        assert cursor.fetchone() == (1,)

@@ -197,6 +197,17 @@ def test_excerpts_never_keep_a_secret(owner):
 
     with principal_context(owner):
         excerpt = BeliefSource.objects.get(owner=owner).excerpt
+    # Only the clause that supports the memory, so the password is not even masked there.
+    assert excerpt == "I own a kindle"
+
+
+def test_a_secret_inside_the_supporting_clause_is_masked(owner):
+    session, (message,) = conversation(owner, "I own a kindle whose password is hunter2.")
+
+    consolidate(owner, session, lambda r: [owns(message, "kindle")])
+
+    with principal_context(owner):
+        excerpt = BeliefSource.objects.get(owner=owner).excerpt
     assert "hunter2" not in excerpt and "[redacted]" in excerpt
 
 

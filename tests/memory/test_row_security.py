@@ -77,7 +77,7 @@ def populate(principal):
         ExtractionAudit.objects.create(owner=principal, formation=formation, provider="none")
         ConsolidationWatermark.objects.create(owner=principal, session=session, sequence=1)
         IdempotencyRecord.objects.create(
-            owner=principal, key="k", fingerprint="f", status_code=201, body={"id": 1}
+            owner=principal, key="k", fingerprint="f", status_code=201, resource_id="x"
         )
     return session
 

@@ -27,8 +27,11 @@ def chromium_page():
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
+            # As behind the TLS-terminating proxy of a production deployment.
             context = browser.new_context(
-                viewport={"width": 1280, "height": 800}, accept_downloads=True
+                viewport={"width": 1280, "height": 800},
+                accept_downloads=True,
+                extra_http_headers={"X-Forwarded-Proto": "https"},
             )
             page = context.new_page()
             page.set_default_timeout(15_000)

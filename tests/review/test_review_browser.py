@@ -101,13 +101,13 @@ def test_an_owner_reviews_corrects_and_erases_memories(
 
         watch = page.locator("#result_list tr", has_text="User owns an Apple Watch.")
         watch.get_by_role("button", name="Confirm").click()
-        expect(page.locator(".messagelist")).to_have_text("Confirmed “User owns an Apple Watch.”.")
+        expect(page.locator(".messagelist")).to_have_text("Confirmed the memory.")
         expect(page.locator("#result_list tbody tr")).to_have_count(2)
         screenshots(page, "04-queue-confirmed")
 
         answers = page.locator("#result_list tr", has_text="User prefers long answers.")
         answers.get_by_role("button", name="Reject").click()
-        expect(page.locator(".messagelist")).to_have_text("Rejected “User prefers long answers.”.")
+        expect(page.locator(".messagelist")).to_have_text("Rejected the memory.")
         expect(page.locator("#result_list tbody tr")).to_have_count(1)
         screenshots(page, "05-queue-rejected")
 
@@ -129,7 +129,7 @@ def test_an_owner_reviews_corrects_and_erases_memories(
         screenshots(page, "09-correct-confirm")
         page.click("input[name=_confirm]")
         expect(page.locator(".messagelist")).to_have_text(
-            "Corrected: “User drives a Volvo XC60.” replaces “User drives a BMW X3.”."
+            "Corrected: the new version replaces the old one."
         )
         expect(page.locator(".review-statement")).to_have_text("User drives a Volvo XC60.")
         screenshots(page, "10-corrected")

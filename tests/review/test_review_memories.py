@@ -1,6 +1,8 @@
 """The memory list, one memory's page, and the confirm, reject, correct, erase and history pages."""
 
 import pytest
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpRequest
 from django.urls import reverse
 
 from memory.enums import BeliefStatus, BeliefType, Sensitivity
@@ -104,7 +106,7 @@ class TestConfirmAndReject:
 
         assert reload(owner, belief).status == BeliefStatus.ACTIVE
         assert response.redirect_chain[-1][0] == memory_url(belief)
-        assert page_messages(response) == ["Confirmed “User lives in Porto.”."]
+        assert page_messages(response) == ["Confirmed the memory."]
 
     def test_rejecting_makes_a_memory_rejected(self, owner_client, owner):
         belief = formed(owner, "User lives in Porto.")
@@ -114,7 +116,7 @@ class TestConfirmAndReject:
         )
 
         assert reload(owner, belief).status == BeliefStatus.REJECTED
-        assert page_messages(response) == ["Rejected “User lives in Porto.”."]
+        assert page_messages(response) == ["Rejected the memory."]
 
     def test_a_stale_revision_is_reported_and_changes_nothing(self, owner_client, owner):
         belief = formed(
@@ -129,7 +131,7 @@ class TestConfirmAndReject:
         after = reload(owner, belief)
         assert (after.status, after.needs_review, after.revision) == ("active", True, 2)
         assert page_messages(response) == [
-            "Could not confirm “User lives in Porto.”: The memory has changed since you read it. "
+            "Could not confirm the memory: The memory has changed since you read it. "
             "Nothing was changed."
         ]
 
@@ -215,9 +217,7 @@ class TestCorrect:
             "vehicle:volvo-xc60",
         )
         assert response.redirect_chain[-1][0] == memory_url(new)
-        assert page_messages(response) == [
-            "Corrected: “User drives a Volvo XC60.” replaces “User drives a BMW X3.”."
-        ]
+        assert page_messages(response) == ["Corrected: the new version replaces the old one."]
 
     def test_an_empty_subject_keeps_the_current_one(self, owner_client, owner):
         belief = remember(owner, "User drives a BMW X3.", subject="vehicle:bmw-x3")
@@ -275,7 +275,7 @@ class TestCorrect:
 
 class TestErase:
     def test_it_asks_for_confirmation_first_and_a_get_changes_nothing(self, owner_client, owner):
-        belief = remember(owner, "User's PIN is 1234.")
+        belief = remember(owner, "User's locker number is 1234.")
 
         response = owner_client.get(memory_url(belief, "delete"))
 
@@ -286,7 +286,7 @@ class TestErase:
 
     def test_confirming_erases_the_text_and_the_excerpts(self, owner_client, owner):
         _, (message,) = conversation(owner, "My PIN is 1234.")
-        belief = remember(owner, "User's PIN is 1234.", sources=[message])
+        belief = remember(owner, "User's locker number is 1234.", sources=[message])
 
         response = owner_client.post(
             memory_url(belief, "delete"), {"expected_revision": 1}, follow=True
@@ -300,18 +300,18 @@ class TestErase:
         assert "1234" not in response.content.decode()
 
     def test_a_stale_erasure_is_reported_and_changes_nothing(self, owner_client, owner):
-        belief = formed(owner, "User's PIN is 1234.")
+        belief = formed(owner, "User's locker number is 1234.")
         owner_client.post(memory_url(belief, "confirm"), {"expected_revision": 1})
 
         response = owner_client.post(
             memory_url(belief, "delete"), {"expected_revision": 1}, follow=True
         )
 
-        assert reload(owner, belief).statement == "User's PIN is 1234."
+        assert reload(owner, belief).statement == "User's locker number is 1234."
         assert "has changed since you read it" in page_messages(response)[-1]
 
     def test_an_erased_memory_cannot_be_erased_again(self, owner_client, owner):
-        belief = remember(owner, "User's PIN is 1234.")
+        belief = remember(owner, "User's locker number is 1234.")
         owner_client.post(memory_url(belief, "delete"), {"expected_revision": 1})
 
         page = owner_client.get(memory_url(belief, "delete")).content.decode()
@@ -344,7 +344,7 @@ class TestHistory:
         assert "User drives a Volvo XC60." in body
 
     def test_the_history_of_an_erased_memory_shows_no_text(self, owner_client, owner):
-        belief = remember(owner, "User's PIN is 1234.")
+        belief = remember(owner, "User's locker number is 1234.")
         owner_client.post(memory_url(belief, "delete"), {"expected_revision": 1})
 
         response = owner_client.get(memory_url(belief, "history"))
@@ -356,10 +356,23 @@ class TestHistory:
 
 @pytest.mark.parametrize("page", ["change", "history", "delete", "correct"])
 def test_every_memory_page_renders_for_an_erased_memory(owner_client, owner, page):
-    belief = remember(owner, "User's PIN is 1234.")
+    belief = remember(owner, "User's locker number is 1234.")
     owner_client.post(memory_url(belief, "delete"), {"expected_revision": 1})
 
     response = owner_client.get(memory_url(belief, page))
 
     assert response.status_code == 200
     assert "1234" not in response.content.decode()
+
+
+def test_no_message_carries_memory_text(owner_client, owner):
+    # Messages travel in a cookie (signed, not encrypted) and outlive erasure there.
+    belief = formed(owner, "User lives in Porto.")
+    change_elsewhere(owner, belief)
+    stale = owner_client.post(memory_url(belief, "confirm"), {"expected_revision": 1})
+    fresh = owner_client.post(memory_url(belief, "confirm"), {"expected_revision": 2})
+
+    for response in (stale, fresh):
+        sent = CookieStorage(HttpRequest())._decode(response.cookies["messages"].value)
+        text = " ".join(message.message for message in sent)
+        assert "the memory" in text and "Porto" not in text

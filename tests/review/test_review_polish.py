@@ -31,7 +31,7 @@ def test_the_memory_list_shows_memories_in_use_unless_asked(owner_client, owner)
     formed(owner, "User lives in Porto.")
     rejected = remember(owner, "User hates rain.")
     belief_reject(principal=owner, belief_id=rejected.public_id, expected_revision=1)
-    erased = remember(owner, "User's PIN is 1234.")
+    erased = remember(owner, "User's locker number is 1234.")
     belief_delete(principal=owner, belief_id=erased.public_id, expected_revision=1)
 
     def listed(query=""):

@@ -71,7 +71,7 @@ def test_confirming_one_row_returns_to_the_queue(owner_client, owner):
 
     assert reload(owner, belief).status == BeliefStatus.ACTIVE
     assert response.redirect_chain[-1][0] == QUEUE
-    assert page_messages(response) == ["Confirmed “User lives in Porto.”."]
+    assert page_messages(response) == ["Confirmed the memory."]
     assert queued(owner_client) == []
 
 
@@ -118,7 +118,7 @@ def test_a_bulk_action_reports_rows_changed_since_the_page_was_shown(owner_clien
     assert page_messages(response) == [
         "2 memories confirmed.",
         "1 memory could not be confirmed: "
-        "“User likes figs.”: The memory has changed since you read it. It was left as it is.",
+        "The memory has changed since you read it. It was left as it is.",
     ]
 
 

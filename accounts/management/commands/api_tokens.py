@@ -1,6 +1,7 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.models import OperatorAction
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke, api_token_rotate
 from memory.errors import ReverieError
@@ -8,7 +9,10 @@ from memory.selectors._ids import parse_public_id
 
 
 class Command(BaseCommand):
-    help = "Create, list, rotate and revoke API tokens (one principal per token)."
+    help = (
+        "Create, list, rotate and revoke API tokens (one principal per token). The machine "
+        "administrator's tool: each change is recorded where the owner sees it."
+    )
 
     def add_arguments(self, parser):
         actions = parser.add_subparsers(dest="action", required=True)
@@ -36,7 +40,9 @@ class Command(BaseCommand):
         return principal
 
     def _create(self, username, name, **options):
-        token, secret = api_token_create(principal=self._principal(username), name=name)
+        token, secret = api_token_create(
+            principal=self._principal(username), name=name, via=OperatorAction.Via.SHELL
+        )
         self.stdout.write(f"token {token.public_id} for {username}: {secret}")
 
     def _list(self, username=None, all=False, **options):
@@ -49,11 +55,13 @@ class Command(BaseCommand):
             )
 
     def _rotate(self, token_id, **options):
-        token, secret = api_token_rotate(token_id=self._token_id(token_id))
+        token, secret = api_token_rotate(
+            token_id=self._token_id(token_id), via=OperatorAction.Via.SHELL
+        )
         self.stdout.write(f"token {token.public_id} replaces {token_id}: {secret}")
 
     def _revoke(self, token_id, **options):
-        api_token_revoke(token_id=self._token_id(token_id))
+        api_token_revoke(token_id=self._token_id(token_id), via=OperatorAction.Via.SHELL)
         self.stdout.write(f"token {token_id} revoked")
 
     def _token_id(self, value):

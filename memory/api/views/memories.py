@@ -34,6 +34,10 @@ def _with_relations(beliefs):
     )
 
 
+def _memory_now(request, memory_id):
+    return MemoryOutput(belief_get(principal=request.user, belief_id=memory_id)).data
+
+
 def _csv(request, name):
     raw = request.query_params.get(name)
     return None if raw is None else [value for value in raw.split(",") if value]
@@ -134,7 +138,7 @@ class MemoryListApi(ApiView):
         request=MemoryRememberInput,
         responses={201: MemoryOutput, **errors(*WITH_BODY)},
     )
-    @idempotent
+    @idempotent(_memory_now)
     def post(self, request):
         data = self.input(MemoryRememberInput)
         belief = belief_remember(principal=request.user, **data)
@@ -156,7 +160,7 @@ class MemoryDetailApi(ApiView):
         ),
         responses={200: MemoryOutput, **errors("validation_error", "conflict")},
     )
-    @idempotent
+    @idempotent(_memory_now)
     def delete(self, request, memory_id):
         revision = int_param(request, "expected_revision", None, 1, None)
         if revision is None:
@@ -173,7 +177,7 @@ class MemoryConfirmApi(ApiView):
         request=RevisionInput,
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_memory_now)
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
         belief = belief_confirm(principal=request.user, belief_id=memory_id, **data)
@@ -186,7 +190,7 @@ class MemoryRejectApi(ApiView):
         request=RevisionInput,
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_memory_now)
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
         belief = belief_reject(principal=request.user, belief_id=memory_id, **data)
@@ -200,7 +204,7 @@ class MemoryCorrectApi(ApiView):
         description="Returns the new memory, which supersedes the corrected one.",
         responses={201: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_memory_now)
     def post(self, request, memory_id):
         data = self.input(MemoryCorrectInput)
         belief = belief_correct(principal=request.user, belief_id=memory_id, **data)

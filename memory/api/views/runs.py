@@ -8,13 +8,17 @@ from memory.selectors.sessions import run_get
 from memory.services.sessions import run_complete, run_create, run_fail, run_wait
 
 
+def _run_now(request, run_id):
+    return RunOutput(run_get(principal=request.user, run_id=run_id)).data
+
+
 class RunCreateApi(ApiView):
     @extend_schema(
         operation_id="runs_create",
         request=None,
         responses={201: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_run_now)
     def post(self, request, session_id):
         run = run_create(principal=request.user, session_id=session_id)
         return Response(RunOutput(run).data, status=status.HTTP_201_CREATED)
@@ -32,7 +36,7 @@ class RunCompleteApi(ApiView):
         request=None,
         responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_run_now)
     def post(self, request, run_id):
         return Response(RunOutput(run_complete(principal=request.user, run_id=run_id)).data)
 
@@ -43,7 +47,7 @@ class RunFailApi(ApiView):
         request=RunFailInput,
         responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_run_now)
     def post(self, request, run_id):
         data = self.input(RunFailInput, data=request.data or {})
         run = run_fail(principal=request.user, run_id=run_id, error_code=data["error_code"])
@@ -56,6 +60,6 @@ class RunWaitApi(ApiView):
         request=None,
         responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_run_now)
     def post(self, request, run_id):
         return Response(RunOutput(run_wait(principal=request.user, run_id=run_id)).data)

@@ -9,7 +9,7 @@ from memory.api.serializers import (
     SessionCreateInput,
     SessionOutput,
 )
-from memory.selectors.sessions import event_list, session_get, session_list
+from memory.selectors.sessions import event_get, event_list, session_get, session_list
 from memory.services.erasure import event_erase, session_erase
 from memory.services.sessions import event_append, session_close, session_create
 
@@ -17,6 +17,15 @@ PAGE_PARAMETERS = [
     OpenApiParameter("limit", int, description="Page size (default 50)."),
     OpenApiParameter("offset", int, description="Items to skip."),
 ]
+
+
+def _session_now(request, session_id):
+    return SessionOutput(session_get(principal=request.user, session_id=session_id)).data
+
+
+def _event_now(request, event_id):
+    event = event_get(principal=request.user, event_id=event_id)
+    return EventOutput(event).data
 
 
 class SessionListApi(ApiView):
@@ -35,7 +44,7 @@ class SessionListApi(ApiView):
         request=SessionCreateInput,
         responses={201: SessionOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_session_now)
     def post(self, request):
         data = self.input(SessionCreateInput)
         session = session_create(principal=request.user, **data)
@@ -55,7 +64,7 @@ class SessionCloseApi(ApiView):
         request=None,
         responses={200: SessionOutput, **errors(*WITH_BODY)},
     )
-    @idempotent
+    @idempotent(_session_now)
     def post(self, request, session_id):
         session = session_close(principal=request.user, session_id=session_id)
         return Response(SessionOutput(session).data)
@@ -68,7 +77,7 @@ class SessionEraseApi(ApiView):
         description="Erase every message of the session and the memories formed from them.",
         responses={200: SessionOutput, **errors(*WITH_BODY)},
     )
-    @idempotent
+    @idempotent(_session_now)
     def post(self, request, session_id):
         session = session_erase(principal=request.user, session_id=session_id)
         return Response(SessionOutput(session).data)
@@ -96,7 +105,7 @@ class EventListApi(ApiView):
         request=EventAppendInput,
         responses={201: EventOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent
+    @idempotent(_event_now)
     def post(self, request, session_id):
         data = self.input(EventAppendInput)
         event = event_append(
@@ -118,7 +127,7 @@ class EventEraseApi(ApiView):
         description="Erase a message's text and the memories formed from it.",
         responses={200: EventOutput, **errors(*WITH_BODY)},
     )
-    @idempotent
+    @idempotent(_event_now)
     def post(self, request, event_id):
         event = event_erase(principal=request.user, event_id=event_id)
         return Response(EventOutput(event).data)

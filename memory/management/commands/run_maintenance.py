@@ -3,10 +3,13 @@ from django.core.management.base import BaseCommand
 from memory.schedules import maintenance_run_once_hooks
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.formation import formation_sweep
+from memory.services.idempotency import idempotency_purge_sweep
 
 
 class Command(BaseCommand):
-    help = "Run the maintenance sweeps (formation, expiry, reconsolidation) by hand, once."
+    help = (
+        "Run the maintenance sweeps (formation, expiry, idempotency purge, reconsolidation) once."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -26,6 +29,7 @@ class Command(BaseCommand):
             f"{sum(a.rejected_count for a in audits)} proposal(s) rejected"
         )
         self.stdout.write(f"expiry: {belief_expiry_sweep()} memory(ies) expired")
+        self.stdout.write(f"idempotency: {idempotency_purge_sweep()} expired record(s) purged")
         # The maintenance of apps built on memory (reconsolidation), in the same slot.
         for run_once in maintenance_run_once_hooks():
             self.stdout.write(run_once())

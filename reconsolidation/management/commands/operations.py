@@ -24,7 +24,7 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
-        principal = principal_from_option(options["owner"])
+        principal = principal_from_option(options["owner"], command="operations")
         with principal_context(principal):
             try:
                 operations = list(

@@ -58,7 +58,12 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["slice"] is not None and options["slice"] < 1:
             raise CommandError("--slice must be at least 1")
-        principal = principal_from_option(options["owner"])
+        dry_run = options["dry_run"]
+        principal = principal_from_option(
+            options["owner"],
+            command="reconsolidate --dry-run" if dry_run else "reconsolidate",
+            changes=not dry_run,
+        )
         if options["dry_run"]:
             self._dry_run(principal, options["slice"])
             return

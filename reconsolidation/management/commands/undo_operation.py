@@ -48,7 +48,7 @@ class Command(BaseCommand):
         parser.add_argument("--yes", action="store_true", help="undo without asking")
 
     def handle(self, *args, **options):
-        principal = principal_from_option(options["owner"])
+        principal = principal_from_option(options["owner"], command="undo_operation", changes=True)
         try:
             preview = undo_preview(principal, options["operation"])
         except ReverieError as error:

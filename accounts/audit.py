@@ -1,0 +1,31 @@
+"""The operator trail: every operator or administrator action, content-free."""
+
+from django.db import connection
+
+from .models import OperatorAction
+
+SHELL_ACTOR = "administrator (shell)"
+
+
+def operator_action_record(*, action, actor=None, via, principal=None, target="", details=None):
+    """Record an operator action; call it inside the action's own transaction.
+
+    ``actor`` is the operator's account (None for the machine's administrator
+    at the shell). ``details`` must be content-free: ids, keys, states.
+    """
+    if not connection.in_atomic_block:
+        raise RuntimeError("operator_action_record needs the action's open transaction")
+    return OperatorAction.objects.create(
+        actor=actor,
+        actor_name=actor.get_username() if actor is not None else SHELL_ACTOR,
+        via=via,
+        action=action,
+        principal=principal,
+        target=str(target or ""),
+        details=details or {},
+    )
+
+
+def operator_actions_for(*, principal):
+    """What operators and the administrator did that concerned ``principal``, newest first."""
+    return OperatorAction.objects.filter(principal=principal).order_by("-created_at", "-id")

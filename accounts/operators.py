@@ -1,0 +1,56 @@
+"""The operator role: a group with exactly the permissions operators need.
+
+Operators run the service, not the memories: they read principals' content-free
+fields and activate or deactivate accounts, revoke tokens, set flags and kill
+switches, read the content-free overview, certificates, the operator trail and
+background task health. Only members of this group may enter ``/admin/``
+(see ``accounts.admin_site``); being a superuser is not enough. The machine's
+administrator works from the shell and is trusted with everything.
+"""
+
+from django.contrib.auth.models import Group, Permission
+
+OPERATOR_GROUP = "operator"
+OPERATOR_PERMISSIONS = (
+    ("accounts", "view_user"),
+    ("accounts", "change_user"),
+    ("accounts", "view_apitoken"),
+    ("accounts", "change_apitoken"),
+    ("accounts", "view_operatoraction"),
+    ("memory", "view_flag"),
+    ("memory", "change_flag"),
+    ("memory", "view_beliefstatuscount"),
+    ("evaluation", "view_certificate"),
+    ("django_q", "view_task"),
+    ("django_q", "view_schedule"),
+)
+
+
+def operator_role_sync():
+    """Create the operator group, or bring its permissions back to exactly the role's."""
+    group, _ = Group.objects.get_or_create(name=OPERATOR_GROUP)
+    wanted = [
+        Permission.objects.get(content_type__app_label=app_label, codename=codename)
+        for app_label, codename in OPERATOR_PERMISSIONS
+    ]
+    group.permissions.set(wanted)
+    return group
+
+
+def is_operator(user):
+    return user.is_active and user.is_staff and user.groups.filter(name=OPERATOR_GROUP).exists()
+
+
+def operator_grant(*, user):
+    """Make ``user`` an operator (the administrator's ``manage.py operators add``)."""
+    user.is_staff = True
+    user.save(update_fields=["is_staff"])
+    user.groups.add(operator_role_sync())
+    return user
+
+
+def operator_revoke(*, user):
+    user.groups.remove(*Group.objects.filter(name=OPERATOR_GROUP))
+    user.is_staff = False
+    user.save(update_fields=["is_staff"])
+    return user

@@ -1,0 +1,71 @@
+"""The owner's API tokens on the review site: create, list, revoke.
+
+Owners make their own tokens, so no operator ever has to mint one that acts
+as them. A new token's secret is shown once, on the page that answers the
+POST that made it (never in a redirect, a message or a log), and kept by no
+one but its digest.
+"""
+
+from django.contrib import messages
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
+
+from accounts.selectors import api_token_list
+from accounts.services import api_token_create, api_token_revoke
+from memory.errors import ReverieError
+
+from .forms import TokenCreateForm, TokenRevokeForm
+
+
+class AccountTokensMixin:
+    """The review site's ``account/tokens/`` pages (mixed into ``ReviewSite``)."""
+
+    def token_urls(self):
+        return [
+            path("account/tokens/", self.admin_view(self.tokens_view), name="account_tokens"),
+            path(
+                "account/tokens/revoke/",
+                self.admin_view(self.token_revoke_view),
+                name="account_token_revoke",
+            ),
+        ]
+
+    def tokens_view(self, request):
+        form = TokenCreateForm(request.POST if request.method == "POST" else None)
+        created = None
+        if request.method == "POST" and form.is_valid():
+            try:
+                token, secret = api_token_create(
+                    principal=request.user, name=form.cleaned_data["name"]
+                )
+            except ReverieError as error:
+                form.add_error("name", error.message)
+            else:
+                created = {"token": token, "secret": secret}
+                form = TokenCreateForm()
+        return self.render(
+            request,
+            "review/account/tokens.html",
+            {
+                "title": "Your API tokens",
+                "tokens": api_token_list(principal=request.user, include_revoked=True),
+                "form": form,
+                "created": created,
+            },
+        )
+
+    def token_revoke_view(self, request):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        form = TokenRevokeForm(request.POST)
+        if form.is_valid():
+            try:
+                # Scoped to the owner: another owner's token id is not found.
+                api_token_revoke(token_id=form.cleaned_data["token"], principal=request.user)
+            except ReverieError as error:
+                messages.error(request, f"Nothing was revoked: {error.message}")
+            else:
+                messages.success(request, "The token was revoked; it stopped working at once.")
+        else:
+            messages.error(request, "Nothing was revoked: the form did not say which token.")
+        return HttpResponseRedirect(reverse(f"{self.name}:account_tokens"))
