@@ -46,6 +46,13 @@ class ApiToken(models.Model):
     )
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # What the token may reach (memory.access): every scope of the principal,
+    # or "assistant:<slug>" (that assistant's memories and the principal-wide
+    # ones); whether it may write; whether recall and lists show memories
+    # marked sensitive. Tokens made before these existed keep full access.
+    scope = models.CharField(max_length=80, default="principal")
+    read_only = models.BooleanField(default=False)
+    include_sensitive = models.BooleanField(default=True)
 
     class Meta:
         verbose_name = "API token"

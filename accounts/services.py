@@ -13,6 +13,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
+from memory.enums import SCOPE_PRINCIPAL, is_valid_scope
 from memory.errors import conflict, not_found, validation_error
 
 from .audit import operator_action_record
@@ -29,14 +30,33 @@ def token_digest(secret):
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
-def api_token_create(*, principal, name, created_by=None, via=None):
+def api_token_create(
+    *,
+    principal,
+    name,
+    created_by=None,
+    via=None,
+    scope=SCOPE_PRINCIPAL,
+    read_only=False,
+    include_sensitive=True,
+):
     """Issue a token for ``principal``; return ``(token, secret)``.
 
     The secret is not stored and cannot be shown again. ``via`` names the
     operator surface when someone other than the owner issues it (the shell).
+    ``scope``, ``read_only`` and ``include_sensitive`` narrow what it reaches
+    (``memory.access``); by default it reaches everything.
     """
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX_CHARS:
         raise validation_error(f"name must be 1 to {NAME_MAX_CHARS} characters.", field="name")
+    if not is_valid_scope(scope):
+        raise validation_error(
+            "scope must be 'principal' or 'assistant:<slug>' (lower-case letters, digits, "
+            "'-' and '_').",
+            field="scope",
+        )
+    if not isinstance(read_only, bool) or not isinstance(include_sensitive, bool):
+        raise validation_error("read_only and include_sensitive are true or false.")
     if not principal.is_active:
         raise conflict("The principal is not active.", field="principal")
     secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
@@ -47,6 +67,9 @@ def api_token_create(*, principal, name, created_by=None, via=None):
             prefix=secret[: len(TOKEN_PREFIX) + 6],
             digest=token_digest(secret),
             created_by=created_by,
+            scope=scope,
+            read_only=read_only,
+            include_sensitive=include_sensitive,
         )
         if via is not None:
             operator_action_record(
@@ -104,7 +127,12 @@ def api_token_rotate(*, token_id, created_by=None, via=None):
         old.revoked_at = timezone.now()
         old.save(update_fields=["revoked_at"])
         token, secret = api_token_create(
-            principal=old.principal, name=old.name, created_by=created_by
+            principal=old.principal,
+            name=old.name,
+            created_by=created_by,
+            scope=old.scope,
+            read_only=old.read_only,
+            include_sensitive=old.include_sensitive,
         )
         if via is not None:
             operator_action_record(

@@ -9,11 +9,13 @@ from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from memory.errors import HTTP_STATUS_BY_CODE, validation_error
+from memory.access import access_for
+from memory.errors import HTTP_STATUS_BY_CODE, ReverieError, validation_error
 from memory.selectors.flags import surfaces_enabled
 from memory.services.idempotency import (
     idempotency_complete,
@@ -57,10 +59,21 @@ def int_param(request, name, default, low, high=None):
 
 
 class ApiView(APIView):
-    """A view of the memory API: 404 for everyone while one of its ``surfaces`` is off."""
+    """A view of the memory API: 404 for everyone while one of its ``surfaces`` is off.
+
+    Each request carries its ``access`` (``memory.access``): everything for
+    the owner's browser session, what its token allows for a token. A
+    read-only token is refused every write, and a token narrowed to part of
+    the memories is refused the routes that span all of them.
+    """
 
     # Surface flags that must all be on for the route to exist.
     surfaces = ("memory_api",)
+    # A POST that only reads (recall): allowed to read-only tokens.
+    reads_only = False
+    # Routes over every memory of the principal (export, erasure, derived
+    # memories and operations): only for full access.
+    needs_full_access = False
 
     def initial(self, request, *args, **kwargs):
         # Before authentication, so that an off surface looks absent even to
@@ -68,6 +81,31 @@ class ApiView(APIView):
         if not surfaces_enabled(self.surfaces):
             raise exceptions.NotFound()
         super().initial(request, *args, **kwargs)
+        request.access = access_for(request.auth)
+        writes = request.method not in SAFE_METHODS and not self.reads_only
+        if writes and request.access.read_only:
+            raise ReverieError("forbidden", "This token may only read; it cannot write.")
+        if self.needs_full_access and not request.access.is_full:
+            raise ReverieError(
+                "forbidden",
+                "This token reaches only part of the memories; this route needs a token "
+                "with full access.",
+            )
+
+    def scoped(self, data):
+        """``data`` with its ``scope`` checked against the token's: a write through a token
+        narrowed to one assistant lands in that assistant's scope unless it names the
+        principal-wide one, and may name no other."""
+        access = self.request.access
+        if "scope" not in self.request.data:
+            return {**data, "scope": access.own_scope}
+        if access.scopes is not None and data["scope"] not in access.scopes:
+            raise ReverieError(
+                "forbidden",
+                f"This token writes only in the scopes {', '.join(access.scopes)}.",
+                field="scope",
+            )
+        return data
 
     def input(self, serializer_class, data=None):
         """Validated input of ``serializer_class`` from the body (or ``data``)."""

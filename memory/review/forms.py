@@ -46,6 +46,28 @@ class TokenCreateForm(forms.Form):
         max_length=100,
         help_text="Which assistant will use it, so that you can tell your tokens apart.",
     )
+    assistant = forms.SlugField(
+        required=False,
+        max_length=63,
+        label="Only this assistant's memories",
+        help_text=(
+            "Optional: a short name like ide-agent. The token then sees that assistant's "
+            "memories and conversations and your shared ones, never another assistant's. "
+            "Leave empty for all of them."
+        ),
+    )
+    read_only = forms.BooleanField(
+        required=False, label="Read only", help_text="It may recall and list, never write."
+    )
+    include_sensitive = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Include sensitive memories",
+        help_text="Memories marked sensitive (health, beliefs and the like) in what it reads.",
+    )
+
+    def clean_assistant(self):
+        return self.cleaned_data["assistant"].lower()
 
 
 class TokenRevokeForm(forms.Form):

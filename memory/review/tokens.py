@@ -35,11 +35,16 @@ class AccountTokensMixin:
         created = None
         if request.method == "POST" and form.is_valid():
             try:
+                data = form.cleaned_data
                 token, secret = api_token_create(
-                    principal=request.user, name=form.cleaned_data["name"]
+                    principal=request.user,
+                    name=data["name"],
+                    scope=f"assistant:{data['assistant']}" if data["assistant"] else "principal",
+                    read_only=data["read_only"],
+                    include_sensitive=data["include_sensitive"],
                 )
             except ReverieError as error:
-                form.add_error("name", error.message)
+                form.add_error(None, error.message)
             else:
                 created = {"token": token, "secret": secret}
                 form = TokenCreateForm()

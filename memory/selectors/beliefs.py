@@ -1,5 +1,6 @@
 from django.db.models import Q
 
+from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
 from memory.errors import not_found, validation_error
 from memory.models import AuditRecord, Belief
@@ -18,9 +19,12 @@ def _check_choices(values, allowed, field):
     return values
 
 
-def belief_list(*, principal, statuses=None, types=None, needs_review=None, since=None):
-    """The principal's beliefs, newest change first; every filter is optional."""
-    beliefs = Belief.objects.filter(owner=principal)
+def belief_list(
+    *, principal, statuses=None, types=None, needs_review=None, since=None, access=FULL_ACCESS
+):
+    """The principal's beliefs that ``access`` sees, newest change first; every filter is
+    optional."""
+    beliefs = access.filter(Belief.objects.filter(owner=principal))
     if statuses is not None:
         beliefs = beliefs.filter(
             status__in=_check_choices(statuses, BeliefStatus.values, "statuses")
@@ -41,8 +45,9 @@ def belief_review_queue(*, principal):
     )
 
 
-def belief_get(*, principal, belief_id, for_update=False):
-    beliefs = Belief.objects.filter(owner=principal)
+def belief_get(*, principal, belief_id, for_update=False, access=FULL_ACCESS):
+    """The principal's belief with this public id, if ``access`` sees it; else ``not_found``."""
+    beliefs = access.filter(Belief.objects.filter(owner=principal))
     if for_update:
         beliefs = beliefs.select_for_update()
     belief = beliefs.filter(public_id=parse_public_id(belief_id, "belief_id")).first()
@@ -70,9 +75,9 @@ def belief_versions(*, principal, belief):
     return [*reversed(earlier), belief, *later]
 
 
-def belief_history(*, principal, belief_id):
+def belief_history(*, principal, belief_id, access=FULL_ACCESS):
     """The versions of a memory and every audited change to them, oldest first."""
-    belief = belief_get(principal=principal, belief_id=belief_id)
+    belief = belief_get(principal=principal, belief_id=belief_id, access=access)
     versions = belief_versions(principal=principal, belief=belief)
     changes = (
         AuditRecord.objects.filter(owner=principal, belief__in=versions)

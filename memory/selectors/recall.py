@@ -6,6 +6,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.errors import validation_error
 from memory.formation.gates import redact_secrets
@@ -74,7 +75,8 @@ class RecallResult:
 
 # Further recall sources (e.g. derived memories) register here by name, so
 # that ``include`` can name them without this module importing their apps.
-# Each is ``find(principal, terms, since, limit) -> [RecallItem]``, best first,
+# Each is ``find(principal, terms, since, limit, access) -> [RecallItem]``, best first,
+# only what ``access`` (memory.access) sees,
 # items without their sources; ``with_sources(principal, items) -> items``
 # then gives its own items theirs, once the budget has chosen what is returned.
 EXTRA_SOURCES = {}
@@ -146,6 +148,8 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
 
 _BELIEF_COLUMNS = (
     "id",
+    "scope",
+    "sensitivity",
     "public_id",
     "statement",
     "type",
@@ -177,7 +181,7 @@ def recall_source(row, excerpt):
     )
 
 
-def _belief_items(principal, matches):
+def _belief_items(principal, matches, access):
     """Matched beliefs, in match order, without their sources yet (see ``_with_sources``)."""
     rows = {
         row["id"]: row
@@ -201,6 +205,7 @@ def _belief_items(principal, matches):
         )
         for row_id, score in matches
         if (row := rows.get(row_id)) is not None
+        and access.sees(scope=row["scope"], sensitivity=row["sensitivity"])
     ]
 
 
@@ -232,20 +237,27 @@ def _masked(item):
     )
 
 
-def _message_items(principal, matches):
+def _message_items(principal, matches, access):
     rows = {
         row[0]: row
         for row in Event.objects.filter(
             owner=principal, pk__in=[i for i, _ in matches]
         ).values_list(
-            "id", "text", "public_id", "session__public_id", "sequence", "event_type", "occurred_at"
+            "id",
+            "text",
+            "public_id",
+            "session__public_id",
+            "sequence",
+            "event_type",
+            "occurred_at",
+            "session__scope",
         )
     }
     items = []
     for row_id, score in matches:
-        if (row := rows.get(row_id)) is None:
+        if (row := rows.get(row_id)) is None or not access.sees(scope=row[-1]):
             continue
-        _, text, public_id, session_id, sequence, event_type, occurred_at = row
+        _, text, public_id, session_id, sequence, event_type, occurred_at, _ = row
         source = recall_source((public_id, session_id, sequence, event_type, occurred_at), text)
         items.append(
             RecallItem(
@@ -264,8 +276,8 @@ def _message_items(principal, matches):
     return items
 
 
-def _recent_beliefs(principal, *, statuses, types, since, limit):
-    beliefs = Belief.objects.filter(owner=principal, status__in=statuses)
+def _recent_beliefs(principal, *, statuses, types, since, limit, access):
+    beliefs = access.filter(Belief.objects.filter(owner=principal, status__in=statuses))
     if types:
         beliefs = beliefs.filter(type__in=types)
     if since is not None:
@@ -298,8 +310,12 @@ def recall(
     include=(),
     limit=None,
     budget_chars=None,
+    access=FULL_ACCESS,
 ):
     """The principal's memories that best match ``query``, within a character budget.
+
+    Only what ``access`` sees (``memory.access``): a token narrowed to one
+    assistant, or to memories not marked sensitive, recalls nothing else.
 
     Returns active and provisional beliefs (status shown) and, with
     ``include=["messages"]``, original messages too, fused by reciprocal rank.
@@ -333,17 +349,17 @@ def recall(
             )
         else:
             belief_rows = _recent_beliefs(
-                principal, statuses=statuses, types=types, since=since, limit=fetch
+                principal, statuses=statuses, types=types, since=since, limit=fetch, access=access
             )
-        ranked_lists = [_belief_items(principal, belief_rows)]
+        ranked_lists = [_belief_items(principal, belief_rows, access)]
         if "messages" in include and terms:
             message_rows = message_matches(
                 owner_id=principal.pk, terms=terms, since=since, limit=fetch
             )
-            ranked_lists.append(_message_items(principal, message_rows))
+            ranked_lists.append(_message_items(principal, message_rows, access))
         extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
         for extra in extras:
-            ranked_lists.append(extra.find(principal, terms, since, fetch))
+            ranked_lists.append(extra.find(principal, terms, since, fetch, access))
         items, chars, truncated = [], 0, False
         for item in _fuse(ranked_lists):
             if len(items) == limit:

@@ -1,5 +1,6 @@
 from django.db.models import Count, OuterRef, Q, Subquery
 
+from memory.access import FULL_ACCESS
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.errors import not_found
 from memory.models import Event, Run, Session
@@ -7,8 +8,10 @@ from memory.models import Event, Run, Session
 from ._ids import parse_public_id
 
 
-def session_list(*, principal):
-    return Session.objects.filter(owner=principal).order_by("-last_activity_at", "-id")
+def session_list(*, principal, access=FULL_ACCESS):
+    """The principal's sessions that ``access`` sees (by their scope), most recent first."""
+    sessions = Session.objects.filter(owner=principal)
+    return access.filter(sessions, sensitivity_field=None).order_by("-last_activity_at", "-id")
 
 
 def session_summaries(*, principal):
@@ -30,8 +33,8 @@ def session_summaries(*, principal):
     )
 
 
-def session_get(*, principal, session_id, for_update=False):
-    sessions = session_list(principal=principal)
+def session_get(*, principal, session_id, for_update=False, access=FULL_ACCESS):
+    sessions = session_list(principal=principal, access=access)
     if for_update:
         sessions = sessions.select_for_update()
     session = sessions.filter(public_id=parse_public_id(session_id, "session_id")).first()
@@ -40,16 +43,18 @@ def session_get(*, principal, session_id, for_update=False):
     return session
 
 
-def event_list(*, principal, session_id, after_sequence=None):
-    session = session_get(principal=principal, session_id=session_id)
+def event_list(*, principal, session_id, after_sequence=None, access=FULL_ACCESS):
+    session = session_get(principal=principal, session_id=session_id, access=access)
     events = Event.objects.filter(owner=principal, session=session).order_by("sequence")
     if after_sequence is not None:
         events = events.filter(sequence__gt=after_sequence)
     return events
 
 
-def event_get(*, principal, event_id, for_update=False):
-    events = Event.objects.filter(owner=principal)
+def event_get(*, principal, event_id, for_update=False, access=FULL_ACCESS):
+    events = access.filter(
+        Event.objects.filter(owner=principal), scope_field="session__scope", sensitivity_field=None
+    )
     if for_update:
         events = events.select_for_update()
     event = events.filter(public_id=parse_public_id(event_id, "event_id")).first()
@@ -58,8 +63,10 @@ def event_get(*, principal, event_id, for_update=False):
     return event
 
 
-def run_get(*, principal, run_id, for_update=False):
-    runs = Run.objects.filter(owner=principal)
+def run_get(*, principal, run_id, for_update=False, access=FULL_ACCESS):
+    runs = access.filter(
+        Run.objects.filter(owner=principal), scope_field="session__scope", sensitivity_field=None
+    )
     if for_update:
         runs = runs.select_for_update()
     run = runs.filter(public_id=parse_public_id(run_id, "run_id")).select_related("session").first()

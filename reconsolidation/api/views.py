@@ -54,6 +54,8 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 
 class ReconsolidationApiView(ApiView):
     surfaces = ("memory_api", "reconsolidation_surface")
+    # Derived memories and operations span every scope of the principal.
+    needs_full_access = True
 
     def receipted_response(self, receipt, body):
         headers = {"Idempotent-Replayed": "true"} if receipt.replayed else {}

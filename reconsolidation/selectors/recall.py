@@ -17,6 +17,7 @@ from django.conf import settings
 from django.db.models import Q
 from django.utils import timezone
 
+from memory.access import FULL_ACCESS
 from memory.models import BeliefSource
 from memory.principal import principal_context
 from memory.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
@@ -77,7 +78,7 @@ def _searchable_words(kind, subject, statement):
     return {stem(w) for w in words(statement)}
 
 
-def _candidates(principal, stems, since):
+def _candidates(principal, stems, since, access):
     """Active, unrestricted, unexpired derived memories holding one of ``stems``, newest first.
 
     Derived memories are a small fraction of the originals (a view over
@@ -98,6 +99,7 @@ def _candidates(principal, stems, since):
     ).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
     if since is not None:
         rows = rows.filter(updated_at__gte=since)
+    rows = access.filter(rows)
     cap = settings.REVERIE_LIMITS["recall_candidate_cap"]
     return list(
         rows.distinct()
@@ -172,16 +174,16 @@ def derived_with_sources(principal, items):
     ]
 
 
-def derived_recall(principal, terms, since, limit):
-    """The principal's derived memories matching ``terms``, best first: most terms matched,
-    then most recently changed. Without terms nothing is added, as for messages, and nothing
-    while the capability is off."""
+def derived_recall(principal, terms, since, limit, access=FULL_ACCESS):
+    """The principal's derived memories matching ``terms`` that ``access`` sees, best first:
+    most terms matched, then most recently changed. Without terms nothing is added, as for
+    messages, and nothing while the capability is off."""
     if not terms or not derived_recall_enabled():
         return []
     stems = list(dict.fromkeys(stem(term) for term in terms))
     with principal_context(principal):
         scored = []
-        for row in _with_claims(principal, _candidates(principal, stems, since)):
+        for row in _with_claims(principal, _candidates(principal, stems, since, access)):
             found = _searchable_words(row["kind"], row["subject"], row["statement"])
             matched = sum(1 for value in stems if value in found)
             if matched:

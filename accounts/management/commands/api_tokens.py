@@ -19,6 +19,15 @@ class Command(BaseCommand):
         create = actions.add_parser("create", help="Issue a token; prints the secret once.")
         create.add_argument("username")
         create.add_argument("--name", default="runtime")
+        create.add_argument(
+            "--scope",
+            default="principal",
+            help="'principal' (all memories, the default) or 'assistant:<slug>'.",
+        )
+        create.add_argument("--read-only", action="store_true", help="It may only read.")
+        create.add_argument(
+            "--no-sensitive", action="store_true", help="Keep sensitive memories from it."
+        )
         listing = actions.add_parser("list", help="List tokens (never their secrets).")
         listing.add_argument("--username")
         listing.add_argument("--all", action="store_true", help="Include revoked tokens.")
@@ -39,9 +48,14 @@ class Command(BaseCommand):
             raise CommandError(f"No principal named {username!r}.")
         return principal
 
-    def _create(self, username, name, **options):
+    def _create(self, username, name, scope, read_only, no_sensitive, **options):
         token, secret = api_token_create(
-            principal=self._principal(username), name=name, via=OperatorAction.Via.SHELL
+            principal=self._principal(username),
+            name=name,
+            via=OperatorAction.Via.SHELL,
+            scope=scope,
+            read_only=read_only,
+            include_sensitive=not no_sensitive,
         )
         self.stdout.write(f"token {token.public_id} for {username}: {secret}")
 
@@ -51,7 +65,9 @@ class Command(BaseCommand):
             state = "revoked" if token.revoked_at else "active"
             self.stdout.write(
                 f"{token.public_id}  {token.principal.username:<20} {token.name:<20} "
-                f"{token.prefix}…  {state}  last used {token.last_used_at or 'never'}"
+                f"{token.prefix}…  {state}  {token.scope}{' read-only' if token.read_only else ''}"
+                f"{' no-sensitive' if not token.include_sensitive else ''}  "
+                f"last used {token.last_used_at or 'never'}"
             )
 
     def _rotate(self, token_id, **options):

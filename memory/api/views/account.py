@@ -10,6 +10,8 @@ from memory.services.account import account_erase, account_erasure_request, acco
 
 
 class ExportApi(ApiView):
+    needs_full_access = True
+
     @extend_schema(
         operation_id="export",
         description="Every session (with its log) and every memory of the caller, as JSON.",
@@ -22,6 +24,8 @@ class ExportApi(ApiView):
 
 
 class ErasureRequestApi(ApiView):
+    needs_full_access = True
+
     @extend_schema(
         operation_id="account_erasure_request",
         request=None,
@@ -39,6 +43,8 @@ class ErasureRequestApi(ApiView):
 
 
 class ErasureConfirmApi(ApiView):
+    needs_full_access = True
+
     @extend_schema(
         operation_id="account_erasure_confirm",
         request=ErasureConfirmInput,

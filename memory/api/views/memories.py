@@ -16,7 +16,7 @@ from memory.api.serializers import (
     RevisionInput,
 )
 from memory.derived import derived_provider
-from memory.errors import validation_error
+from memory.errors import ReverieError, validation_error
 from memory.models import BeliefSource
 from memory.selectors.beliefs import belief_changes, belief_get, belief_history, belief_list
 from memory.services.beliefs import (
@@ -34,8 +34,14 @@ def _with_relations(beliefs):
     )
 
 
+def _visible(request, memory_id):
+    # A token narrowed to one assistant, or kept from sensitive memories, finds
+    # nothing else: another assistant's memory answers like a missing one.
+    return belief_get(principal=request.user, belief_id=memory_id, access=request.access)
+
+
 def _memory_now(request, memory_id):
-    return MemoryOutput(belief_get(principal=request.user, belief_id=memory_id)).data
+    return MemoryOutput(_visible(request, memory_id)).data
 
 
 def _csv(request, name):
@@ -62,6 +68,13 @@ def _included_derived(request):
         return None
     provider = derived_provider()
     allowed = ["derived"] if provider is not None else []
+    if provider is not None and "derived" in include and not request.access.is_full:
+        raise ReverieError(
+            "forbidden",
+            "This token reaches only part of the memories; derived memories, which span "
+            "them, need a token with full access.",
+            field="include",
+        )
     if unknown := sorted(set(include) - set(allowed)):
         raise validation_error(
             f"Unknown include: {', '.join(unknown)}.", field="include", allowed=allowed
@@ -108,6 +121,7 @@ class MemoryListApi(ApiView):
             statuses=_csv(request, "status"),
             types=_csv(request, "type"),
             needs_review=_bool(request, "needs_review"),
+            access=request.access,
         )
         changed_since = request.query_params.get("changed_since")
         if changed_since is None:
@@ -140,7 +154,7 @@ class MemoryListApi(ApiView):
     )
     @idempotent(_memory_now)
     def post(self, request):
-        data = self.input(MemoryRememberInput)
+        data = self.scoped(self.input(MemoryRememberInput))
         belief = belief_remember(principal=request.user, **data)
         return Response(MemoryOutput(belief).data, status=status.HTTP_201_CREATED)
 
@@ -148,8 +162,7 @@ class MemoryListApi(ApiView):
 class MemoryDetailApi(ApiView):
     @extend_schema(operation_id="memories_get", responses={200: MemoryOutput, **errors()})
     def get(self, request, memory_id):
-        belief = belief_get(principal=request.user, belief_id=memory_id)
-        return Response(MemoryOutput(belief).data)
+        return Response(MemoryOutput(_visible(request, memory_id)).data)
 
     @extend_schema(
         operation_id="memories_delete",
@@ -165,6 +178,7 @@ class MemoryDetailApi(ApiView):
         revision = int_param(request, "expected_revision", None, 1, None)
         if revision is None:
             raise validation_error("expected_revision is required.", field="expected_revision")
+        _visible(request, memory_id)
         belief = belief_delete(
             principal=request.user, belief_id=memory_id, expected_revision=revision
         )
@@ -180,6 +194,7 @@ class MemoryConfirmApi(ApiView):
     @idempotent(_memory_now)
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
+        _visible(request, memory_id)
         belief = belief_confirm(principal=request.user, belief_id=memory_id, **data)
         return Response(MemoryOutput(belief).data)
 
@@ -193,6 +208,7 @@ class MemoryRejectApi(ApiView):
     @idempotent(_memory_now)
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
+        _visible(request, memory_id)
         belief = belief_reject(principal=request.user, belief_id=memory_id, **data)
         return Response(MemoryOutput(belief).data)
 
@@ -207,6 +223,7 @@ class MemoryCorrectApi(ApiView):
     @idempotent(_memory_now)
     def post(self, request, memory_id):
         data = self.input(MemoryCorrectInput)
+        _visible(request, memory_id)
         belief = belief_correct(principal=request.user, belief_id=memory_id, **data)
         return Response(MemoryOutput(belief).data, status=status.HTTP_201_CREATED)
 
@@ -214,5 +231,5 @@ class MemoryCorrectApi(ApiView):
 class MemoryHistoryApi(ApiView):
     @extend_schema(operation_id="memories_history", responses={200: HistoryOutput, **errors()})
     def get(self, request, memory_id):
-        history = belief_history(principal=request.user, belief_id=memory_id)
+        history = belief_history(principal=request.user, belief_id=memory_id, access=request.access)
         return Response(HistoryOutput(history).data)

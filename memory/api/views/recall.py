@@ -9,6 +9,9 @@ from memory.selectors.recall import DERIVED_ONLY_FIELDS, recall
 
 
 class RecallApi(ApiView):
+    # A POST that only reads: read-only tokens recall too.
+    reads_only = True
+
     @extend_schema(
         operation_id="recall",
         request=RecallInput,
@@ -23,7 +26,7 @@ class RecallApi(ApiView):
     )
     def post(self, request):
         data = self.input(RecallInput)
-        result = recall(principal=request.user, **data)
+        result = recall(principal=request.user, access=request.access, **data)
         # The hot path of every assistant turn: plain dicts (the shape of
         # RecallOutput, which documents it) rather than a serializer pass.
         return Response(

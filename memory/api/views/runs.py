@@ -4,12 +4,16 @@ from rest_framework.response import Response
 
 from memory.api.base import WITH_BODY, ApiView, errors, idempotent
 from memory.api.serializers import RunFailInput, RunOutput
-from memory.selectors.sessions import run_get
+from memory.selectors.sessions import run_get, session_get
 from memory.services.sessions import run_complete, run_create, run_fail, run_wait
 
 
+def _visible_run(request, run_id):
+    return run_get(principal=request.user, run_id=run_id, access=request.access)
+
+
 def _run_now(request, run_id):
-    return RunOutput(run_get(principal=request.user, run_id=run_id)).data
+    return RunOutput(_visible_run(request, run_id)).data
 
 
 class RunCreateApi(ApiView):
@@ -20,6 +24,7 @@ class RunCreateApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, session_id):
+        session_get(principal=request.user, session_id=session_id, access=request.access)
         run = run_create(principal=request.user, session_id=session_id)
         return Response(RunOutput(run).data, status=status.HTTP_201_CREATED)
 
@@ -27,7 +32,7 @@ class RunCreateApi(ApiView):
 class RunDetailApi(ApiView):
     @extend_schema(operation_id="runs_get", responses={200: RunOutput, **errors()})
     def get(self, request, run_id):
-        return Response(RunOutput(run_get(principal=request.user, run_id=run_id)).data)
+        return Response(RunOutput(_visible_run(request, run_id)).data)
 
 
 class RunCompleteApi(ApiView):
@@ -38,6 +43,7 @@ class RunCompleteApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, run_id):
+        _visible_run(request, run_id)
         return Response(RunOutput(run_complete(principal=request.user, run_id=run_id)).data)
 
 
@@ -50,6 +56,7 @@ class RunFailApi(ApiView):
     @idempotent(_run_now)
     def post(self, request, run_id):
         data = self.input(RunFailInput, data=request.data or {})
+        _visible_run(request, run_id)
         run = run_fail(principal=request.user, run_id=run_id, error_code=data["error_code"])
         return Response(RunOutput(run).data)
 
@@ -62,4 +69,5 @@ class RunWaitApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, run_id):
+        _visible_run(request, run_id)
         return Response(RunOutput(run_wait(principal=request.user, run_id=run_id)).data)

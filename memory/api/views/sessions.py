@@ -19,12 +19,17 @@ PAGE_PARAMETERS = [
 ]
 
 
+def _visible_session(request, session_id):
+    # A token narrowed to one assistant finds no other assistant's conversation.
+    return session_get(principal=request.user, session_id=session_id, access=request.access)
+
+
 def _session_now(request, session_id):
-    return SessionOutput(session_get(principal=request.user, session_id=session_id)).data
+    return SessionOutput(_visible_session(request, session_id)).data
 
 
 def _event_now(request, event_id):
-    event = event_get(principal=request.user, event_id=event_id)
+    event = event_get(principal=request.user, event_id=event_id, access=request.access)
     return EventOutput(event).data
 
 
@@ -36,7 +41,7 @@ class SessionListApi(ApiView):
     )
     def get(self, request):
         page = Page(request)
-        sessions = page.slice(session_list(principal=request.user))
+        sessions = page.slice(session_list(principal=request.user, access=request.access))
         return Response(SessionOutput(sessions, many=True).data)
 
     @extend_schema(
@@ -46,7 +51,7 @@ class SessionListApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request):
-        data = self.input(SessionCreateInput)
+        data = self.scoped(self.input(SessionCreateInput))
         session = session_create(principal=request.user, **data)
         return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
 
@@ -54,7 +59,7 @@ class SessionListApi(ApiView):
 class SessionDetailApi(ApiView):
     @extend_schema(operation_id="sessions_get", responses={200: SessionOutput, **errors()})
     def get(self, request, session_id):
-        session = session_get(principal=request.user, session_id=session_id)
+        session = session_get(principal=request.user, session_id=session_id, access=request.access)
         return Response(SessionOutput(session).data)
 
 
@@ -66,6 +71,7 @@ class SessionCloseApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request, session_id):
+        _visible_session(request, session_id)
         session = session_close(principal=request.user, session_id=session_id)
         return Response(SessionOutput(session).data)
 
@@ -79,6 +85,7 @@ class SessionEraseApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request, session_id):
+        _visible_session(request, session_id)
         session = session_erase(principal=request.user, session_id=session_id)
         return Response(SessionOutput(session).data)
 
@@ -96,7 +103,12 @@ class EventListApi(ApiView):
     def get(self, request, session_id):
         after = int_param(request, "after_sequence", None, 0, None)
         page = Page(request, default=100)
-        events = event_list(principal=request.user, session_id=session_id, after_sequence=after)
+        events = event_list(
+            principal=request.user,
+            session_id=session_id,
+            after_sequence=after,
+            access=request.access,
+        )
         events = page.slice(events.select_related("session"))
         return Response(EventOutput(events, many=True).data)
 
@@ -108,6 +120,7 @@ class EventListApi(ApiView):
     @idempotent(_event_now)
     def post(self, request, session_id):
         data = self.input(EventAppendInput)
+        _visible_session(request, session_id)
         event = event_append(
             principal=request.user,
             session_id=session_id,
@@ -129,5 +142,6 @@ class EventEraseApi(ApiView):
     )
     @idempotent(_event_now)
     def post(self, request, event_id):
+        event_get(principal=request.user, event_id=event_id, access=request.access)
         event = event_erase(principal=request.user, event_id=event_id)
         return Response(EventOutput(event).data)
