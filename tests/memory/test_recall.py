@@ -124,6 +124,63 @@ def test_other_participants_and_assistant_messages_are_searchable(owner):
     assert [item.event_type for item in result.items] == [EventType.ASSISTANT_MESSAGE]
 
 
+def test_a_question_naming_a_participant_finds_their_messages(owner):
+    session, _ = conversation(owner, "hello")
+    say(
+        owner,
+        session,
+        "I went to a pottery class.",
+        event_type=EventType.PARTICIPANT_MESSAGE,
+        author_name="Caroline",
+    )
+    say(
+        owner,
+        session,
+        "Pottery sounds fun.",
+        event_type=EventType.PARTICIPANT_MESSAGE,
+        author_name="Melanie",
+    )
+    say(
+        owner,
+        session,
+        "My dog ate my shoe.",
+        event_type=EventType.PARTICIPANT_MESSAGE,
+        author_name="Caroline",
+    )
+
+    result = recall(
+        principal=owner, query="What did Caroline say about pottery?", include=["messages"]
+    )
+
+    assert texts(result)[:3] == [
+        "I went to a pottery class.",
+        "Pottery sounds fun.",
+        "My dog ate my shoe.",
+    ]
+
+
+def test_a_name_in_the_text_outranks_the_same_name_as_the_author(owner):
+    session, _ = conversation(owner, "hello")
+    say(
+        owner,
+        session,
+        "Lunch was long.",
+        event_type=EventType.PARTICIPANT_MESSAGE,
+        author_name="Oskar",
+    )
+    say(
+        owner,
+        session,
+        "Oskar called about lunch.",
+        event_type=EventType.PARTICIPANT_MESSAGE,
+        author_name="Melanie",
+    )
+
+    result = recall(principal=owner, query="Oskar lunch", include=["messages"])
+
+    assert texts(result) == ["Oskar called about lunch.", "Lunch was long."]
+
+
 def test_erased_and_fenced_messages_never_appear(owner):
     _, (erased, fenced, kept) = conversation(
         owner,
