@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install lint bench-recall
+.PHONY: run serve test install lint bench-recall
 
 $(BIN)/.installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,10 @@ install: $(BIN)/.installed
 
 run: install
 	scripts/run.sh
+
+# Production: see deploy/serve.sh for the environment it needs.
+serve: install
+	deploy/serve.sh
 
 test: install
 	$(BIN)/pytest

@@ -7,7 +7,8 @@
 #   benchmarks/run_load.sh --clients 16 --duration 30
 #
 # Settings (environment):
-#   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie_owner, the owner role)
+#   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie_owner, the owner role, which
+#   migrates and seeds), RUNTIME_ROLE (PGUSER without _owner: the role gunicorn uses)
 #   LOAD_DB (reverie_load; must start with reverie_load)
 #   LOAD_PRINCIPALS (32), LOAD_BELIEFS (3000 per principal), LOAD_MESSAGES (300),
 #   LOAD_FRESH (0; 1 re-seeds every principal)
@@ -89,9 +90,15 @@ SERVER_INFO="gunicorn $GUNICORN_VERSION config.wsgi on 127.0.0.1:$PORT, $GUNICOR
 [ -n "$PRELOAD" ] && SERVER_INFO="$SERVER_INFO, preload"
 SERVER_INFO="$SERVER_INFO; DEBUG off; CONN_MAX_AGE $CONN_MAX_AGE; REVERIE_API_RATE=$REVERIE_API_RATE (set so that throttling never triggers)"
 
+# The server connects as the runtime role, as a deployment's does (the owner
+# role above only migrated and seeded): <role> beside <role>_owner.
+RUNTIME_ROLE="${RUNTIME_ROLE:-${PGUSER%_owner}}"
+SERVER_INFO="$SERVER_INFO; database role $RUNTIME_ROLE"
+
 # gunicorn's and Django's log (a failed request is logged there) go to the file.
-log "starting gunicorn on 127.0.0.1:$PORT (log: var/load-gunicorn.log)"
+log "starting gunicorn on 127.0.0.1:$PORT as role $RUNTIME_ROLE (log: var/load-gunicorn.log)"
 # shellcheck disable=SC2086  # THREADS and PRELOAD are option lists or empty
+DATABASE_URL="postgres://$RUNTIME_ROLE@$PGHOST:$PGPORT/$LOAD_DB" \
 "$PYTHON" -m gunicorn config.wsgi:application \
     --bind "127.0.0.1:$PORT" \
     --workers "$GUNICORN_WORKERS" \

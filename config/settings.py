@@ -70,6 +70,9 @@ MIDDLEWARE = [
     "memory.middleware.NoStoreMiddleware",
     "memory.middleware.RejectNulBytesMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Static files (the admin's and the review site's CSS) from STATIC_ROOT, as
+    # `collectstatic` left them: no separate web server needed.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -1,0 +1,25 @@
+"""gunicorn for Reverie's web processes (deploy/serve.sh).
+
+Settings come from the environment so that one file serves every host:
+REVERIE_BIND (127.0.0.1:8000), WEB_CONCURRENCY (2 worker processes),
+REVERIE_THREADS (4 threads each) and FORWARDED_ALLOW_IPS (the proxy's address,
+127.0.0.1), whose X-Forwarded-* headers gunicorn then trusts.
+"""
+
+import os
+
+bind = os.environ.get("REVERIE_BIND", "127.0.0.1:8000")
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+# Threads let a worker keep several keep-alive connections of an assistant
+# runtime open while it waits on the database.
+worker_class = "gthread"
+threads = int(os.environ.get("REVERIE_THREADS", "4"))
+keepalive = 5
+timeout = 30
+graceful_timeout = 10
+forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
+# No access log: request paths carry owners' memory and session ids. Errors
+# go to stderr.
+accesslog = None
+errorlog = "-"
+loglevel = os.environ.get("LOG_LEVEL", "info").lower()

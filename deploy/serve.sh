@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Run Reverie in production: gunicorn (deploy/gunicorn.conf.py) and the django-q2
+# cluster, with production settings, against PostgreSQL as the runtime role.
+#
+#   DATABASE_URL=postgres://reverie@db:5432/reverie \
+#   MIGRATION_DATABASE_URL=postgres://reverie_owner@db:5432/reverie \
+#   SECRET_KEY=... ALLOWED_HOSTS=memory.example.com REVERIE_BEHIND_TLS_PROXY=1 \
+#   deploy/serve.sh
+#
+# With MIGRATION_DATABASE_URL set it migrates first, as the owner role. It then
+# collects static files (served by WhiteNoise), syncs the schedules and runs
+# both processes until either stops or it gets SIGTERM/SIGINT, which it passes
+# on to both. Set REDIS_URL to use Redis as the broker and the shared cache.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+: "${DATABASE_URL:?set DATABASE_URL to a postgres:// URL of the runtime role}"
+: "${SECRET_KEY:?set SECRET_KEY}"
+PY="${PYTHON:-.venv/bin/python}"
+# Never the development settings `make run` leaves in var/dev.env.
+export REVERIE_ENV_FILE=""
+unset DEBUG
+
+if [ -n "${MIGRATION_DATABASE_URL:-}" ]; then
+    "$PY" manage.py migrate --no-input -v 0
+fi
+"$PY" manage.py collectstatic --no-input -v 0
+"$PY" manage.py sync_schedules >/dev/null
+
+"$PY" manage.py qcluster &
+QCLUSTER_PID=$!
+"$PY" -m gunicorn config.wsgi:application -c deploy/gunicorn.conf.py &
+WEB_PID=$!
+
+stop() {
+    trap - INT TERM EXIT
+    kill -TERM "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
+    wait "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
+}
+trap stop INT TERM EXIT
+echo "reverie serving on ${REVERIE_BIND:-127.0.0.1:8000}: gunicorn pid $WEB_PID, qcluster pid $QCLUSTER_PID"
+wait -n "$WEB_PID" "$QCLUSTER_PID"
