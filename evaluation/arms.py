@@ -66,11 +66,6 @@ ARMS = {
 }
 
 
-def register_arm(arm):
-    """Add an arm (the reconsolidation app adds its own)."""
-    ARMS[arm.name] = arm
-
-
 def banks_for(question_text, speakers):
     """The speakers whose banks answer a question: those it names, or both if it names both or
     neither."""

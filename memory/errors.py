@@ -30,10 +30,6 @@ class ReverieError(Exception):
         self.message = message
         self.details = details
 
-    @property
-    def http_status(self):
-        return HTTP_STATUS_BY_CODE[self.code]
-
     def __repr__(self):
         return f"ReverieError({self.code!r}, {self.message!r}, {self.details!r})"
 

@@ -38,10 +38,6 @@ class Session(OwnedModel):
     def __str__(self):
         return f"session {self.public_id}"
 
-    @property
-    def is_closed(self):
-        return self.closed_at is not None
-
 
 class Event(OwnedModel):
     """An entry in a session's log.

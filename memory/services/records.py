@@ -71,16 +71,6 @@ def retire_if_unchanged(belief, status):
     return bool(changed)
 
 
-def retire_guarded(belief, status, *, action, actor, details=None):
-    """``retire_if_unchanged`` with its audit and count change; False if the row changed."""
-    old_status = belief.status
-    if not retire_if_unchanged(belief, status):
-        return False
-    belief_status_count_shift(owner_id=belief.owner_id, changes=transition(old_status, status))
-    audit(belief, action, actor=actor, from_status=old_status, details=details)
-    return True
-
-
 def schedule_expiry(owner_id, expires_at):
     """Make sure the expiry sweep visits the owner by ``expires_at``."""
     if expires_at is None:
