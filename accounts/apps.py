@@ -23,12 +23,12 @@ class OperatorAdminConfig(admin_apps.AdminConfig):
 
 def _sync_operator_role(sender, using, apps=None, **kwargs):
     from django.apps import apps as global_apps
-    from django.contrib.auth.management import create_permissions
 
     from .operators import operator_role_sync
 
-    # Permissions are made per app by post_migrate too; this may run before
-    # some of those apps' turn, so make sure theirs exist first.
-    for app_config in global_apps.get_app_configs():
-        create_permissions(app_config, verbosity=0, using=using)
-    operator_role_sync()
+    # post_migrate is sent once per app, in INSTALLED_APPS order, and auth's
+    # receiver creates each app's permissions on its turn: on the last app's
+    # turn every permission the role names exists, so the role is synced once.
+    with_models = [app for app in global_apps.get_app_configs() if app.models_module]
+    if sender is with_models[-1]:
+        operator_role_sync()
