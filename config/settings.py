@@ -252,9 +252,9 @@ REVERIE_LIMITS = {
     "recall_default_limit": env.int("REVERIE_RECALL_DEFAULT_LIMIT", default=10),
     "recall_default_budget_chars": env.int("REVERIE_RECALL_BUDGET_CHARS", default=4000),
     # Matches ranked per source on PostgreSQL. Bounds recall's cost on very
-    # large banks; past the cap, which matches get ranked is up to the index
-    # scan (see docs/benchmarks.md).
-    "recall_candidate_cap": env.int("REVERIE_RECALL_CANDIDATE_CAP", default=2000),
+    # large banks: past the cap, the strongest matches are ranked (see
+    # memory.search.postgres and docs/benchmarks.md).
+    "recall_candidate_cap": env.int("REVERIE_RECALL_CANDIDATE_CAP", default=500),
     "expiry_sweep_batch": env.int("REVERIE_EXPIRY_SWEEP_BATCH", default=500),
     # Request bodies of the API; a message's text may take up to event_max_bytes
     # and JSON escaping can double it.

@@ -364,3 +364,217 @@ class IndexMessageAuthors(_VendorSQL):
             *previous.backwards_sql(vendor, schema_editor, app_label, state),
             *previous.forwards_sql(vendor, schema_editor, app_label, state),
         ]
+
+
+# A row's length for BM25: its number of tokens, stop words included (the
+# position of its last lexeme; each lexeme's positions are sorted), as FTS5
+# counts them.
+SEARCH_LENGTH = (
+    "(SELECT coalesce(max(u.positions[cardinality(u.positions)]), 0) FROM unnest({0}) u)"
+)
+
+
+class KeepSearchStatistics(_VendorSQL):
+    """Keep a searchable table's BM25 statistics in step with it on PostgreSQL.
+
+    ``memory_searchstatistics`` holds each owner's number of searchable rows
+    (those ``pg_condition``, the GIN index's condition, selects) and their
+    total length; ``memory_searchterm`` the number of those rows holding each
+    lexeme. Statement-level triggers with transition tables add what a
+    statement made searchable and subtract what it took away, in its
+    transaction: an update does both, so erasure and a belief leaving the live
+    statuses are counted when they happen, and a lexeme no live row of the
+    owner holds any more is deleted with the last row that held it. A bulk
+    insert costs one upsert per owner and lexeme, not per row.
+
+    Decrements only update existing rows: when an account is deleted its
+    statistics may go before its rows, and must not come back.
+    """
+
+    vendors = ("postgresql",)
+
+    def __init__(self, model_name, collection, pg_condition):
+        self.model_name = model_name
+        self.collection = collection
+        self.pg_condition = pg_condition
+
+    def deconstruct(self):
+        return (
+            self.__class__.__qualname__,
+            [self.model_name, self.collection, self.pg_condition],
+            {},
+        )
+
+    def describe(self):
+        return f"Keep search statistics of {self.model_name}"
+
+    def _changes(self, changes, columns):
+        return " UNION ALL ".join(
+            f"SELECT owner_id, {sign} AS sign, {columns} FROM {source} WHERE {self.pg_condition}"
+            for source, sign in changes
+        )
+
+    def _statements(self, stats, terms, changes):
+        collection = f"'{self.collection}'"
+        totals = (
+            "SELECT owner_id, sum(sign) AS documents, sum(sign * length) AS length FROM ("
+            + self._changes(changes, f"{SEARCH_LENGTH.format('search_vector')} AS length")
+            + ") d GROUP BY owner_id"
+        )
+        lexemes = (
+            "SELECT owner_id, lexeme, sum(sign) AS documents FROM ("
+            + self._changes(changes, "unnest(tsvector_to_array(search_vector)) AS lexeme")
+            + ") d GROUP BY owner_id, lexeme"
+        )
+        statements = [
+            # Growth: insert or add, in (owner, lexeme) order so that concurrent
+            # writers take the row locks in one order.
+            f"INSERT INTO {stats} AS s (owner_id, collection, documents, length) "
+            f"SELECT owner_id, {collection}, documents, length FROM ({totals}) t "
+            "WHERE documents > 0 OR (documents = 0 AND length > 0) ORDER BY owner_id "
+            "ON CONFLICT (owner_id, collection) DO UPDATE SET "
+            "documents = s.documents + EXCLUDED.documents, length = s.length + EXCLUDED.length",
+            f"INSERT INTO {terms} AS s (owner_id, collection, lexeme, documents) "
+            f"SELECT owner_id, {collection}, lexeme, documents FROM ({lexemes}) t "
+            "WHERE documents > 0 ORDER BY owner_id, lexeme "
+            "ON CONFLICT (owner_id, collection, lexeme) DO UPDATE SET "
+            "documents = s.documents + EXCLUDED.documents",
+        ]
+        if any(source == "old_rows" for source, _ in changes):
+            statements += [
+                f"UPDATE {stats} s SET documents = s.documents + t.documents, "
+                f"length = s.length + t.length FROM ({totals}) t "
+                f"WHERE s.owner_id = t.owner_id AND s.collection = {collection} "
+                "AND (t.documents < 0 OR (t.documents = 0 AND t.length < 0))",
+                f"UPDATE {terms} s SET documents = s.documents + t.documents "
+                f"FROM ({lexemes}) t WHERE s.owner_id = t.owner_id "
+                f"AND s.collection = {collection} AND s.lexeme = t.lexeme AND t.documents < 0",
+                f"DELETE FROM {terms} s USING ({lexemes}) t WHERE s.owner_id = t.owner_id "
+                f"AND s.collection = {collection} AND s.lexeme = t.lexeme AND s.documents <= 0",
+            ]
+        return "; ".join(statements) + ";"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        raw_table = self._table(app_label, state, self.model_name)
+        table = schema_editor.quote_name(raw_table)
+        stats = schema_editor.quote_name(self._table("memory", state, "searchstatistics"))
+        terms = schema_editor.quote_name(self._table("memory", state, "searchterm"))
+        function = f"{raw_table}_search_statistics"
+        body = (
+            "BEGIN IF TG_OP = 'INSERT' THEN "
+            + self._statements(stats, terms, [("new_rows", 1)])
+            + " ELSIF TG_OP = 'DELETE' THEN "
+            + self._statements(stats, terms, [("old_rows", -1)])
+            + " ELSE "
+            + self._statements(stats, terms, [("new_rows", 1), ("old_rows", -1)])
+            + " END IF; RETURN NULL; END"
+        )
+        transitions = {
+            "INSERT": "NEW TABLE AS new_rows",
+            "UPDATE": "OLD TABLE AS old_rows NEW TABLE AS new_rows",
+            "DELETE": "OLD TABLE AS old_rows",
+        }
+        return [
+            f"CREATE FUNCTION {function}() RETURNS trigger LANGUAGE plpgsql AS $$ {body} $$",
+            *(
+                f"CREATE TRIGGER {function}_{event.lower()} AFTER {event} ON {table} "
+                f"REFERENCING {transition} FOR EACH STATEMENT EXECUTE FUNCTION {function}()"
+                for event, transition in transitions.items()
+            ),
+        ]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        raw_table = self._table(app_label, state, self.model_name)
+        table = schema_editor.quote_name(raw_table)
+        function = f"{raw_table}_search_statistics"
+        return [
+            *(
+                f"DROP TRIGGER IF EXISTS {function}_{event} ON {table}"
+                for event in ("insert", "update", "delete")
+            ),
+            f"DROP FUNCTION IF EXISTS {function}()",
+        ]
+
+
+class AddDerivedFullTextIndex(_VendorSQL):
+    """Index what a derived memory is found by, for owner-scoped full-text search.
+
+    That is its statement, or, for an uncertainty notice, whose statement is
+    the same sentence for every subject, the entity its subject names
+    ("person:maria-lopez" is found by "maria lopez").
+    PostgreSQL: a generated ``search_vector`` with a GIN index over (owner_id,
+    search_vector) for active, unrestricted rows, as ``AddFullTextIndex``.
+    SQLite: a contentless FTS5 table ``<table>_fts`` kept by triggers, since the
+    indexed text is an expression, not a column.
+    """
+
+    vendors = ("postgresql", "sqlite")
+    notice = "uncertainty_notice"
+
+    def __init__(self, model_name, pg_condition):
+        self.model_name = model_name
+        self.pg_condition = pg_condition
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [self.model_name, self.pg_condition], {})
+
+    def describe(self):
+        return f"Add full-text index on what a {self.model_name} is found by"
+
+    def _text(self, vendor, row=""):
+        find = "strpos" if vendor == "postgresql" else "instr"
+        subject, statement = f"{row}subject", f"{row}statement"
+        entity = (
+            f"replace(replace(substr({subject}, {find}({subject}, ':') + 1), '-', ' '), ':', ' ')"
+        )
+        return f"CASE WHEN {row}kind = '{self.notice}' THEN {entity} ELSE {statement} END"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        raw_table = self._table(app_label, state, self.model_name)
+        table = schema_editor.quote_name(raw_table)
+        if vendor == "postgresql":
+            index = schema_editor.quote_name(f"{raw_table}_search")
+            return [
+                "CREATE EXTENSION IF NOT EXISTS btree_gin",
+                f"ALTER TABLE {table} ADD COLUMN search_vector tsvector "
+                f"GENERATED ALWAYS AS (to_tsvector('english', {self._text(vendor)})) STORED",
+                f"CREATE INDEX {index} ON {table} USING gin (owner_id, search_vector) "
+                f"WITH (fastupdate = off) WHERE {self.pg_condition}",
+            ]
+        fts = schema_editor.quote_name(f"{raw_table}_fts")
+        trigger = f"{raw_table}_fts"
+        new, old = self._text(vendor, "new."), self._text(vendor, "old.")
+        delete = f"INSERT INTO {fts}({fts}, rowid, text) VALUES ('delete', old.id, {old});"
+        insert = f"INSERT INTO {fts}(rowid, text) VALUES (new.id, {new});"
+        return [
+            f"CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5(text, content='', "
+            "tokenize='porter unicode61')",
+            f"CREATE TRIGGER IF NOT EXISTS {trigger}_ai AFTER INSERT ON {table} BEGIN {insert} END",
+            f"CREATE TRIGGER IF NOT EXISTS {trigger}_ad AFTER DELETE ON {table} BEGIN {delete} END",
+            f"CREATE TRIGGER IF NOT EXISTS {trigger}_au AFTER UPDATE OF kind, subject, statement "
+            f"ON {table} BEGIN {delete} {insert} END",
+            f"INSERT INTO {fts}(rowid, text) SELECT id, {self._text(vendor)} FROM {table}",
+        ]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        # The same column, index, FTS5 table and trigger names as AddFullTextIndex's.
+        plain = AddFullTextIndex(self.model_name, "statement", self.pg_condition)
+        return plain.backwards_sql(vendor, schema_editor, app_label, state)
+
+
+def count_search_statistics(cursor, *, owner_id, table, collection, condition):
+    """Count one owner's existing rows into the search statistics (PostgreSQL), for a
+    migration that starts ``KeepSearchStatistics`` on a table that already has rows."""
+    rows = f"FROM {table} WHERE owner_id = %s AND {condition}"
+    cursor.execute(
+        "INSERT INTO memory_searchstatistics (owner_id, collection, documents, length) "
+        f"SELECT %s, %s, count(*), coalesce(sum({SEARCH_LENGTH.format('search_vector')}), 0) "
+        f"{rows}",
+        [owner_id, collection, owner_id],
+    )
+    cursor.execute(
+        "INSERT INTO memory_searchterm (owner_id, collection, lexeme, documents) "
+        "SELECT %s, %s, lexeme, count(*) FROM (SELECT "
+        f"unnest(tsvector_to_array(search_vector)) AS lexeme {rows}) t GROUP BY lexeme",
+        [owner_id, collection, owner_id],
+    )

@@ -1,7 +1,8 @@
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
 from .formation import ConsolidationWatermark, ExtractionAudit, FormationAudit
-from .operations import BeliefStatusCount, Flag, MaintenanceDue
+from .operations import BeliefStatusCount, Flag, MaintenanceDue, SearchStatistics
 from .receipts import Heartbeat, IdempotencyRecord
+from .search import SearchTerm
 from .sessions import Event, Run, Session
 
 __all__ = [
@@ -20,5 +21,7 @@ __all__ = [
     "IdempotencyRecord",
     "MaintenanceDue",
     "Run",
+    "SearchStatistics",
+    "SearchTerm",
     "Session",
 ]

@@ -53,3 +53,32 @@ class BeliefStatusCount(models.Model):
         ]
         verbose_name = "memory overview"
         verbose_name_plural = "memory overview"
+
+
+class SearchStatistics(models.Model):
+    """How many searchable rows of a collection a principal has, and their total length.
+
+    PostgreSQL's BM25 ranking (``memory.search.postgres``) divides by these;
+    database triggers keep them in the transaction of every write, erasure
+    included (migration 0012). SQLite's FTS5 keeps its own and leaves this
+    table empty.
+    """
+
+    class Collection(models.TextChoices):
+        BELIEF = "belief"
+        MESSAGE = "message"
+        DERIVED = "derived"
+
+    owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    collection = models.CharField(max_length=12, choices=Collection.choices)
+    documents = models.BigIntegerField(default=0)
+    # The sum of the rows' lengths in tokens (``migration_operations.SEARCH_LENGTH``).
+    length = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["owner", "collection"], name="search_statistics_unique"
+            ),
+        ]
+        verbose_name_plural = "search statistics"

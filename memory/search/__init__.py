@@ -1,10 +1,11 @@
-"""Owner-scoped full-text matching of beliefs and original messages.
+"""Owner-scoped full-text matching of beliefs, original messages and derived memories.
 
 Each backend returns ``[(row id, score)]``, best match first, with a higher
-score for a better match. PostgreSQL ranks with ``ts_rank_cd`` over a GIN
-index; SQLite ranks with FTS5's BM25. Both stem English words and both get the
-same query terms (see ``memory.text.query_terms``), so the ordering contract
-("a better match ranks higher") holds on each.
+score for a better match. Both rank by BM25 with FTS5's constants: SQLite with
+FTS5's ``bm25()``, PostgreSQL over GIN indexes with per-owner statistics kept
+by triggers (see ``postgres``). Both stem English words and both get the same
+query terms (see ``memory.text.query_terms``), so they rank alike (a test
+holds their top 10 to agreeing on at least 90% of a fixed query set).
 """
 
 from django.db import connection
@@ -32,6 +33,14 @@ def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
 
 def message_matches(*, owner_id, terms, since=None, limit):
     return _backend().message_matches(owner_id=owner_id, terms=terms, since=since, limit=limit)
+
+
+def derived_matches(*, owner_id, terms, now, since=None, limit):
+    """The owner's active, unrestricted, unexpired derived memories matching any of ``terms``,
+    best first: found by their statement, or a notice by its subject's entity."""
+    return _backend().derived_matches(
+        owner_id=owner_id, terms=terms, now=now, since=since, limit=limit
+    )
 
 
 def forget_erased():

@@ -79,8 +79,30 @@ def message_matches(*, owner_id, terms, since, limit):
     )
 
 
-# The FTS5 indexes of the searchable tables (see AddFullTextIndex).
-_INDEXES = ("memory_belief_fts", "memory_event_fts")
+def derived_matches(*, owner_id, terms, now, since, limit):
+    where = [
+        "reconsolidation_derivedmemory_fts MATCH %s",
+        "d.owner_id = %s",
+        "d.status = 'active'",
+        "NOT d.restricted",
+        "(d.expires_at IS NULL OR d.expires_at > %s)",
+    ]
+    params = [_match_expression(terms), owner_id, connection.ops.adapt_datetimefield_value(now)]
+    if since is not None:
+        where.append("d.updated_at >= %s")
+        params.append(connection.ops.adapt_datetimefield_value(since))
+    return _ranked(
+        "SELECT d.id, bm25(reconsolidation_derivedmemory_fts) AS score "
+        "FROM reconsolidation_derivedmemory_fts "
+        "JOIN reconsolidation_derivedmemory d ON d.id = reconsolidation_derivedmemory_fts.rowid "
+        f"WHERE {' AND '.join(where)} ORDER BY score, d.id DESC LIMIT %s",
+        [*params, limit],
+    )
+
+
+# The FTS5 indexes of the searchable tables (see AddFullTextIndex and
+# AddDerivedFullTextIndex).
+_INDEXES = ("memory_belief_fts", "memory_event_fts", "reconsolidation_derivedmemory_fts")
 
 
 def forget_erased():

@@ -300,6 +300,24 @@ def _fuse(ranked_lists):
     return [replace(item, score=total) for item, total in fused]
 
 
+def _messages_behind(principal, items):
+    """The original messages each belief and message of ``items`` rests on, by (kind, id):
+    a message on itself, a belief on its sources.
+
+    Fused lists repeat themselves: a formed memory and the message it was formed
+    from often both match. Recall gives each original message once, directly or
+    as the source of a memory formed from it, whichever ranks first, so that
+    the repeat's place goes to something the answer does not hold yet.
+    """
+    behind = {("message", item.id): {item.id} for item in items if item.kind == "message"}
+    beliefs = [item.id for item in items if item.kind == "belief"]
+    for belief_id, event_id in BeliefSource.objects.filter(
+        owner=principal, belief__public_id__in=beliefs
+    ).values_list("belief__public_id", "event__public_id"):
+        behind.setdefault(("belief", str(belief_id)), set()).add(str(event_id))
+    return behind
+
+
 def recall(
     *,
     principal,
@@ -360,14 +378,20 @@ def recall(
         extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
         for extra in extras:
             ranked_lists.append(extra.find(principal, terms, since, fetch, access))
-        items, chars, truncated = [], 0, False
-        for item in _fuse(ranked_lists):
+        fused = _fuse(ranked_lists)
+        rests_on = _messages_behind(principal, fused) if len(ranked_lists) > 1 else {}
+        items, chars, truncated, given = [], 0, False, set()
+        for item in fused:
             if len(items) == limit:
                 break
+            behind = rests_on.get((item.kind, item.id))
+            if behind and behind <= given:
+                continue
             if chars + len(item.text) > budget_chars:
                 truncated = True
                 continue
             chars += len(item.text)
+            given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
         # Sources only for what is returned, not for every candidate.
         items = _with_sources(principal, items)

@@ -28,6 +28,8 @@ from memory.models import (
     IdempotencyRecord,
     MaintenanceDue,
     Run,
+    SearchStatistics,
+    SearchTerm,
     Session,
 )
 from memory.principal import principal_context
@@ -52,6 +54,9 @@ _OWNED_MODELS = (
     MaintenanceDue,
     BeliefStatusCount,
     IdempotencyRecord,
+    # After the beliefs and events, whose deletion the triggers count here.
+    SearchStatistics,
+    SearchTerm,
 )
 
 

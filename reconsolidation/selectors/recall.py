@@ -7,23 +7,19 @@ takes derived memories out of what assistants are told at once, while the
 owner keeps their history and controls.
 """
 
-import re
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import replace
-from datetime import datetime
 
-from django.conf import settings
-from django.db.models import Q
 from django.utils import timezone
 
+from memory import search
 from memory.access import FULL_ACCESS
 from memory.models import BeliefSource
 from memory.principal import principal_context
 from memory.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
-from memory.text import words
-from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
+from reconsolidation.models import DerivedMemory, Lineage
 
 KIND = "derived"
 _evaluating = ContextVar("derived_recall_evaluating", default=False)
@@ -45,66 +41,13 @@ def derived_recall_enabled():
     return _evaluating.get() or flag_enabled("reconsolidation", max_age=SURFACE_FLAG_MAX_AGE)
 
 
-_PLURAL_RE = re.compile(r"(?:(?<=sh)|(?<=ch)|(?<=[xz])|(?<=ss))es$")
-
-
-def stem(word):
-    """A crude English stem, so that "hikes", "hiked" and "hiking" match "hike".
-
-    Both full-text backends stem belief text; derived memories are matched in
-    Python, and this keeps their matching about as forgiving.
-    """
-    word = word.casefold().replace("’", "'").removesuffix("'s")
-    if word.endswith("ies") and len(word) > 4:
-        word = word[:-3] + "y"
-    elif _PLURAL_RE.search(word):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith(("ss", "us")) and len(word) > 3:
-        word = word[:-1]
-    for suffix in ("ing", "ed"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            if len(word) > 2 and word[-1] == word[-2] and word[-1] not in "lsz":
-                word = word[:-1]  # "running" -> "run"
-            break
-    return word.removesuffix("e") if len(word) > 3 else word
-
-
-def _searchable_words(kind, subject, statement):
-    """What a derived memory is found by: its statement, or, for a notice, whose text is
-    the same fixed sentence for every subject, the entity of its subject."""
-    if kind == DerivedMemory.Kind.UNCERTAINTY_NOTICE:
-        return {stem(w) for w in re.split(r"[-:]", subject.partition(":")[2]) if w}
-    return {stem(w) for w in words(statement)}
-
-
-def _candidates(principal, stems, since, access):
-    """Active, unrestricted, unexpired derived memories holding one of ``stems``, newest first.
-
-    Derived memories are a small fraction of the originals (a view over
-    groups of them), so a substring prefilter over the principal's active
-    rows, reached through the (owner, status, kind) index and bounded by the
-    recall candidate cap, is enough; the words are matched exactly below.
-    """
-    text = Q()
-    for value in stems:
-        text |= Q(statement__icontains=value)
-        text |= Q(kind=DerivedMemory.Kind.UNCERTAINTY_NOTICE, subject__icontains=value)
-        text |= Q(kind=DerivedMemory.Kind.SUMMARY, claims__statement__icontains=value)
-    rows = DerivedMemory.objects.filter(
-        text,
-        owner=principal,
-        status=DerivedMemory.Status.ACTIVE,
-        restricted=False,
-    ).filter(Q(expires_at__isnull=True) | Q(expires_at__gt=timezone.now()))
-    if since is not None:
-        rows = rows.filter(updated_at__gte=since)
-    rows = access.filter(rows)
-    cap = settings.REVERIE_LIMITS["recall_candidate_cap"]
-    return list(
-        rows.distinct()
-        .order_by("-updated_at", "-id")
-        .values(
+def _rows(principal, matches, access):
+    """The matched derived memories that ``access`` sees, in match order."""
+    rows = {
+        row["id"]: row
+        for row in access.filter(
+            DerivedMemory.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
+        ).values(
             "id",
             "public_id",
             "kind",
@@ -113,26 +56,9 @@ def _candidates(principal, stems, since, access):
             "statement",
             "confidence",
             "revision",
-            "updated_at",
-        )[:cap]
-    )
-
-
-def _with_claims(principal, rows):
-    """A summary states its claims, one by one, when it has no statement of its own."""
-    summaries = [row["id"] for row in rows if not row["statement"]]
-    claims = {}
-    for derived_id, statement in (
-        SummaryClaim.objects.filter(owner=principal, derived_id__in=summaries)
-        .order_by("derived_id", "position")
-        .values_list("derived_id", "statement")
-    ):
-        if statement:
-            claims.setdefault(derived_id, []).append(statement)
-    for row in rows:
-        if row["id"] in claims:
-            row["statement"] = " ".join(claims[row["id"]])
-    return rows
+        )
+    }
+    return [(rows[row_id], score) for row_id, score in matches if row_id in rows]
 
 
 def derived_with_sources(principal, items):
@@ -175,28 +101,23 @@ def derived_with_sources(principal, items):
 
 
 def derived_recall(principal, terms, since, limit, access=FULL_ACCESS):
-    """The principal's derived memories matching ``terms`` that ``access`` sees, best first:
-    most terms matched, then most recently changed. Without terms nothing is added, as for
-    messages, and nothing while the capability is off."""
+    """The principal's derived memories matching ``terms`` that ``access`` sees, best first
+    (BM25, through the full-text index like beliefs and messages). Without terms nothing is
+    added, as for messages, and nothing while the capability is off."""
     if not terms or not derived_recall_enabled():
         return []
-    stems = list(dict.fromkeys(stem(term) for term in terms))
     with principal_context(principal):
-        scored = []
-        for row in _with_claims(principal, _candidates(principal, stems, since, access)):
-            found = _searchable_words(row["kind"], row["subject"], row["statement"])
-            matched = sum(1 for value in stems if value in found)
-            if matched:
-                scored.append((matched, row))
-        scored.sort(key=lambda pair: (-pair[0], _newest(pair[1]["updated_at"]), -pair[1]["id"]))
-        chosen = scored[:limit]
+        matches = search.derived_matches(
+            owner_id=principal.pk, terms=terms, now=timezone.now(), since=since, limit=limit
+        )
+        chosen = _rows(principal, matches, access)
     return [
         RecallItem(
             kind=KIND,
             id=str(row["public_id"]),
             text=row["statement"],
             rank=0,
-            score=float(matched),
+            score=score,
             type=row["type"],
             subject=row["subject"],
             confidence=row["confidence"],
@@ -204,9 +125,5 @@ def derived_recall(principal, terms, since, limit, access=FULL_ACCESS):
             derived_kind=row["kind"],
             tentative=row["kind"] == DerivedMemory.Kind.HYPOTHESIS,
         )
-        for matched, row in chosen
+        for row, score in chosen
     ]
-
-
-def _newest(moment: datetime):
-    return -moment.timestamp()

@@ -101,13 +101,35 @@ def test_original_messages_are_opt_in(owner):
 
 
 def test_messages_and_beliefs_are_fused(owner):
-    _, (message,) = conversation(owner, "My sister Ana moved to Lisbon last spring.")
-    remember(owner, "User's sister Ana lives in Lisbon.", sources=[message])
+    _, (first, _) = conversation(
+        owner, "My sister Ana moved to Lisbon last spring.", "Ana loves Lisbon's trams."
+    )
+    remember(owner, "User's sister Ana lives in Lisbon.", sources=[first])
 
     result = recall(principal=owner, query="Ana Lisbon", include=["messages"])
 
     assert {item.kind for item in result.items} == {"belief", "message"}
     assert [item.rank for item in result.items] == [1, 2]
+
+
+def test_each_original_message_is_given_once_directly_or_behind_a_memory(owner):
+    _, (moved, trams) = conversation(
+        owner, "My sister Ana moved to Lisbon last spring.", "Ana loves Lisbon's trams."
+    )
+    formed = remember(owner, "User's sister Ana lives in Lisbon.", sources=[moved])
+    stated = remember(owner, "Ana's favourite city is Lisbon.")
+
+    result = recall(principal=owner, query="Ana Lisbon", include=["messages"])
+
+    given = [(item.kind, item.id) for item in result.items]
+    # The formed memory and the message it rests on would say the same thing twice:
+    # whichever ranks first stands for both. A memory with no source is always given.
+    assert (("belief", str(formed.public_id)) in given) != (
+        ("message", str(moved.public_id)) in given
+    )
+    assert ("belief", str(stated.public_id)) in given
+    assert ("message", str(trams.public_id)) in given
+    assert len(given) == 3
 
 
 def test_other_participants_and_assistant_messages_are_searchable(owner):
@@ -323,20 +345,23 @@ def test_on_postgresql_recall_matches_through_the_gin_indexes(owner):
     with connection.execute_wrapper(capture):
         result = recall(principal=owner, query="saffron", include=["messages"])
     assert len(result.items) == 2
-    searches = [(sql, params) for sql, params in captured if "ts_rank" in sql]
+    # Every lookup of matching rows: the document frequencies and the candidates.
+    searches = [(sql, params) for sql, params in captured if "search_vector @@ %s::tsquery" in sql]
+    assert {"memory_belief", "memory_event"} <= {
+        table for sql, _ in searches for table in ("memory_belief", "memory_event") if table in sql
+    }
 
-    plans = []
     with principal_context(owner), connection.cursor() as cursor:
         for sql, params in searches:
             cursor.execute(f"EXPLAIN {sql}", params)
-            plans.append("\n".join(row[0] for row in cursor.fetchall()))
-    for plan, index in zip(plans, ["memory_belief_search", "memory_event_search"], strict=True):
-        # The match itself, not only the owner, is answered by the GIN index:
-        # without the LEAKPROOF provisioning it would be a filter on every row.
-        scan = plan.split(f"Bitmap Index Scan on {index}")[1]
-        index_condition = scan.splitlines()[1]
-        assert "Index Cond" in index_condition, plan
-        assert "search_vector @@" in index_condition, plan
+            plan = "\n".join(row[0] for row in cursor.fetchall())
+            index = "memory_event_search" if "memory_event" in sql else "memory_belief_search"
+            # The match itself, not only the owner, is answered by the GIN index:
+            # without the LEAKPROOF provisioning it would be a filter on every row.
+            scan = plan.split(f"Bitmap Index Scan on {index}")[1]
+            index_condition = scan.splitlines()[1]
+            assert "Index Cond" in index_condition, plan
+            assert "search_vector @@" in index_condition, plan
 
 
 def test_the_candidate_cap_never_hides_a_row_matching_more_terms(owner, settings):

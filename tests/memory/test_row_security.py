@@ -26,7 +26,11 @@ from .helpers import conversation, remember
 pytestmark = pytest.mark.postgres
 
 # Content-free tables that maintenance and operators read across principals.
-CONTENT_FREE_TABLES = {"memory_maintenancedue", "memory_beliefstatuscount"}
+CONTENT_FREE_TABLES = {
+    "memory_maintenancedue",
+    "memory_beliefstatuscount",
+    "memory_searchstatistics",
+}
 
 
 def owned_models():

@@ -316,10 +316,13 @@ class Command(BaseCommand):
             self._progress(f"{principal.username}: {size:,} beliefs")
         if added:
             # VACUUM as well as ANALYZE: it merges the GIN index's pending list
-            # and sets the visibility map, as autovacuum would on a live system.
+            # and sets the visibility map, as autovacuum would on a live system;
+            # the search statistics were updated once per batch, so they hold
+            # dead row versions that autovacuum would clear.
             self._progress(f"added {added:,} beliefs; VACUUM ANALYZE")
             with connection.cursor() as cursor:
-                cursor.execute("VACUUM (ANALYZE) memory_belief")
+                for table in ("memory_belief", "memory_searchterm", "memory_searchstatistics"):
+                    cursor.execute(f"VACUUM (ANALYZE) {table}")
 
     def _counts(self, principals):
         total = live = 0
