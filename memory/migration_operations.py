@@ -393,20 +393,33 @@ class KeepSearchStatistics(_VendorSQL):
 
     vendors = ("postgresql",)
 
-    def __init__(self, model_name, collection, pg_condition):
+    def __init__(self, model_name, collection, pg_condition, columns):
         self.model_name = model_name
         self.collection = collection
         self.pg_condition = pg_condition
+        # The columns the indexed text and the condition read: rows an update
+        # left alike in all of them (a revision, a timestamp) are not counted.
+        self.columns = tuple(columns)
 
     def deconstruct(self):
         return (
             self.__class__.__qualname__,
-            [self.model_name, self.collection, self.pg_condition],
+            [self.model_name, self.collection, self.pg_condition, list(self.columns)],
             {},
         )
 
     def describe(self):
         return f"Keep search statistics of {self.model_name}"
+
+    def _changed(self, side):
+        """The updated rows (``side``: their new or old version) in which one of the columns
+        changed; PostgreSQL allows no column list on a trigger with transition tables."""
+        new = ", ".join(f"n.{column}" for column in self.columns)
+        old = ", ".join(f"o.{column}" for column in self.columns)
+        return (
+            f"(SELECT {side[0]}.* FROM new_rows n JOIN old_rows o ON o.id = n.id "
+            f"WHERE ({new}) IS DISTINCT FROM ({old})) {side}_changed"
+        )
 
     def _changes(self, changes, columns):
         return " UNION ALL ".join(
@@ -440,7 +453,7 @@ class KeepSearchStatistics(_VendorSQL):
             "ON CONFLICT (owner_id, collection, lexeme) DO UPDATE SET "
             "documents = s.documents + EXCLUDED.documents",
         ]
-        if any(source == "old_rows" for source, _ in changes):
+        if any(sign < 0 for _, sign in changes):
             statements += [
                 f"UPDATE {stats} s SET documents = s.documents + t.documents, "
                 f"length = s.length + t.length FROM ({totals}) t "
@@ -466,7 +479,9 @@ class KeepSearchStatistics(_VendorSQL):
             + " ELSIF TG_OP = 'DELETE' THEN "
             + self._statements(stats, terms, [("old_rows", -1)])
             + " ELSE "
-            + self._statements(stats, terms, [("new_rows", 1), ("old_rows", -1)])
+            + self._statements(
+                stats, terms, [(self._changed("new"), 1), (self._changed("old"), -1)]
+            )
             + " END IF; RETURN NULL; END"
         )
         transitions = {

@@ -130,7 +130,12 @@ class Migration(migrations.Migration):
             },
         ),
         EnableOwnerRowSecurity("searchterm"),
-        KeepSearchStatistics("belief", "belief", LIVE_BELIEF),
-        KeepSearchStatistics("event", "message", SEARCHABLE_MESSAGE),
+        KeepSearchStatistics("belief", "belief", LIVE_BELIEF, ["status", "statement"]),
+        KeepSearchStatistics(
+            "event",
+            "message",
+            SEARCHABLE_MESSAGE,
+            ["redacted_at", "event_type", "text", "author_name"],
+        ),
         migrations.RunPython(count_existing_rows, migrations.RunPython.noop),
     ]

@@ -40,6 +40,11 @@ class Migration(migrations.Migration):
 
     operations = [
         AddDerivedFullTextIndex("derivedmemory", pg_condition=SEARCHABLE_DERIVED),
-        KeepSearchStatistics("derivedmemory", "derived", SEARCHABLE_DERIVED),
+        KeepSearchStatistics(
+            "derivedmemory",
+            "derived",
+            SEARCHABLE_DERIVED,
+            ["status", "restricted", "kind", "subject", "statement"],
+        ),
         migrations.RunPython(count_existing_rows, migrations.RunPython.noop),
     ]
