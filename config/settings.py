@@ -63,6 +63,11 @@ INSTALLED_APPS = [
     "reconsolidation",
     "evaluation",
 ]
+# The benchmarks (seeding and timing commands) are a development tool: the
+# scripts in benchmarks/ run with DEBUG=1, and a production deployment
+# installs no benchmark code.
+if env.bool("REVERIE_BENCHMARKS", default=DEBUG):
+    INSTALLED_APPS.append("benchmarks")
 
 MIDDLEWARE = [
     "memory.api.middleware.RequestIdMiddleware",

@@ -43,3 +43,20 @@ def test_the_wsgi_application_never_reads_the_development_file(tmp_path):
 
     assert served.returncode != 0 and "Set SECRET_KEY" in served.stderr
     assert "REVERIE_ENV_FILE" not in (settings.BASE_DIR / "config" / "wsgi.py").read_text()
+
+
+def test_the_benchmark_commands_exist_in_development_only():
+    # The benchmarks seed and delete in bulk: a production deployment must not
+    # even offer their commands.
+    code = (
+        "import django; django.setup(); "
+        "from django.conf import settings; "
+        "print('benchmarks' in settings.INSTALLED_APPS)"
+    )
+    environment = {"DJANGO_SETTINGS_MODULE": "config.settings", "REVERIE_ENV_FILE": ""}
+    production = run(["-c", code], {**environment, "SECRET_KEY": "k" * 60})
+    development = run(["-c", code], {**environment, "DEBUG": "1"})
+
+    assert production.returncode == 0, production.stderr
+    assert production.stdout.strip() == "False"
+    assert development.stdout.strip() == "True"

@@ -28,3 +28,18 @@ def test_memory_never_imports_the_apps_built_on_it():
     ]
 
     assert offending == []
+
+
+PRODUCTION_APPS = ("accounts", "memory", "reconsolidation", "evaluation", "config")
+
+
+def test_no_production_app_imports_the_benchmarks():
+    offending = [
+        f"{path.relative_to(settings.BASE_DIR)}: {module}"
+        for app in PRODUCTION_APPS
+        for path in sorted((Path(settings.BASE_DIR) / app).rglob("*.py"))
+        for module in imported_modules(path)
+        if module.split(".")[0] == "benchmarks"
+    ]
+
+    assert offending == []

@@ -4,11 +4,10 @@ import os
 import time
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.test.utils import override_settings
 
 from benchmarks.arguments import positive_int
+from benchmarks.command import BenchmarkCommand
 from benchmarks.conversations import messages
 from benchmarks.records import RssSampler, peak_rss_mib, record_write, target
 from memory.enums import EventType
@@ -18,7 +17,6 @@ from memory.services.account import account_purge
 from memory.services.formation import formation_extractor, formation_sweep
 from memory.services.sessions import event_append, session_close, session_create
 
-DATABASE_PREFIX = "reverie_bench"
 USERNAME_PREFIX = "formation-bench-"
 TARGET_MESSAGES_PER_SECOND = 1000
 TARGET_RATIO = 3.0
@@ -71,7 +69,7 @@ def formation_record(
     }
 
 
-class Command(BaseCommand):
+class Command(BenchmarkCommand):
     help = (
         "Seed sessions of user messages through the event-append service, then consolidate "
         "them with one formation sweep; print throughput, the ratio and peak memory."
@@ -88,21 +86,6 @@ class Command(BaseCommand):
             help="Also write the figures, the targets and peak memory as one JSON object.",
         )
 
-    def handle(self, *args, **options):
-        connection = connections[DEFAULT_DB_ALIAS]
-        name = connection.settings_dict["NAME"] or ""
-        if connection.vendor != "postgresql" or not name.startswith(DATABASE_PREFIX):
-            raise CommandError(
-                f"benchmark_formation needs a PostgreSQL database named {DATABASE_PREFIX}* "
-                "(see docs/benchmarks.md); it deletes its own principals' data there."
-            )
-        # Query logging would hold every statement in memory and distort both figures.
-        with override_settings(DEBUG=False):
-            self._run(options)
-
-    def _progress(self, message):
-        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
-
     def _principals(self, count):
         User = get_user_model()
         for earlier in User.objects.filter(username__startswith=USERNAME_PREFIX):
@@ -112,14 +95,14 @@ class Command(BaseCommand):
             for index in range(count)
         ]
 
-    def _run(self, options):
+    def run(self, connection, options):
         sessions_count, per_session = options["sessions"], options["messages"]
-        self._progress("deleting earlier benchmark principals")
+        self.progress("deleting earlier benchmark principals")
         principals = self._principals(options["principals"])
         total = sessions_count * per_session
 
         # Ingest: one service call (one transaction) per message, as the API does.
-        self._progress(f"appending {total:,} messages through event_append")
+        self.progress(f"appending {total:,} messages through event_append")
         sessions = []
         started = time.perf_counter()
         for index in range(sessions_count):
@@ -139,7 +122,7 @@ class Command(BaseCommand):
             session_close(principal=principal, session_id=session.public_id)
 
         # Formation: one sweep over every session, as one worker would run it.
-        self._progress(f"consolidating {sessions_count:,} sessions in one sweep")
+        self.progress(f"consolidating {sessions_count:,} sessions in one sweep")
         extractor = formation_extractor()
         with RssSampler() as rss:
             started = time.perf_counter()
@@ -152,7 +135,7 @@ class Command(BaseCommand):
                 formed += Belief.objects.filter(owner=principal).count()
                 leftover = Session.objects.filter(owner=principal, watermark__isnull=True).count()
                 if leftover:
-                    self._progress(f"WARNING: {leftover} sessions of {principal} not consolidated")
+                    self.progress(f"WARNING: {leftover} sessions of {principal} not consolidated")
         outcomes = {}
         for audit in audits:
             outcomes[audit.outcome] = outcomes.get(audit.outcome, 0) + 1

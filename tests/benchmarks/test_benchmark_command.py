@@ -14,10 +14,14 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
+from benchmarks import suite as benchmarking
 from benchmarks.load_api import Recorder, load_record
+from benchmarks.management.commands.benchmark_formation import formation_record
+from benchmarks.management.commands.benchmark_recall import Command as RecallCommand
+from benchmarks.management.commands.benchmark_recall import recall_record
+from benchmarks.management.commands.benchmark_reconsolidation import reconsolidation_record
 from benchmarks.records import target
-from evaluation import benchmarking
-from evaluation.benchmarking import (
+from benchmarks.suite import (
     PLANS,
     BenchmarkError,
     Job,
@@ -29,12 +33,8 @@ from evaluation.benchmarking import (
     table_notes,
     table_rows,
 )
-from memory.management.commands.benchmark_formation import formation_record
-from memory.management.commands.benchmark_recall import Command as RecallCommand
-from memory.management.commands.benchmark_recall import recall_record
 from memory.models import Belief
 from memory.principal import principal_context
-from reconsolidation.management.commands.benchmark_reconsolidation import reconsolidation_record
 
 # -- sample records -----------------------------------------------------------------
 
@@ -363,8 +363,8 @@ def test_a_record_in_another_format_is_refused(tmp_path):
 def test_the_command_prints_one_table_and_writes_it_as_json(tmp_path, monkeypatch, capsys):
     stand_in = Job("recall", "recall", _writes_record(tmp_path, recall_sample(12.0, 30.0)))
     monkeypatch.setitem(PLANS["quick"], "recall", (stand_in,))
-    monkeypatch.setattr("evaluation.management.commands.benchmark.postgres_check", lambda env: None)
-    monkeypatch.setattr("evaluation.management.commands.benchmark.OUT_DIR", tmp_path / "out")
+    monkeypatch.setattr("benchmarks.management.commands.benchmark.postgres_check", lambda env: None)
+    monkeypatch.setattr("benchmarks.management.commands.benchmark.OUT_DIR", tmp_path / "out")
     summary = tmp_path / "summary.json"
 
     call_command("benchmark", "recall", "--quick", "--runs", "2", "--json-out", str(summary))

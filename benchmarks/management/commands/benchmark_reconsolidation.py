@@ -7,12 +7,12 @@ import time
 from datetime import timedelta
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
-from django.test.utils import override_settings
 from django.utils import timezone
 
 from benchmarks.arguments import positive_int
+from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from benchmarks.records import RssSampler, record_write, target
 from memory.enums import SCOPE_PRINCIPAL, AuthorKind, EventType
@@ -23,7 +23,6 @@ from memory.text import claim_fingerprint, claim_key
 from reconsolidation.models import Cursor, DerivedMemory
 from reconsolidation.services.passes import reconsolidation_pass
 
-DATABASE_PREFIX = "reverie_bench"
 USERNAME_PREFIX = "reconsolidation-bench-"
 BATCH = 5000
 # Messages per seeded session: each belief comes from one of them.
@@ -105,7 +104,7 @@ def seed_rows(corpus, size, seed):
         yield row
 
 
-class Command(BaseCommand):
+class Command(BenchmarkCommand):
     help = (
         "Seed one principal with each bank size (restatements included) and time a full "
         "reconsolidation pass over it; print time, peak memory and the ratio between sizes."
@@ -121,35 +120,23 @@ class Command(BaseCommand):
             help="Also write the figures, the targets and peak memory as one JSON object.",
         )
 
-    def handle(self, *args, **options):
-        connection = connections[DEFAULT_DB_ALIAS]
-        if connection.vendor != "postgresql" or not (
-            connection.settings_dict["NAME"] or ""
-        ).startswith(DATABASE_PREFIX):
-            raise CommandError(
-                f"benchmark_reconsolidation needs a PostgreSQL database named {DATABASE_PREFIX}* "
-                "(see docs/benchmarks.md); it deletes its own principals' data there."
-            )
+    def run(self, connection, options):
         try:
             sizes = [int(size) for size in options["sizes"].split(",")]
         except ValueError:
             raise CommandError("--sizes takes comma-separated integers") from None
         if len(sizes) != 2 or not 0 < sizes[0] < sizes[1]:
             raise CommandError("--sizes takes two increasing sizes, e.g. 10000,100000")
-        with override_settings(DEBUG=False):
-            results = [self._measure(size, options) for size in sizes]
+        results = [self._measure(size, options) for size in sizes]
         self._report(results, options)
         if options["json_out"]:
             record_write(options["json_out"], reconsolidation_record(results, options["seed"]))
-
-    def _progress(self, message):
-        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
 
     def _principal(self, size):
         User = get_user_model()
         username = f"{USERNAME_PREFIX}{size}"
         for earlier in User.objects.filter(username=username):
-            self._progress(f"purging {username}")
+            self.progress(f"purging {username}")
             account_purge(principal=earlier)
         return User.objects.create_user(username=username, password=None)
 
@@ -207,9 +194,9 @@ class Command(BaseCommand):
 
     def _measure(self, size, options):
         principal = self._principal(size)
-        self._progress(f"seeding {size:,} beliefs")
+        self.progress(f"seeding {size:,} beliefs")
         self._seed(principal, size, options["seed"])
-        self._progress(f"full pass over {size:,} beliefs")
+        self.progress(f"full pass over {size:,} beliefs")
         passes, outcomes = 0, {}
         with RssSampler() as rss:
             started = time.perf_counter()

@@ -17,20 +17,18 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.test.utils import override_settings
+from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import ApiToken
 from accounts.services import api_token_create
 from benchmarks.arguments import positive_int
+from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, EventType
 from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
 
-DATABASE_PREFIX = "reverie_load"
 USERNAME_PREFIX = "load-"
 SESSION_EXTERNAL_ID = "load-benchmark"
 TOKEN_NAME = "load benchmark"
@@ -68,7 +66,8 @@ def assistant_message(rng, statement):
     return rng.choice(ASSISTANT_TEMPLATES).format(s=_lower_first(statement))
 
 
-class Command(BaseCommand):
+class Command(BenchmarkCommand):
+    database_prefix = "reverie_load"
     help = (
         "Seed a reverie_load* PostgreSQL database with principals, sessions, messages, beliefs "
         "and API tokens for benchmarks/load_api.py, and write the load fixture file."
@@ -96,26 +95,8 @@ class Command(BaseCommand):
             "(default: keep a principal already seeded with the same sizes).",
         )
 
-    def handle(self, *args, **options):
-        connection = connections[DEFAULT_DB_ALIAS]
-        if connection.vendor != "postgresql":
-            raise CommandError(
-                f"seed_load needs PostgreSQL: set DATABASE_URL to a {DATABASE_PREFIX}* database."
-            )
-        name = connection.settings_dict["NAME"] or ""
-        if not name.startswith(DATABASE_PREFIX):
-            raise CommandError(
-                f"Refusing to seed database {name!r}: its name must start with "
-                f"{DATABASE_PREFIX!r} (see docs/benchmarks.md)."
-            )
-        # DEBUG would keep every bulk insert's SQL in memory.
-        with override_settings(DEBUG=False):
-            self._run(connection, name, options)
-
-    def _progress(self, message):
-        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
-
-    def _run(self, connection, name, options):
+    def run(self, connection, options):
+        name = connection.settings_dict["NAME"]
         corpus = Corpus(options["seed"])
         started = time.perf_counter()
         User = get_user_model()
@@ -133,7 +114,7 @@ class Command(BaseCommand):
                 events = Event.objects.filter(owner=user).count()
             principals.append((index, user, session, events))
         if seeded:
-            self._progress(f"seeded {seeded} principals; VACUUM ANALYZE")
+            self.progress(f"seeded {seeded} principals; VACUUM ANALYZE")
             with connection.cursor() as cursor:
                 for table in ("memory_belief", "memory_event", "memory_beliefsource"):
                     cursor.execute(f"VACUUM (ANALYZE) {table}")
@@ -172,7 +153,7 @@ class Command(BaseCommand):
             )
             leakproof = cursor.fetchone()[0]
         if not leakproof:
-            self._progress(
+            self.progress(
                 "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001): recall cannot use its "
                 "GIN index; apply deploy/postgres-provision.sql (see docs/benchmarks.md)."
             )
@@ -192,7 +173,7 @@ class Command(BaseCommand):
         descriptor = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w") as handle:
             json.dump(fixture, handle)
-        self._progress(
+        self.progress(
             f"{len(entries)} principals ready ({seeded} seeded now) in "
             f"{time.perf_counter() - started:.0f} s; fixture {out}"
         )
@@ -253,7 +234,7 @@ class Command(BaseCommand):
                 ],
                 batch_size=BATCH_SIZE,
             )
-        self._progress(
+        self.progress(
             f"{user.username}: {wanted_beliefs:,} beliefs, {wanted_messages:,} messages, "
             f"{len(events):,} sourced, in {time.perf_counter() - started:.1f} s"
         )

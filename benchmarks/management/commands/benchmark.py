@@ -5,9 +5,10 @@ import json
 import time
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import CommandError
 
-from evaluation.benchmarking import (
+from benchmarks.command import BenchmarkCommand
+from benchmarks.suite import (
     BENCHMARKS,
     BenchmarkError,
     benchmark_environment,
@@ -33,7 +34,7 @@ def runs_count(value):
     return runs
 
 
-class Command(BaseCommand):
+class Command(BenchmarkCommand):
     help = (
         "Run the recall, API load, formation and reconsolidation benchmarks "
         "(benchmarks/run_*.sh, PostgreSQL) "
@@ -65,7 +66,10 @@ class Command(BaseCommand):
             "--json-out", metavar="PATH", help="Also write the table and every run's record."
         )
 
-    def handle(self, *args, **options):
+    # Each benchmark script runs in, and guards, a database of its own.
+    database_prefix = None
+
+    def run(self, connection, options):
         started = time.monotonic()
         env = benchmark_environment()
         try:
@@ -77,7 +81,7 @@ class Command(BaseCommand):
                 out_dir=OUT_DIR,
                 env=env,
                 cwd=settings.BASE_DIR,
-                progress=self._progress,
+                progress=self.progress,
                 echo=self.stderr.write if options["verbosity"] >= 2 else None,
             )
         except BenchmarkError as exc:
@@ -111,6 +115,3 @@ class Command(BaseCommand):
             with open(options["json_out"], "w") as handle:
                 json.dump(summary, handle, indent=2, sort_keys=True)
                 handle.write("\n")
-
-    def _progress(self, message):
-        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")

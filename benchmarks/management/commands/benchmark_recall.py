@@ -13,13 +13,13 @@ from functools import reduce
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
-from django.db import DEFAULT_DB_ALIAS, connections
+from django.core.management.base import CommandError
 from django.db.models import Case, Q, When
 from django.test.utils import override_settings
 from django.utils import timezone
 
 from benchmarks.arguments import positive_int
+from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from benchmarks.records import peak_rss_mib, record_write, target
 from memory.enums import LIVE_BELIEF_STATUSES, SCOPE_PRINCIPAL
@@ -28,7 +28,6 @@ from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.text import query_terms
 
-DATABASE_PREFIX = "reverie_bench"
 USERNAME_PREFIX = "bench-"
 BATCH_SIZE = 5000
 TARGET_P95_MS = 20.0
@@ -137,7 +136,7 @@ def recall_record(version, leakproof, options, results):
     }
 
 
-class Command(BaseCommand):
+class Command(BenchmarkCommand):
     help = (
         "Seed a reverie_bench* PostgreSQL database with synthetic beliefs and print recall "
         "latency (p50/p95) through the selector and an unindexed icontains baseline."
@@ -169,30 +168,7 @@ class Command(BaseCommand):
             help="Also write the figures, the target and peak memory as one JSON object.",
         )
 
-    def handle(self, *args, **options):
-        connection = connections[DEFAULT_DB_ALIAS]
-        if connection.vendor != "postgresql":
-            raise CommandError(
-                "benchmark_recall needs PostgreSQL: set DATABASE_URL to a "
-                f"{DATABASE_PREFIX}* database (see docs/benchmarks.md)."
-            )
-        name = connection.settings_dict["NAME"] or ""
-        if not name.startswith(DATABASE_PREFIX):
-            raise CommandError(
-                f"Refusing to seed database {name!r}: its name must start with "
-                f"{DATABASE_PREFIX!r} (see docs/benchmarks.md)."
-            )
-        # With DEBUG on, Django keeps every query's SQL (each bulk insert is
-        # megabytes) and times it: neither belongs in a benchmark.
-        with override_settings(DEBUG=False):
-            self._run(connection, options)
-
-    # -- progress goes to stderr, figures to stdout ---------------------------
-
-    def _progress(self, message):
-        self.stderr.write(f"[{time.strftime('%H:%M:%S')}] {message}")
-
-    def _run(self, connection, options):
+    def run(self, connection, options):
         corpus = Corpus(options["seed"])
         principals = self._principals(options["principals"])
         if not options["reuse"]:
@@ -209,7 +185,7 @@ class Command(BaseCommand):
             )
             leakproof = cursor.fetchone()[0]
         if not leakproof:
-            self._progress(
+            self.progress(
                 "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001), so row-level security "
                 "keeps recall off its GIN index; run deploy/postgres-provision.sql as a superuser "
                 "in this database (or in template1 before creating it)."
@@ -224,7 +200,7 @@ class Command(BaseCommand):
             self._grow(connection, corpus, principals, size)
             seeded = time.perf_counter() - started
             counts = self._counts(principals)
-            self._progress(f"{size:,}/principal ready in {seeded:.0f} s; timing")
+            self.progress(f"{size:,}/principal ready in {seeded:.0f} s; timing")
             selector = self._time(
                 lambda p, q: len(recall(principal=p, query=q, limit=options["limit"]).items),
                 principals,
@@ -264,7 +240,7 @@ class Command(BaseCommand):
         return principals
 
     def _delete(self, connection, principals):
-        self._progress("deleting earlier bench beliefs")
+        self.progress("deleting earlier bench beliefs")
         for principal in principals:
             with principal_context(principal), connection.cursor() as cursor:
                 cursor.execute("DELETE FROM memory_belief WHERE owner_id = %s", [principal.pk])
@@ -284,7 +260,7 @@ class Command(BaseCommand):
                 "run without --reuse to seed afresh."
             )
         for size in sizes[: len(sizes) - len(left)]:
-            self._progress(f"skipping {size:,}/principal: the kept bank holds {held:,} already")
+            self.progress(f"skipping {size:,}/principal: the kept bank holds {held:,} already")
         return left
 
     def _grow(self, connection, corpus, principals, size):
@@ -313,13 +289,13 @@ class Command(BaseCommand):
                 with principal_context(principal):
                     Belief.objects.bulk_create(beliefs, batch_size=BATCH_SIZE)
                 added += len(batch)
-            self._progress(f"{principal.username}: {size:,} beliefs")
+            self.progress(f"{principal.username}: {size:,} beliefs")
         if added:
             # VACUUM as well as ANALYZE: it merges the GIN index's pending list
             # and sets the visibility map, as autovacuum would on a live system;
             # the search statistics were updated once per batch, so they hold
             # dead row versions that autovacuum would clear.
-            self._progress(f"added {added:,} beliefs; VACUUM ANALYZE")
+            self.progress(f"added {added:,} beliefs; VACUUM ANALYZE")
             with connection.cursor() as cursor:
                 for table in ("memory_belief", "memory_searchterm", "memory_searchstatistics"):
                     cursor.execute(f"VACUUM (ANALYZE) {table}")
