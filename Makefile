@@ -3,12 +3,13 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run serve test install lint bench-recall
+.PHONY: run serve test install lint lock
 
-$(BIN)/.installed: requirements.txt
+# Development and CI install the runtime and the dev and bench groups from the
+# hashed lock; requirements.txt stays the runtime's plain install.
+$(BIN)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -r requirements.txt
+	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements.lock
 	touch $@
 
 install: $(BIN)/.installed
@@ -26,3 +27,8 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+
+# After a change to pyproject.toml's dependencies or groups: re-resolve and hash.
+lock: install
+	$(BIN)/uv pip compile pyproject.toml --group dev --group bench --generate-hashes \
+		--python-version 3.11 --custom-compile-command "make lock" --quiet -o requirements.lock
