@@ -1,10 +1,11 @@
 #!/bin/sh
 # API load benchmark: create (if missing), migrate and seed a reverie_load*
-# PostgreSQL database, start gunicorn on a free loopback port, drive recall and
-# event appends with benchmarks/load_api.py, stop gunicorn and print the
-# figures. Extra arguments go to the load generator, e.g.:
+# PostgreSQL database, start gunicorn as deploy/serve.sh does on a free loopback
+# port, drive /healthz, GET /memories/{id} and recall phase by phase with
+# benchmarks/load_api.py, stop gunicorn and print the figures. Extra arguments
+# go to the load generator, e.g.:
 #
-#   benchmarks/run_load.sh --clients 16 --duration 30
+#   benchmarks/run_load.sh --clients 16,64 --duration 10 --rounds 2
 #
 # Settings (environment):
 #   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie_owner, the owner role, which
@@ -12,8 +13,7 @@
 #   LOAD_DB (reverie_load; must start with reverie_load)
 #   LOAD_PRINCIPALS (32), LOAD_BELIEFS (3000 per principal), LOAD_MESSAGES (300),
 #   LOAD_FRESH (0; 1 re-seeds every principal)
-#   GUNICORN_WORKERS (2), GUNICORN_WORKER_CLASS (sync), GUNICORN_THREADS (4, gthread only),
-#   GUNICORN_KEEPALIVE (5 s, gthread only), GUNICORN_PRELOAD (0), CONN_MAX_AGE (60)
+#   WEB_CONCURRENCY (2 gunicorn workers), REVERIE_THREADS (4 threads each), CONN_MAX_AGE (60)
 #   PYTHON (.venv/bin/python)
 # See docs/benchmarks.md ("API load").
 set -eu
@@ -28,11 +28,8 @@ LOAD_PRINCIPALS="${LOAD_PRINCIPALS:-32}"
 LOAD_BELIEFS="${LOAD_BELIEFS:-3000}"
 LOAD_MESSAGES="${LOAD_MESSAGES:-300}"
 LOAD_FRESH="${LOAD_FRESH:-0}"
-GUNICORN_WORKERS="${GUNICORN_WORKERS:-2}"
-GUNICORN_WORKER_CLASS="${GUNICORN_WORKER_CLASS:-sync}"
-GUNICORN_THREADS="${GUNICORN_THREADS:-4}"
-GUNICORN_KEEPALIVE="${GUNICORN_KEEPALIVE:-5}"
-GUNICORN_PRELOAD="${GUNICORN_PRELOAD:-0}"
+WEB_CONCURRENCY="${WEB_CONCURRENCY:-2}"
+REVERIE_THREADS="${REVERIE_THREADS:-4}"
 # Persistent database connections: without them every request opens one, and
 # PostgreSQL spends more CPU on connection start-up than on the requests.
 CONN_MAX_AGE="${CONN_MAX_AGE:-60}"
@@ -71,24 +68,18 @@ log "migrating $LOAD_DB"
 FRESH=""
 [ "$LOAD_FRESH" = 1 ] && FRESH="--fresh"
 log "seeding $LOAD_PRINCIPALS principals"
-"$PYTHON" manage.py seed_load --principals "$LOAD_PRINCIPALS" --beliefs "$LOAD_BELIEFS" \
+# The seeding command is the benchmarks app's, which production settings leave out.
+REVERIE_BENCHMARKS=1 "$PYTHON" manage.py seed_load --principals "$LOAD_PRINCIPALS" --beliefs "$LOAD_BELIEFS" \
     --messages "$LOAD_MESSAGES" --out var/load_fixture.json $FRESH
 
 PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-PRELOAD=""
-[ "$GUNICORN_PRELOAD" = 1 ] && PRELOAD="--preload"
-THREADS=""
-# The sync worker answers one request at a time and closes the connection after
-# it (no keep-alive): the clients reconnect for every request.
-WORKER_DESCRIPTION="$GUNICORN_WORKER_CLASS, no keep-alive"
-if [ "$GUNICORN_WORKER_CLASS" = gthread ]; then
-    THREADS="--threads $GUNICORN_THREADS"
-    WORKER_DESCRIPTION="gthread x $GUNICORN_THREADS threads, keep-alive ${GUNICORN_KEEPALIVE} s"
-fi
 GUNICORN_VERSION="$("$PYTHON" -c 'import gunicorn; print(gunicorn.__version__)')"
-SERVER_INFO="gunicorn $GUNICORN_VERSION config.wsgi on 127.0.0.1:$PORT, $GUNICORN_WORKERS workers ($WORKER_DESCRIPTION)"
-[ -n "$PRELOAD" ] && SERVER_INFO="$SERVER_INFO, preload"
-SERVER_INFO="$SERVER_INFO; DEBUG off; CONN_MAX_AGE $CONN_MAX_AGE; REVERIE_API_RATE=$REVERIE_API_RATE (set so that throttling never triggers)"
+# The deployment's own gunicorn configuration (deploy/gunicorn.conf.py: gthread
+# workers with keep-alive), sized by the same variables as deploy/serve.sh.
+REVERIE_BIND="127.0.0.1:$PORT"
+LOG_LEVEL=WARNING
+export REVERIE_BIND WEB_CONCURRENCY REVERIE_THREADS LOG_LEVEL
+SERVER_INFO="gunicorn $GUNICORN_VERSION config.wsgi -c deploy/gunicorn.conf.py on $REVERIE_BIND, $WEB_CONCURRENCY workers x $REVERIE_THREADS threads (gthread, keep-alive); DEBUG off; CONN_MAX_AGE $CONN_MAX_AGE; REVERIE_API_RATE=$REVERIE_API_RATE (set so that throttling never triggers)"
 
 # The server connects as the runtime role, as a deployment's does (the owner
 # role above only migrated and seeded): <role> beside <role>_owner.
@@ -96,17 +87,10 @@ RUNTIME_ROLE="${RUNTIME_ROLE:-${PGUSER%_owner}}"
 SERVER_INFO="$SERVER_INFO; database role $RUNTIME_ROLE"
 
 # gunicorn's and Django's log (a failed request is logged there) go to the file.
-log "starting gunicorn on 127.0.0.1:$PORT as role $RUNTIME_ROLE (log: var/load-gunicorn.log)"
-# shellcheck disable=SC2086  # THREADS and PRELOAD are option lists or empty
+log "starting gunicorn on $REVERIE_BIND as role $RUNTIME_ROLE (log: var/load-gunicorn.log)"
 DATABASE_URL="postgres://$RUNTIME_ROLE@$PGHOST:$PGPORT/$LOAD_DB" \
-"$PYTHON" -m gunicorn config.wsgi:application \
-    --bind "127.0.0.1:$PORT" \
-    --workers "$GUNICORN_WORKERS" \
-    --worker-class "$GUNICORN_WORKER_CLASS" $THREADS $PRELOAD \
-    --keep-alive "$GUNICORN_KEEPALIVE" \
-    --backlog 2048 \
-    --graceful-timeout 10 \
-    --log-level warning >var/load-gunicorn.log 2>&1 &
+"$PYTHON" -m gunicorn config.wsgi:application -c deploy/gunicorn.conf.py \
+    --backlog 2048 >var/load-gunicorn.log 2>&1 &
 SERVER_PID=$!
 
 stop_server() {

@@ -74,7 +74,7 @@ PLANS = {
                 _RECALL_10K,
             ),
         ),
-        "load": (Job("load", "load", "benchmarks/run_load.sh", ("--duration", "15")),),
+        "load": (Job("load", "load", "benchmarks/run_load.sh", ("--duration", "5")),),
         "formation": (
             Job("formation", "formation", "benchmarks/run_formation.sh", ("--sessions", "200")),
         ),
@@ -104,7 +104,9 @@ PLANS = {
                 _RECALL_100K,
             ),
         ),
-        "load": (Job("load", "load", "benchmarks/run_load.sh", ("--duration", "60")),),
+        "load": (
+            Job("load", "load", "benchmarks/run_load.sh", ("--duration", "10", "--rounds", "2")),
+        ),
         "formation": (
             Job("formation", "formation", "benchmarks/run_formation.sh", ("--sessions", "1000")),
         ),

@@ -123,6 +123,15 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {
         "NAME": env.str("REVERIE_SQLITE_TEST_DB", default=str(VAR_DIR / "test.sqlite3"))
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # Server-side binding lets psycopg prepare a statement once it has run five
+    # times on a connection: PostgreSQL then skips planning it again, which is
+    # as costly as running it for the short queries of every request (row
+    # security makes each plan larger).
+    prepared = env.bool("REVERIE_DB_PREPARED_STATEMENTS", default=True)
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"server_side_binding": prepared, "prepare_threshold": 5 if prepared else None}
+    )
 # Persistent connections: opening one per request costs more than the request.
 # Safe with row-level security because the principal is set per transaction.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
@@ -159,7 +168,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO").upper()},
 }
 
 # Throttle counters live in the cache: per process with the default local-memory

@@ -1,9 +1,9 @@
-from django.db.models import Q
+from django.db.models import Prefetch, Q
 
 from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
 from memory.errors import not_found, validation_error
-from memory.models import AuditRecord, Belief
+from memory.models import AuditRecord, Belief, BeliefSource
 
 from ._ids import parse_public_id
 from .feeds import change_feed
@@ -50,7 +50,29 @@ def belief_get(*, principal, belief_id, for_update=False, access=FULL_ACCESS):
     beliefs = access.filter(Belief.objects.filter(owner=principal))
     if for_update:
         beliefs = beliefs.select_for_update()
-    belief = beliefs.filter(public_id=parse_public_id(belief_id, "belief_id")).first()
+    return _one(beliefs, belief_id)
+
+
+def belief_detail(*, principal, belief_id, access=FULL_ACCESS):
+    """``belief_get`` with what a memory's representation shows: the versions either side
+    of it and its sources with their messages, fetched with it (two queries, not four)."""
+    beliefs = with_relations(access.filter(Belief.objects.filter(owner=principal)))
+    return _one(beliefs, belief_id)
+
+
+def with_relations(beliefs):
+    """``beliefs`` with their neighbouring versions and their sources' messages and sessions."""
+    return beliefs.select_related("supersedes", "superseded_by").prefetch_related(
+        Prefetch("sources", queryset=BeliefSource.objects.select_related("event__session"))
+    )
+
+
+def _one(beliefs, belief_id):
+    # No ordering: the public id is unique.
+    belief = next(
+        iter(beliefs.filter(public_id=parse_public_id(belief_id, "belief_id")).order_by()[:1]),
+        None,
+    )
     if belief is None:
         raise not_found("belief")
     return belief

@@ -181,14 +181,19 @@ def recall_source(row, excerpt):
     )
 
 
-def _belief_items(principal, matches, access):
-    """Matched beliefs, in match order, without their sources yet (see ``_with_sources``)."""
+def _belief_items(principal, matches, access, keys):
+    """Matched beliefs, in match order, without their sources yet (see ``_sources_of``).
+
+    Records each one's database id in ``keys`` by public id, so that the source
+    queries start from the belief's primary key.
+    """
     rows = {
         row["id"]: row
         for row in Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches]).values(
             *_BELIEF_COLUMNS
         )
     }
+    keys.update((str(row["public_id"]), row["id"]) for row in rows.values())
     return [
         RecallItem(
             kind="belief",
@@ -209,18 +214,23 @@ def _belief_items(principal, matches, access):
     ]
 
 
-def _with_sources(principal, items):
-    """The items, each belief now carrying its sources, in one query for all of them."""
-    belief_ids = [item.id for item in items if item.kind == "belief"]
-    if not belief_ids:
-        return items
+def _sources_of(principal, items, keys):
+    """{belief public id: its sources, oldest first} for the beliefs among ``items``."""
+    by_key = {keys[item.id]: item.id for item in items if item.kind == "belief"}
     sources = {}
-    for belief_id, excerpt, *event in (
-        BeliefSource.objects.filter(owner=principal, belief__public_id__in=belief_ids)
+    if not by_key:
+        return sources
+    for belief_key, excerpt, *event in (
+        BeliefSource.objects.filter(owner=principal, belief_id__in=list(by_key))
         .order_by("event__occurred_at", "id")
-        .values_list("belief__public_id", "excerpt", *SOURCE_COLUMNS)
+        .values_list("belief_id", "excerpt", *SOURCE_COLUMNS)
     ):
-        sources.setdefault(str(belief_id), []).append(recall_source(event, excerpt))
+        sources.setdefault(by_key[belief_key], []).append(recall_source(event, excerpt))
+    return sources
+
+
+def _with_sources(items, sources):
+    """The items, each belief now carrying its sources."""
     return [
         replace(item, sources=tuple(sources.get(item.id, ()))) if item.kind == "belief" else item
         for item in items
@@ -300,7 +310,7 @@ def _fuse(ranked_lists):
     return [replace(item, score=total) for item, total in fused]
 
 
-def _messages_behind(principal, items):
+def _messages_behind(items, sources):
     """The original messages each belief and message of ``items`` rests on, by (kind, id):
     a message on itself, a belief on its sources.
 
@@ -310,11 +320,8 @@ def _messages_behind(principal, items):
     the repeat's place goes to something the answer does not hold yet.
     """
     behind = {("message", item.id): {item.id} for item in items if item.kind == "message"}
-    beliefs = [item.id for item in items if item.kind == "belief"]
-    for belief_id, event_id in BeliefSource.objects.filter(
-        owner=principal, belief__public_id__in=beliefs
-    ).values_list("belief__public_id", "event__public_id"):
-        behind.setdefault(("belief", str(belief_id)), set()).add(str(event_id))
+    for belief_id, belief_sources in sources.items():
+        behind[("belief", belief_id)] = {source.event_id for source in belief_sources}
     return behind
 
 
@@ -369,7 +376,8 @@ def recall(
             belief_rows = _recent_beliefs(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, access=access
             )
-        ranked_lists = [_belief_items(principal, belief_rows, access)]
+        keys = {}
+        ranked_lists = [_belief_items(principal, belief_rows, access, keys)]
         if "messages" in include and terms:
             message_rows = message_matches(
                 owner_id=principal.pk, terms=terms, since=since, limit=fetch
@@ -379,7 +387,11 @@ def recall(
         for extra in extras:
             ranked_lists.append(extra.find(principal, terms, since, fetch, access))
         fused = _fuse(ranked_lists)
-        rests_on = _messages_behind(principal, fused) if len(ranked_lists) > 1 else {}
+        # With several lists, every candidate's sources are needed to tell repeats
+        # apart, and one query serves that and the answer; otherwise only what
+        # is returned needs them.
+        sources = _sources_of(principal, fused, keys) if len(ranked_lists) > 1 else None
+        rests_on = _messages_behind(fused, sources) if sources is not None else {}
         items, chars, truncated, given = [], 0, False, set()
         for item in fused:
             if len(items) == limit:
@@ -393,8 +405,9 @@ def recall(
             chars += len(item.text)
             given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
-        # Sources only for what is returned, not for every candidate.
-        items = _with_sources(principal, items)
+        if sources is None:
+            sources = _sources_of(principal, items, keys)
+        items = _with_sources(items, sources)
         for extra in extras:
             items = extra.with_sources(principal, items)
     # What reaches an assistant never carries a secret-shaped span, whatever a

@@ -238,7 +238,7 @@ def test_quick_uses_small_sizes_and_keeps_the_recall_bank():
 
     assert list(jobs) == ["recall", "load", "formation", "reconsolidation"]
     assert jobs["recall"].args == ("--sizes", "10000", "--queries", "100", "--reuse")
-    assert jobs["load"].args == ("--duration", "15")
+    assert jobs["load"].args == ("--duration", "5")
     assert jobs["formation"].args == ("--sessions", "200")
 
 
@@ -250,7 +250,7 @@ def test_full_keeps_a_recall_bank_per_size_and_grows_the_larger_through_the_smal
         (("--sizes", "10000,100000", "--reuse"), "reverie_bench_100k"),
     ]
     assert all(job.env["BENCH_DB"].startswith("reverie_bench") for job in jobs)
-    assert benchmark_plan("load", "full")[0].args == ("--duration", "60")
+    assert benchmark_plan("load", "full")[0].args == ("--duration", "10", "--rounds", "2")
     assert benchmark_plan("formation", "full")[0].args == ("--sessions", "1000")
     assert benchmark_plan("reconsolidation", "full")[0].args == ("--sizes", "10000,100000")
 
@@ -418,15 +418,26 @@ def test_the_recall_record_judges_the_largest_bank_against_the_ranked_baseline()
 
 def test_the_formation_record_compares_the_sweep_with_ingest_of_the_same_run():
     rss = Namespace(start=70 * 2**20, peak=82 * 2**20)
-    options = {"sessions": 1000, "messages": 10, "principals": 100, "seed": 7}
+    options = {"sessions": 1000, "messages": 10, "principals": 100, "seed": 7, "workers": 1}
 
-    record = formation_record(options, 10_000, 20.0, 16.0, 3299, {}, rss, "formation@2")
+    measured = {
+        "messages": 10_000,
+        "ingest_seconds": 20.0,
+        "bare_seconds": 8.0,
+        "formation_seconds": 16.0,
+        "formed": 3299,
+    }
 
-    (figure,) = record["figures"]
+    record = formation_record(options, measured, {}, rss, "formation@2")
+
+    figure, append = record["figures"]
     assert (figure["value"], figure["baseline"]["value"]) == (625.0, 500.0)
     assert figure["ratio"]["value"] == 0.8
     assert figure["target"]["met"] is False
     assert figure["ratio"]["target"]["met"] is True
+    assert (append["value"], append["baseline"]["value"]) == (500.0, 1250.0)
+    assert append["ratio"]["value"] == 2.5
+    assert append["ratio"]["target"]["met"] is False
     assert record["peak_memory"]["mib"] > 0
 
 
@@ -449,32 +460,64 @@ def test_the_reconsolidation_record_judges_the_larger_pass_against_the_smaller()
     assert (small["target"]["applicable"], small["ratio"]["target"]["met"]) == (False, True)
 
 
-def test_the_load_record_has_no_baseline_and_falls_back_to_the_generators_memory():
-    recorder = Recorder()
-    for _ in range(99):
-        recorder.add("recall", 0.05, 200, counted=True)
-    recorder.add("recall", 0.2, 500, counted=True)
-    args = Namespace(
-        clients=32,
-        duration=10.0,
-        warmup=5.0,
-        recall_share=0.8,
-        rate=0.0,
-        limit=0,
-        seed=7,
-        server_info="",
+def _load_args(**overrides):
+    return Namespace(
+        **{
+            "operations": ["healthz", "memory", "recall"],
+            "clients": [16],
+            "rounds": 1,
+            "duration": 10.0,
+            "warmup": 2.0,
+            "limit": 0,
+            "seed": 7,
+            "server_info": "",
+            **overrides,
+        }
     )
+
+
+def _recorded(recorder, op, clients, latencies, status=200, window=10.0):
+    for seconds in latencies:
+        recorder.add((op, clients), seconds, status)
+    recorder.seconds[(op, clients)] += window
+
+
+def test_the_load_record_judges_recall_against_healthz_on_the_same_server():
+    recorder = Recorder()
+    _recorded(recorder, "healthz", 16, [0.002] * 1000)
+    _recorded(recorder, "memory", 16, [0.01] * 500)
+    _recorded(recorder, "recall", 16, [0.05] * 299)
+    _recorded(recorder, "recall", 16, [0.2], status=500, window=0.0)
     fixture = {"postgresql": "15", "leakproof": True}
 
-    record = load_record(args, fixture, recorder, None, 10.0, None)
+    record = load_record(_load_args(), fixture, recorder, {}, None)
 
-    rps, p99, errors = record["figures"]
-    assert rps["value"] == 10.0 and rps["baseline"] is None and rps["ratio"] is None
-    assert record["baseline_note"].startswith("none")
+    recall, p99, healthz, memory, errors = record["figures"]
+    assert recall["name"] == "recall throughput, 16 clients"
+    assert (recall["value"], recall["baseline"]["value"]) == (30.0, 100.0)
+    assert recall["ratio"]["value"] == pytest.approx(0.3)
+    assert recall["ratio"]["target"]["met"] is True
     assert (p99["value"], p99["target"]["met"]) == (50.0, True)
+    assert healthz["baseline"] is None and healthz["target"] is None
+    assert memory["ratio"]["value"] == pytest.approx(0.5) and memory["ratio"]["target"] is None
     assert (errors["value"], errors["target"]["met"]) == (1, False)
     assert record["peak_memory"]["of"].startswith("load generator")
     json.dumps(record)
+
+
+def test_a_load_run_without_recall_at_16_clients_fails_its_target():
+    # A run that leaves out the judged phase must not pass by having nothing to judge.
+    recorder = Recorder()
+    _recorded(recorder, "healthz", 64, [0.002] * 1000)
+    _recorded(recorder, "recall", 64, [0.004] * 1000)
+
+    record = load_record(
+        _load_args(clients=[64]), {"postgresql": "15", "leakproof": True}, recorder, {}, None
+    )
+
+    recall, p99 = record["figures"][:2]
+    assert recall["value"] is None and recall["ratio"]["target"]["met"] is False
+    assert p99["value"] is None and p99["target"]["met"] is False
 
 
 def test_a_kept_recall_bank_skips_the_sizes_below_what_it_already_holds(owner, other_owner):

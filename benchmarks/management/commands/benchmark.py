@@ -50,7 +50,7 @@ class Command(BenchmarkCommand):
             dest="mode",
             action="store_const",
             const="quick",
-            help="Small sizes: recall at 10,000/principal, 15 s of load, 200 sessions.",
+            help="Small sizes: recall at 10,000/principal, load phases of 5 s, 200 sessions.",
         )
         mode.add_argument(
             "--full",
@@ -58,7 +58,7 @@ class Command(BenchmarkCommand):
             action="store_const",
             const="full",
             help="The targets' sizes (the default): recall at 10,000 and 100,000/principal, "
-            "60 s of load, 1,000 sessions.",
+            "two rounds of 10 s load phases, 1,000 sessions.",
         )
         parser.set_defaults(mode="full")
         parser.add_argument("--runs", type=runs_count, default=3, help="Runs of each (3).")

@@ -25,7 +25,7 @@ from accounts.services import api_token_create
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
-from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, EventType
+from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, BeliefStatus, EventType
 from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
 
@@ -36,6 +36,8 @@ BATCH_SIZE = 5000
 # Statements per principal kept for the load generator's appended messages;
 # they come from past the seeded beliefs, so appends say something new.
 APPEND_STATEMENTS = 64
+# Memories per principal that the load generator's GET /memories/{id} reads.
+MEMORY_IDS = 64
 
 USER_TEMPLATES = (
     "Quick thing to remember: {s}",
@@ -132,11 +134,19 @@ class Command(BenchmarkCommand):
                 )
                 if row["statement"]
             ]
+            with principal_context(user):
+                memory_ids = [
+                    str(public_id)
+                    for public_id in Belief.objects.filter(owner=user, status=BeliefStatus.ACTIVE)
+                    .order_by("?")
+                    .values_list("public_id", flat=True)[:MEMORY_IDS]
+                ]
             entries.append(
                 {
                     "username": user.username,
                     "token": secret,
                     "session_id": str(session.public_id),
+                    "memory_ids": memory_ids,
                     "events": events,
                     "statements": statements,
                 }

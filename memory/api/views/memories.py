@@ -1,5 +1,4 @@
 from django.conf import settings
-from django.db.models import Prefetch
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
@@ -17,8 +16,14 @@ from memory.api.serializers import (
 )
 from memory.derived import derived_provider
 from memory.errors import ReverieError, validation_error
-from memory.models import BeliefSource
-from memory.selectors.beliefs import belief_changes, belief_get, belief_history, belief_list
+from memory.selectors.beliefs import (
+    belief_changes,
+    belief_detail,
+    belief_get,
+    belief_history,
+    belief_list,
+    with_relations,
+)
 from memory.services.beliefs import (
     belief_confirm,
     belief_correct,
@@ -26,12 +31,6 @@ from memory.services.beliefs import (
     belief_reject,
     belief_remember,
 )
-
-
-def _with_relations(beliefs):
-    return beliefs.select_related("supersedes", "superseded_by").prefetch_related(
-        Prefetch("sources", queryset=BeliefSource.objects.select_related("event__session"))
-    )
 
 
 def _visible(request, memory_id):
@@ -126,14 +125,14 @@ class MemoryListApi(ApiView):
         changed_since = request.query_params.get("changed_since")
         if changed_since is None:
             page = Page(request)
-            rows, cursor = list(_with_relations(page.slice(beliefs))), None
+            rows, cursor = list(with_relations(page.slice(beliefs))), None
         else:
             rows, position = belief_changes(
                 principal=request.user,
                 after=cursor_decode(changed_since),
                 limit=Page(request).limit,
             )
-            rows = list(_with_relations(beliefs.filter(pk__in=[r.pk for r in rows])))
+            rows = list(with_relations(beliefs.filter(pk__in=[r.pk for r in rows])))
             rows.sort(key=lambda belief: (belief.updated_at, belief.pk))
             cursor = cursor_encode(position) or changed_since
         body = {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
@@ -162,7 +161,8 @@ class MemoryListApi(ApiView):
 class MemoryDetailApi(ApiView):
     @extend_schema(operation_id="memories_get", responses={200: MemoryOutput, **errors()})
     def get(self, request, memory_id):
-        return Response(MemoryOutput(_visible(request, memory_id)).data)
+        belief = belief_detail(principal=request.user, belief_id=memory_id, access=request.access)
+        return Response(MemoryOutput(belief).data)
 
     @extend_schema(
         operation_id="memories_delete",
