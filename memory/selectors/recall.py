@@ -10,7 +10,7 @@ from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.errors import validation_error
 from memory.formation.gates import redact_secrets
-from memory.models import Belief, BeliefSource, Event
+from memory.models import Belief, Event
 from memory.principal import principal_context
 from memory.search import belief_matches, message_matches
 from memory.text import query_terms
@@ -181,59 +181,40 @@ def recall_source(row, excerpt):
     )
 
 
-def _belief_items(principal, matches, access, keys):
-    """Matched beliefs, in match order, without their sources yet (see ``_sources_of``).
+_BELIEF_SOURCE_COLUMNS = ("sources__excerpt", *(f"sources__{c}" for c in SOURCE_COLUMNS))
 
-    Records each one's database id in ``keys`` by public id, so that the source
-    queries start from the belief's primary key.
-    """
-    rows = {
-        row["id"]: row
-        for row in Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches]).values(
-            *_BELIEF_COLUMNS
-        )
-    }
-    keys.update((str(row["public_id"]), row["id"]) for row in rows.values())
+
+def _belief_items(principal, matches, access):
+    """Matched beliefs in match order, each with its sources (oldest first), in one query:
+    a row per belief and source, or one row with no source for a belief without any."""
+    rows, sources = {}, {}
+    for row in (
+        Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
+        .order_by("sources__event__occurred_at", "sources__id")
+        .values_list(*_BELIEF_COLUMNS, *_BELIEF_SOURCE_COLUMNS, named=True)
+    ):
+        rows.setdefault(row.id, row)
+        source = row[len(_BELIEF_COLUMNS) :]
+        if source[1] is not None:
+            sources.setdefault(row.id, []).append(recall_source(source[1:], source[0]))
     return [
         RecallItem(
             kind="belief",
-            id=str(row["public_id"]),
-            text=row["statement"],
+            id=str(row.public_id),
+            text=row.statement,
             rank=0,
             score=score,
-            type=row["type"],
-            subject=row["subject"],
-            status=row["status"],
-            needs_review=row["needs_review"],
-            confidence=row["confidence"],
-            revision=row["revision"],
+            sources=tuple(sources.get(row_id, ())),
+            type=row.type,
+            subject=row.subject,
+            status=row.status,
+            needs_review=row.needs_review,
+            confidence=row.confidence,
+            revision=row.revision,
         )
         for row_id, score in matches
         if (row := rows.get(row_id)) is not None
-        and access.sees(scope=row["scope"], sensitivity=row["sensitivity"])
-    ]
-
-
-def _sources_of(principal, items, keys):
-    """{belief public id: its sources, oldest first} for the beliefs among ``items``."""
-    by_key = {keys[item.id]: item.id for item in items if item.kind == "belief"}
-    sources = {}
-    if not by_key:
-        return sources
-    for belief_key, excerpt, *event in (
-        BeliefSource.objects.filter(owner=principal, belief_id__in=list(by_key))
-        .order_by("event__occurred_at", "id")
-        .values_list("belief_id", "excerpt", *SOURCE_COLUMNS)
-    ):
-        sources.setdefault(by_key[belief_key], []).append(recall_source(event, excerpt))
-    return sources
-
-
-def _with_sources(items, sources):
-    """The items, each belief now carrying its sources."""
-    return [
-        replace(item, sources=tuple(sources.get(item.id, ()))) if item.kind == "belief" else item
-        for item in items
+        and access.sees(scope=row.scope, sensitivity=row.sensitivity)
     ]
 
 
@@ -310,7 +291,7 @@ def _fuse(ranked_lists):
     return [replace(item, score=total) for item, total in fused]
 
 
-def _messages_behind(items, sources):
+def _messages_behind(items):
     """The original messages each belief and message of ``items`` rests on, by (kind, id):
     a message on itself, a belief on its sources.
 
@@ -319,10 +300,13 @@ def _messages_behind(items, sources):
     as the source of a memory formed from it, whichever ranks first, so that
     the repeat's place goes to something the answer does not hold yet.
     """
-    behind = {("message", item.id): {item.id} for item in items if item.kind == "message"}
-    for belief_id, belief_sources in sources.items():
-        behind[("belief", belief_id)] = {source.event_id for source in belief_sources}
-    return behind
+    return {
+        (item.kind, item.id): {item.id}
+        if item.kind == "message"
+        else {source.event_id for source in item.sources}
+        for item in items
+        if item.kind in ("message", "belief")
+    }
 
 
 def recall(
@@ -376,8 +360,7 @@ def recall(
             belief_rows = _recent_beliefs(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, access=access
             )
-        keys = {}
-        ranked_lists = [_belief_items(principal, belief_rows, access, keys)]
+        ranked_lists = [_belief_items(principal, belief_rows, access)]
         if "messages" in include and terms:
             message_rows = message_matches(
                 owner_id=principal.pk, terms=terms, since=since, limit=fetch
@@ -387,11 +370,7 @@ def recall(
         for extra in extras:
             ranked_lists.append(extra.find(principal, terms, since, fetch, access))
         fused = _fuse(ranked_lists)
-        # With several lists, every candidate's sources are needed to tell repeats
-        # apart, and one query serves that and the answer; otherwise only what
-        # is returned needs them.
-        sources = _sources_of(principal, fused, keys) if len(ranked_lists) > 1 else None
-        rests_on = _messages_behind(fused, sources) if sources is not None else {}
+        rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
         items, chars, truncated, given = [], 0, False, set()
         for item in fused:
             if len(items) == limit:
@@ -405,9 +384,6 @@ def recall(
             chars += len(item.text)
             given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
-        if sources is None:
-            sources = _sources_of(principal, items, keys)
-        items = _with_sources(items, sources)
         for extra in extras:
             items = extra.with_sources(principal, items)
     # What reaches an assistant never carries a secret-shaped span, whatever a
