@@ -173,12 +173,17 @@ def _capped_candidates(cursor, collection, where, where_params, frequencies, cap
 
 
 def _score(collection):
-    """BM25 of each candidate row (``candidates``: id, search_vector) over the query lexemes."""
+    """BM25 of each candidate row (``candidates``: id, search_vector) over the query lexemes.
+
+    Each row's length is worked out once (``lengths``, materialised), not once
+    per lexeme of it that matches.
+    """
     return (
+        ", lengths AS MATERIALIZED (SELECT id, search_vector, "
+        f"{SEARCH_LENGTH.format('search_vector')} AS length FROM candidates) "
         "SELECT c.id, sum(q.idf * f.frequency * %s "
-        f"/ (f.frequency + %s * (1 - %s + %s * {SEARCH_LENGTH.format('c.search_vector')} / %s))) "
-        "AS score "
-        "FROM candidates c CROSS JOIN LATERAL unnest(c.search_vector) t "
+        "/ (f.frequency + %s * (1 - %s + %s * c.length / %s))) AS score "
+        "FROM lengths c CROSS JOIN LATERAL unnest(c.search_vector) t "
         "JOIN unnest(%s::text[], %s::float8[]) q(lexeme, idf) ON q.lexeme = t.lexeme "
         f"CROSS JOIN LATERAL (SELECT {collection.frequency} AS frequency) f "
         "GROUP BY c.id ORDER BY score DESC, c.id DESC LIMIT %s"
