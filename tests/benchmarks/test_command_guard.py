@@ -1,8 +1,14 @@
 """Every benchmark command refuses a database that was not made for benchmarks."""
 
+import json
+from io import StringIO
+
 import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
+
+from benchmarks.management.commands.benchmark_formation import Command as FormationCommand
 
 SEEDING_COMMANDS = (
     ("benchmark_recall", "reverie_bench"),
@@ -28,3 +34,32 @@ def test_a_postgresql_database_with_another_name_is_refused_too(monkeypatch):
 
     with pytest.raises(CommandError, match="not postgresql 'reverie_production'"):
         call_command("benchmark_recall")
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_formation_benchmark_runs_end_to_end(monkeypatch, tmp_path, workers):
+    # Tiny sizes, in the test database, which the guard is told to accept: every
+    # figure of the record comes from a real run, the worker processes included.
+    monkeypatch.setattr(FormationCommand, "database_prefix", connection.settings_dict["NAME"])
+    out = tmp_path / "formation.json"
+
+    call_command(
+        "benchmark_formation",
+        "--sessions=4",
+        "--messages=3",
+        "--principals=2",
+        f"--workers={workers}",
+        f"--json-out={out}",
+        stdout=StringIO(),
+        stderr=StringIO(),
+    )
+
+    record = json.loads(out.read_text())
+    formation, append = record["figures"]
+    assert record["details"]["messages"] == 12
+    assert sum(record["details"]["consolidations"].values()) == 4
+    assert formation["value"] > 0 and append["baseline"]["value"] > 0
+    bare = get_user_model().objects.filter(username__startswith="formation-bench-bare-")
+    assert not bare.exists()

@@ -13,7 +13,7 @@ from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.conversations import messages
 from benchmarks.records import RssSampler, peak_rss_mib, record_write, target
-from memory.enums import AuthorKind, EventType
+from memory.enums import MESSAGE_AUTHOR_KIND, EventType
 from memory.models import Belief, Event, Session
 from memory.principal import principal_context
 from memory.selectors.formation import formation_due
@@ -208,7 +208,7 @@ class Command(BenchmarkCommand):
                         session=bare_session,
                         sequence=sequence,
                         event_type=EventType.USER_MESSAGE,
-                        author_kind=AuthorKind.USER,
+                        author_kind=MESSAGE_AUTHOR_KIND[EventType.USER_MESSAGE],
                         parts=[{"type": "text", "text": text}],
                         text=text,
                         occurred_at=timezone.now(),
