@@ -413,4 +413,5 @@ def table_notes(records_by_label, rows):
                 f"{row['benchmark']}: {row['target']['text']} {row['value_verdict']}, "
                 f"{row['ratio_target']['text']} {row['ratio_verdict']}"
             )
-    return notes
+    # Several figures may share a ratio's name: say it once.
+    return list(dict.fromkeys(notes))
