@@ -5,8 +5,7 @@ BIN := $(VENV)/bin
 
 .PHONY: run serve test install lint lock
 
-# Development and CI install the runtime and the dev and bench groups from the
-# hashed lock; requirements.txt stays the runtime's plain install.
+# Development and CI install the runtime and the dev group from the hashed lock; requirements.txt stays the runtime's plain install.
 $(BIN)/.installed: requirements.lock
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --require-hashes --no-deps -r requirements.lock
@@ -30,5 +29,5 @@ lint: install
 
 # After a change to pyproject.toml's dependencies or groups: re-resolve and hash.
 lock: install
-	$(BIN)/uv pip compile pyproject.toml --group dev --group bench --generate-hashes \
+	$(BIN)/uv pip compile pyproject.toml --group dev --generate-hashes \
 		--python-version 3.11 --custom-compile-command "make lock" --quiet -o requirements.lock
