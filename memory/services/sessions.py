@@ -181,13 +181,13 @@ def _claim_sequence(principal, session_id):
     The same as locking the session, checking it and updating it (``_append``), in
     one round trip instead of three: the ingest path runs it for every message.
     """
-    table, fields = Session._meta.db_table, Session._meta
-    public_id = fields.get_field("public_id").get_db_prep_value(
+    meta = Session._meta
+    public_id = meta.get_field("public_id").get_db_prep_value(
         parse_public_id(session_id, "session_id"), connection
     )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     sessions = Session.objects.raw(
-        f"UPDATE {table} SET last_sequence = last_sequence + 1, last_activity_at = %s "
+        f"UPDATE {meta.db_table} SET last_sequence = last_sequence + 1, last_activity_at = %s "
         f"WHERE owner_id = %s AND public_id = %s AND closed_at IS NULL RETURNING *",
         [now, principal.pk, public_id],
     )
