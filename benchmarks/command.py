@@ -6,6 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.utils import override_settings
 
+from memory.checks import full_text_match_leakproof
+
 
 class BenchmarkCommand(BaseCommand):
     """A command that seeds, deletes and times on a throw-away PostgreSQL database.
@@ -30,6 +32,22 @@ class BenchmarkCommand(BaseCommand):
 
     def run(self, connection, options):
         raise NotImplementedError
+
+    def server_version(self, connection):
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW server_version")
+            return cursor.fetchone()[0]
+
+    def leakproof(self, connection):
+        """Whether recall can use its GIN indexes here; says what to do when it cannot."""
+        leakproof = full_text_match_leakproof(connection)
+        if not leakproof:
+            self.progress(
+                "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001), so row-level security "
+                "keeps recall off its GIN index; run deploy/postgres-provision.sql as a superuser "
+                "in this database (or in template1 before creating it)."
+            )
+        return leakproof
 
     def progress(self, message):
         """Progress goes to stderr, so that stdout holds the figures only."""

@@ -10,13 +10,7 @@ def full_text_match_is_leakproof(app_configs, databases=None, **kwargs):
         connection = connections[alias]
         if connection.vendor != "postgresql":
             continue
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT proleakproof FROM pg_proc "
-                "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
-            )
-            (leakproof,) = cursor.fetchone()
-        if not leakproof:
+        if not full_text_match_leakproof(connection):
             problems.append(
                 Warning(
                     "Full-text matching is not LEAKPROOF, so under row-level security recall "
@@ -26,3 +20,15 @@ def full_text_match_is_leakproof(app_configs, databases=None, **kwargs):
                 )
             )
     return problems
+
+
+def full_text_match_leakproof(connection):
+    """Whether PostgreSQL's full-text match is LEAKPROOF on ``connection``'s database: only
+    then may row-level security let recall use its GIN indexes."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT proleakproof FROM pg_proc "
+            "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
+        )
+        (leakproof,) = cursor.fetchone()
+    return leakproof

@@ -258,9 +258,7 @@ class Command(BenchmarkCommand):
 
     def _report(self, options, measured, outcomes, rss, policy):
         write = self.stdout.write
-        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            version = cursor.fetchone()[0]
+        version = self.server_version(connections[DEFAULT_DB_ALIAS])
         total = measured["messages"]
         ingest, bare = measured["ingest_seconds"], measured["bare_seconds"]
         formation = measured["formation_seconds"]

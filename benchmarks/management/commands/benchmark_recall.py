@@ -176,20 +176,7 @@ class Command(BenchmarkCommand):
         vocabulary = corpus.vocabulary(len(principals))
         timed = corpus.queries(options["queries"], len(principals), stream="timed")
         warmup = corpus.queries(options["warmup"], len(principals), stream="warmup")
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            version = cursor.fetchone()[0]
-            cursor.execute(
-                "SELECT proleakproof FROM pg_proc "
-                "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
-            )
-            leakproof = cursor.fetchone()[0]
-        if not leakproof:
-            self.progress(
-                "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001), so row-level security "
-                "keeps recall off its GIN index; run deploy/postgres-provision.sql as a superuser "
-                "in this database (or in template1 before creating it)."
-            )
+        version, leakproof = self.server_version(connection), self.leakproof(connection)
 
         sizes = options["sizes"]
         if options["reuse"]:

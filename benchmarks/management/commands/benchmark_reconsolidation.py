@@ -227,9 +227,7 @@ class Command(BenchmarkCommand):
 
     def _report(self, results, options):
         write = self.stdout.write
-        with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            version = cursor.fetchone()[0]
+        version = self.server_version(connections[DEFAULT_DB_ALIAS])
         write(
             f"PostgreSQL {version}; {os.cpu_count()} CPUs; one principal per size; "
             f"{RESTATED:.0%} restatements; seed {options['seed']}"

@@ -154,19 +154,7 @@ class Command(BenchmarkCommand):
         vocabulary = corpus.vocabulary(
             options["principals"], per_principal=min(options["beliefs"], 5000)
         )
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            version = cursor.fetchone()[0]
-            cursor.execute(
-                "SELECT proleakproof FROM pg_proc "
-                "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
-            )
-            leakproof = cursor.fetchone()[0]
-        if not leakproof:
-            self.progress(
-                "WARNING: ts_match_vq is not LEAKPROOF here (memory.W001): recall cannot use its "
-                "GIN index; apply deploy/postgres-provision.sql (see docs/benchmarks.md)."
-            )
+        version, leakproof = self.server_version(connection), self.leakproof(connection)
         fixture = {
             "database": name,
             "postgresql": version,
