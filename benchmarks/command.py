@@ -38,6 +38,13 @@ class BenchmarkCommand(BaseCommand):
             cursor.execute("SHOW server_version")
             return cursor.fetchone()[0]
 
+    def shared_buffers(self, connection):
+        """PostgreSQL's buffer pool: whether a bank's pages are read from it or from the
+        operating system's cache decides much of a query's time."""
+        with connection.cursor() as cursor:
+            cursor.execute("SHOW shared_buffers")
+            return cursor.fetchone()[0]
+
     def leakproof(self, connection):
         """Whether recall can use its GIN indexes here; says what to do when it cannot."""
         leakproof = full_text_match_leakproof(connection)

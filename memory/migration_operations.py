@@ -368,10 +368,10 @@ class IndexMessageAuthors(_VendorSQL):
 
 # A row's length for BM25: its number of tokens, stop words included (the
 # position of its last lexeme; each lexeme's positions are sorted), as FTS5
-# counts them.
-SEARCH_LENGTH = (
-    "(SELECT coalesce(max(u.positions[cardinality(u.positions)]), 0) FROM unnest({0}) u)"
-)
+# counts them. ``TOKEN_COUNT`` aggregates it over ``unnest(search_vector)``
+# aliased {0}; ``SEARCH_LENGTH`` is it for the tsvector {0}.
+TOKEN_COUNT = "coalesce(max({0}.positions[cardinality({0}.positions)]), 0)"
+SEARCH_LENGTH = f"(SELECT {TOKEN_COUNT.format('u')} FROM unnest({{0}}) u)"
 
 
 class KeepSearchStatistics(_VendorSQL):

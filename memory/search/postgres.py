@@ -17,17 +17,21 @@ any (see docs/search.md).
 """
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
 
 from memory.enums import MESSAGE_EVENT_TYPES
-from memory.migration_operations import SEARCH_LENGTH
+from memory.migration_operations import TOKEN_COUNT
 
 # FTS5's constants, so that both databases rank alike.
 K1 = 1.2
 B = 0.75
+# The filling stage scores at most this many times the rows asked for: enough
+# to choose among rows that hold only common words, few enough to stay cheap.
+FILL_ROWS = 5
 # FTS5 floors a non-positive IDF (a lexeme in more than half the rows) here.
 MIN_IDF = 1e-6
 
@@ -121,15 +125,19 @@ def _idf(documents, frequency):
     return max(math.log((documents - frequency + 0.5) / (frequency + 0.5)), MIN_IDF)
 
 
-def _candidate_queries(frequencies, cap):
-    """The tsqueries whose matches are candidates when more rows match than the cap,
-    strongest first, each with whether it only fills up the rows asked for.
+def _stages(frequencies, cap):
+    """The tsqueries whose matches are candidates, strongest first, each with whether it only
+    fills up the rows asked for.
 
-    A row's score grows with the lexemes it holds and with their rarity: rows
-    holding every lexeme or one of the rarest (as many as the cap holds) come
-    first, then rows holding all lexemes but one; rows holding any lexeme are
-    only looked at while the others have not filled the rows asked for.
+    When the rows matching any lexeme fit in the cap, that is the one stage and
+    the ranking is exact. Otherwise a row's score grows with the lexemes it
+    holds and with their rarity: rows holding every lexeme or one of the rarest
+    (as many as the cap holds) come first, then rows holding all lexemes but
+    one; rows holding any lexeme are only looked at while the others have not
+    filled the rows asked for.
     """
+    if sum(frequencies.values()) <= cap:
+        return [(_any_of(frequencies), False)]
     lexemes = sorted(frequencies, key=lambda lexeme: (frequencies[lexeme], lexeme))
     rare, total = [], 0
     for lexeme in lexemes:
@@ -140,85 +148,105 @@ def _candidate_queries(frequencies, cap):
     strongest = [f"({_all_of(lexemes)})"] if len(lexemes) > 1 else []
     if rare:
         strongest.append(_any_of(rare))
-    queries = [(" | ".join(strongest), False)] if strongest else []
+    stages = [(" | ".join(strongest), False)] if strongest else []
     if len(lexemes) >= 3:
         all_but_one = " | ".join(
             f"({_all_of(lexemes[:index] + lexemes[index + 1 :])})" for index in range(len(lexemes))
         )
-        queries.append((all_but_one, False))
-    return [*queries, (_any_of(lexemes), True)]
+        stages.append((all_but_one, False))
+    return [*stages, (_any_of(lexemes), True)]
 
 
-# The matching rows are selected in a materialised CTE: planned on its own, it
+# A stage's rows are selected in a materialised CTE: planned on its own, it
 # reads them through the GIN index, where a LIMIT next to the match lets the
-# planner walk the owner's btree instead, filtering every row it passes.
-_MATCHING = (
+# planner walk the owner's btree instead, filtering every row it passes. A later
+# stage leaves out the rows of the earlier ones by their tsqueries: a stage
+# that runs follows only stages that found every row they matched.
+_STAGE = (
     "WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector FROM {table} a "
-    "WHERE {where} AND a.search_vector @@ %s::tsquery)"
+    "WHERE {where} AND a.search_vector @@ %s::tsquery{earlier}), "
+    "candidates AS (SELECT * FROM matching LIMIT %s) "
 )
 
 
-def _capped_candidates(cursor, collection, where, where_params, frequencies, cap, limit):
-    matching = _MATCHING.format(table=collection.table, where=" AND ".join(where))
-    found = []
-    for query, fills in _candidate_queries(frequencies, cap):
-        if len(found) >= (limit if fills else cap):
-            break
-        cursor.execute(
-            f"{matching} SELECT id FROM matching WHERE NOT (id = ANY(%s)) LIMIT %s",
-            [*where_params, query, found, cap - len(found)],
-        )
-        found += [row_id for (row_id,) in cursor.fetchall()]
-    return found
+def _scored(collection, count):
+    """The BM25 score of each ``candidates`` row (id, search_vector) over ``count`` lexemes,
+    with the number of candidates, best first.
 
-
-def _score(collection):
-    """BM25 of each candidate row (``candidates``: id, search_vector) over the query lexemes.
-
-    Each row's length is worked out once (``lengths``, materialised), not once
-    per lexeme of it that matches.
+    One pass over a row's lexemes gives its length and the frequency of each
+    query lexeme in it; its parameters are each lexeme's IDF, the lexemes, and
+    the two terms of the length normalisation, then how many rows to return.
     """
+    frequencies = ", ".join(
+        f"sum(({collection.frequency})::float8) FILTER (WHERE t.lexeme = %s) AS f{index}"
+        for index in range(count)
+    )
+    terms = " + ".join(
+        f"coalesce(%s * s.f{index} * {K1 + 1} / (s.f{index} + s.k), 0)" for index in range(count)
+    )
     return (
-        ", lengths AS MATERIALIZED (SELECT id, search_vector, "
-        f"{SEARCH_LENGTH.format('search_vector')} AS length FROM candidates) "
-        "SELECT c.id, sum(q.idf * f.frequency * %s "
-        "/ (f.frequency + %s * (1 - %s + %s * c.length / %s))) AS score "
-        "FROM lengths c CROSS JOIN LATERAL unnest(c.search_vector) t "
-        "JOIN unnest(%s::text[], %s::float8[]) q(lexeme, idf) ON q.lexeme = t.lexeme "
-        f"CROSS JOIN LATERAL (SELECT {collection.frequency} AS frequency) f "
-        "GROUP BY c.id ORDER BY score DESC, c.id DESC LIMIT %s"
+        f"SELECT c.id, {terms} AS score, count(*) OVER () FROM candidates c "
+        f"CROSS JOIN LATERAL (SELECT %s + %s * {TOKEN_COUNT.format('t')} AS k, {frequencies} "
+        "FROM unnest(c.search_vector) t) s ORDER BY score DESC, c.id DESC LIMIT %s"
     )
 
 
+@contextmanager
+def _planned_for_its_values(connection):
+    """Run the block's statements unprepared, each planned for the values it is given.
+
+    Whether a stage should read its matches through the GIN index or walk the
+    owner's rows until the LIMIT is reached depends on how many rows its
+    tsquery matches. A prepared statement soon runs a generic plan that
+    cannot know, and the wrong one reads thousands of rows where a hundred are
+    needed.
+    """
+    raw = connection.connection
+    threshold = raw.prepare_threshold
+    raw.prepare_threshold = None
+    try:
+        yield
+    finally:
+        raw.prepare_threshold = threshold
+
+
 def _ranked(*, collection, owner_id, where, where_params, terms, limit):
+    """The best ``limit`` rows by BM25, as (id, score), over the candidates of each stage.
+
+    Each stage returns its own best rows: the best overall are among them.
+    """
     with connection.cursor() as cursor:
         documents, average, frequencies = _statistics(cursor, collection, owner_id, terms)
         if not frequencies:
             return []
         # Never fewer candidates than the rows asked for.
         cap = max(settings.REVERIE_LIMITS["recall_candidate_cap"], limit)
-        where = [_OWNER.format("a"), collection.searchable.format("a"), *where]
-        where_params = [owner_id, *where_params]
+        where = " AND ".join([_OWNER.format("a"), collection.searchable.format("a"), *where])
         idf = {lexeme: _idf(documents, count) for lexeme, count in frequencies.items()}
-        scoring = [K1 + 1, K1, B, B, average, list(idf), list(idf.values()), limit]
-        if sum(frequencies.values()) <= cap:
-            # Every matching row is ranked: the ranking is exact.
-            cursor.execute(
-                _MATCHING.format(table=collection.table, where=" AND ".join(where))
-                + ", candidates AS (SELECT * FROM matching LIMIT %s) "
-                + _score(collection),
-                [*where_params, _any_of(frequencies), cap, *scoring],
-            )
-            return cursor.fetchall()
-        candidates = _capped_candidates(
-            cursor, collection, where, where_params, frequencies, cap, limit
-        )
-        cursor.execute(
-            f"WITH candidates AS (SELECT a.id, a.search_vector FROM {collection.table} a "
-            f"WHERE {_OWNER.format('a')} AND a.id = ANY(%s)) " + _score(collection),
-            [owner_id, candidates, *scoring],
-        )
-        return cursor.fetchall()
+        # k1 x (1 - b + b x length / average), as a + b' x length.
+        scoring = [*idf.values(), K1 * (1 - B), K1 * B / average, *idf, limit]
+        scored = _scored(collection, len(idf))
+        best, found, earlier = [], 0, None
+        with _planned_for_its_values(connection):
+            for query, fills in _stages(frequencies, cap):
+                if found >= (limit if fills else cap):
+                    break
+                stage = _STAGE.format(
+                    table=collection.table,
+                    where=where,
+                    earlier="" if earlier is None else " AND NOT a.search_vector @@ %s::tsquery",
+                )
+                cursor.execute(
+                    stage + scored,
+                    [owner_id, *where_params, query, *([] if earlier is None else [earlier])]
+                    + [min(cap - found, FILL_ROWS * limit) if fills else cap - found, *scoring],
+                )
+                rows = cursor.fetchall()
+                found += rows[0][2] if rows else 0
+                best += [(row_id, score) for row_id, score, _ in rows]
+                earlier = query if earlier is None else f"({earlier}) | ({query})"
+        best.sort(key=lambda row: (-row[1], -row[0]))
+        return best[:limit]
 
 
 def belief_matches(*, owner_id, terms, statuses, types, since, limit):

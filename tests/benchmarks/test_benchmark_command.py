@@ -380,10 +380,13 @@ def test_the_command_prints_one_table_and_writes_it_as_json(tmp_path, monkeypatc
 # -- the records the benchmarks write ------------------------------------------------
 
 
+SERVER = {"version": "15", "shared_buffers": "128MB"}
+
+
 def _recall_results(size, p95, ranked_p95):
     selector = {"p50": p95 / 2, "p95": p95, "mean": p95 / 2, "items": 10.0}
     ranked = {"p50": ranked_p95 / 2, "p95": ranked_p95, "mean": ranked_p95 / 2, "items": 10.0}
-    return (size, (size * 10, size * 9), selector, selector, ranked, 1.0)
+    return (size, (size * 10, size * 9, size / 100), selector, selector, ranked, 1.0)
 
 
 def _recall_options(sizes):
@@ -399,7 +402,9 @@ def _recall_options(sizes):
 
 
 def test_the_recall_record_does_not_judge_a_bank_smaller_than_the_targets():
-    record = recall_record("15", True, _recall_options([10_000]), [_recall_results(10_000, 9, 25)])
+    record = recall_record(
+        SERVER, True, _recall_options([10_000]), [_recall_results(10_000, 9, 25)]
+    )
 
     target_ = record["figures"][0]["target"]
     assert (target_["applicable"], target_["met"]) == (False, None)
@@ -408,7 +413,7 @@ def test_the_recall_record_does_not_judge_a_bank_smaller_than_the_targets():
 def test_the_recall_record_judges_the_largest_bank_against_the_ranked_baseline():
     results = [_recall_results(10_000, 30, 60), _recall_results(100_000, 16.9, 149.0)]
 
-    (figure,) = recall_record("15", True, _recall_options([10_000, 100_000]), results)["figures"]
+    (figure,) = recall_record(SERVER, True, _recall_options([10_000, 100_000]), results)["figures"]
 
     assert figure["value"] == 16.9
     assert figure["baseline"]["value"] == 149.0

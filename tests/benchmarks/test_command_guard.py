@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from benchmarks.management.commands.benchmark_formation import Command as FormationCommand
+from benchmarks.management.commands.benchmark_recall import Command as RecallCommand
 
 SEEDING_COMMANDS = (
     ("benchmark_recall", "reverie_bench"),
@@ -63,3 +64,31 @@ def test_the_formation_benchmark_runs_end_to_end(monkeypatch, tmp_path, workers)
     assert formation["value"] > 0 and append["baseline"]["value"] > 0
     bare = get_user_model().objects.filter(username__startswith="formation-bench-bare-")
     assert not bare.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.postgres
+def test_the_recall_benchmark_runs_end_to_end(monkeypatch, tmp_path):
+    monkeypatch.setattr(RecallCommand, "database_prefix", connection.settings_dict["NAME"])
+    out, stdout = tmp_path / "recall.json", StringIO()
+
+    call_command(
+        "benchmark_recall",
+        "--sizes=40,80",
+        "--principals=2",
+        "--queries=6",
+        "--warmup=2",
+        f"--json-out={out}",
+        stdout=stdout,
+        stderr=StringIO(),
+    )
+
+    record = json.loads(out.read_text())
+    details = record["details"]
+    assert [size["beliefs"] for size in details["sizes"]] == [80, 160]
+    assert all(size["table_mib"] > 0 for size in details["sizes"])
+    assert details["shared_buffers"] in stdout.getvalue()
+    (figure,) = record["figures"]
+    # 80 beliefs per principal is no bank the target speaks of.
+    assert figure["target"]["applicable"] is False
+    assert figure["value"] > 0

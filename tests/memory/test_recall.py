@@ -3,6 +3,7 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from memory.enums import BeliefStatus, BeliefType, EventType
@@ -374,3 +375,47 @@ def test_the_candidate_cap_never_hides_a_row_matching_more_terms(owner, settings
 
     assert result.items[0].id == str(best.public_id)
     assert len(result.items) == 3
+
+
+def _stage_corpus(owner):
+    """Ten rows holding 14 occurrences of "paints harbour boats": every word, all words
+    but one, one word."""
+    remember(owner, "User paints harbour boats in winter.")
+    remember(owner, "User paints harbour scenes.")
+    remember(owner, "User photographs harbour boats.")
+    for n in range(7):
+        remember(owner, f"User paints picture number {n} on weekends.")
+
+
+@pytest.mark.postgres
+def test_the_candidate_stages_rank_as_the_uncapped_ranking_when_they_see_every_row(owner, settings):
+    _stage_corpus(owner)
+    uncapped = recall(principal=owner, query="paints harbour boats", limit=10)
+    # The cap becomes the 10 rows recall fetches for 5 items: below the 14
+    # occurrences, so the stages take over. Each finds every row it matches (3,
+    # then none new, then the 7 others), a later one leaving out what an
+    # earlier one found.
+    settings.REVERIE_LIMITS = {**settings.REVERIE_LIMITS, "recall_candidate_cap": 1}
+
+    staged = recall(principal=owner, query="paints harbour boats", limit=5)
+
+    assert [(item.id, item.score) for item in staged.items] == [
+        (item.id, item.score) for item in uncapped.items[:5]
+    ]
+    assert len({item.id for item in staged.items}) == 5
+
+
+@pytest.mark.postgres
+def test_the_candidate_stages_are_never_prepared_and_the_rest_is(owner):
+    """A stage's plan depends on how many rows its tsquery matches, which a prepared
+    statement's generic plan cannot know (memory.search.postgres)."""
+    _stage_corpus(owner)
+    for _ in range(8):
+        recall(principal=owner, query="paints harbour boats")
+
+    with principal_context(owner), connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any("memory_searchstatistics" in statement for statement in prepared)
+    assert not any("search_vector @@" in statement for statement in prepared)
+    assert connection.connection.prepare_threshold == 5

@@ -83,7 +83,7 @@ def ranked_baseline(principal, terms, limit):
         )
 
 
-def recall_record(version, leakproof, options, results):
+def recall_record(server, leakproof, options, results):
     """The run as a ``--json-out`` record: the selector's p95 at the largest size against
     the ranked unindexed baseline, which keeps recall's ordering."""
     size, _, selector, _, ranked, _ = results[-1]
@@ -112,7 +112,8 @@ def recall_record(version, leakproof, options, results):
         ],
         "peak_memory": {"mib": peak_rss_mib(), "of": "benchmark_recall process (ru_maxrss)"},
         "details": {
-            "postgresql": version,
+            "postgresql": server["version"],
+            "shared_buffers": server["shared_buffers"],
             "leakproof": bool(leakproof),
             "candidate_cap": settings.REVERIE_LIMITS["recall_candidate_cap"],
             "options": {
@@ -124,13 +125,14 @@ def recall_record(version, leakproof, options, results):
                     "beliefs_per_principal": size,
                     "beliefs": total,
                     "live": live,
+                    "table_mib": round(mib, 1),
                     # p50, p95 and mean in ms; items is the mean number returned.
                     "selector": selector,
                     "icontains": icontains,
                     "ranked": ranked,
                     "precision_at_limit": quality,
                 }
-                for size, (total, live), selector, icontains, ranked, quality in results
+                for size, (total, live, mib), selector, icontains, ranked, quality in results
             ],
         },
     }
@@ -177,6 +179,7 @@ class Command(BenchmarkCommand):
         timed = corpus.queries(options["queries"], len(principals), stream="timed")
         warmup = corpus.queries(options["warmup"], len(principals), stream="warmup")
         version, leakproof = self.server_version(connection), self.leakproof(connection)
+        server = {"version": version, "shared_buffers": self.shared_buffers(connection)}
 
         sizes = options["sizes"]
         if options["reuse"]:
@@ -186,7 +189,7 @@ class Command(BenchmarkCommand):
             started = time.perf_counter()
             self._grow(connection, corpus, principals, size)
             seeded = time.perf_counter() - started
-            counts = self._counts(principals)
+            counts = (*self._counts(principals), self._table_mib(connection))
             self.progress(f"{size:,}/principal ready in {seeded:.0f} s; timing")
             selector = self._time(
                 lambda p, q: len(recall(principal=p, query=q, limit=options["limit"]).items),
@@ -209,9 +212,9 @@ class Command(BenchmarkCommand):
             )
             results.append((size, counts, selector, icontains, ranked, quality))
 
-        self._report(version, leakproof, options, vocabulary, timed, results)
+        self._report(server, leakproof, options, vocabulary, timed, results)
         if options["json_out"]:
-            record_write(options["json_out"], recall_record(version, leakproof, options, results))
+            record_write(options["json_out"], recall_record(server, leakproof, options, results))
 
     # -- seeding ---------------------------------------------------------------
 
@@ -287,6 +290,11 @@ class Command(BenchmarkCommand):
                 for table in ("memory_belief", "memory_searchterm", "memory_searchstatistics"):
                     cursor.execute(f"VACUUM (ANALYZE) {table}")
 
+    def _table_mib(self, connection):
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_total_relation_size('memory_belief')")
+            return cursor.fetchone()[0] / 2**20
+
     def _counts(self, principals):
         total = live = 0
         for principal in principals:
@@ -331,11 +339,12 @@ class Command(BenchmarkCommand):
 
     # -- output ----------------------------------------------------------------
 
-    def _report(self, version, leakproof, options, vocabulary, timed, results):
+    def _report(self, server, leakproof, options, vocabulary, timed, results):
         write = self.stdout.write
         words = [len(query.split()) for _, query in timed]
         write(
-            f"PostgreSQL {version}; {os.cpu_count()} CPUs; "
+            f"PostgreSQL {server['version']}; shared_buffers {server['shared_buffers']}; "
+            f"{os.cpu_count()} CPUs; "
             f"ts_match_vq LEAKPROOF {'yes' if leakproof else 'no'}; "
             f"recall_candidate_cap {settings.REVERIE_LIMITS['recall_candidate_cap']}; "
             f"principals {options['principals']}; limit {options['limit']}; seed {options['seed']}"
@@ -345,8 +354,11 @@ class Command(BenchmarkCommand):
             f"{min(words)}-{max(words)} words (mean {statistics.fmean(words):.2f}) "
             f"from a vocabulary of {len(vocabulary):,} content words"
         )
-        for size, (total, live), *_ in results:
-            write(f"rows at {size:,}/principal: {total:,} beliefs, {live:,} active or provisional")
+        for size, (total, live, mib), *_ in results:
+            write(
+                f"rows at {size:,}/principal: {total:,} beliefs, {live:,} active or provisional; "
+                f"memory_belief with its indexes {mib:,.0f} MiB"
+            )
         write("")
         header = (
             f"{'beliefs/principal':>17}  {'method':<10}{'p50 ms':>9}{'p95 ms':>9}"
