@@ -86,3 +86,9 @@ class RssSampler:
         self._stop.set()
         self._thread.join()
         self.peak = max(self.peak, _rss_bytes())
+
+    def joined(self, later):
+        """This block and a ``later`` one taken as one: the first start, the higher peak."""
+        both = RssSampler(self.interval)
+        both.start, both.peak = self.start, max(self.peak, later.peak)
+        return both

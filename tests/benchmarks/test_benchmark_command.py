@@ -423,7 +423,14 @@ def test_the_recall_record_judges_the_largest_bank_against_the_ranked_baseline()
 
 def test_the_formation_record_compares_the_sweep_with_ingest_of_the_same_run():
     rss = Namespace(start=70 * 2**20, peak=82 * 2**20)
-    options = {"sessions": 1000, "messages": 10, "principals": 100, "seed": 7, "workers": 1}
+    options = {
+        "sessions": 1000,
+        "messages": 10,
+        "principals": 100,
+        "seed": 7,
+        "workers": 1,
+        "round": 100,
+    }
 
     measured = {
         "messages": 10_000,

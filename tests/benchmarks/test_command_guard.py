@@ -51,6 +51,8 @@ def test_the_formation_benchmark_runs_end_to_end(monkeypatch, tmp_path, workers)
         "--sessions=4",
         "--messages=3",
         "--principals=2",
+        # Rounds of 3 and 1 sessions: each round's sweep finds its own sessions due.
+        "--round=3",
         f"--workers={workers}",
         f"--json-out={out}",
         stdout=StringIO(),

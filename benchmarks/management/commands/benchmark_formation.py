@@ -93,7 +93,7 @@ def formation_record(options, measured, outcomes, rss, policy):
         "details": {
             "options": {
                 key: options[key]
-                for key in ("sessions", "messages", "principals", "seed", "workers")
+                for key in ("sessions", "messages", "principals", "seed", "workers", "round")
             },
             "policy": policy,
             **measured,
@@ -141,8 +141,9 @@ def _parallel_formation(batch, workers):
 
 class Command(BenchmarkCommand):
     help = (
-        "Seed sessions of user messages through the event-append service, then consolidate "
-        "them with one formation sweep; print throughput, the ratio and peak memory."
+        "Seed sessions of user messages through the event-append service and consolidate "
+        "them with formation sweeps, in alternating rounds; print throughput, the ratios and "
+        "peak memory."
     )
 
     def add_arguments(self, parser):
@@ -150,6 +151,12 @@ class Command(BenchmarkCommand):
         parser.add_argument("--messages", type=positive_int, default=10)
         parser.add_argument("--principals", type=positive_int, default=100)
         parser.add_argument("--seed", type=int, default=7)
+        parser.add_argument(
+            "--round",
+            type=positive_int,
+            default=100,
+            help="Sessions ingested and then consolidated in each round (default 100).",
+        )
         parser.add_argument(
             "--workers",
             type=positive_int,
@@ -178,14 +185,56 @@ class Command(BenchmarkCommand):
         bare_principals = self._principals(BARE_PREFIX, options["principals"])
         total = sessions_count * per_session
 
-        # Ingest: one service call (one transaction) per message, as the API does;
-        # session by session, the same messages go in as bare inserts too, so that a
-        # slow minute of the machine touches both.
-        self.progress(f"appending {total:,} messages through event_append and as bare inserts")
+        # Rounds of --round sessions each: ingest, then formation of what was
+        # ingested, so that a slow minute of the shared machine touches both
+        # figures rather than one of them.
+        self.progress(
+            f"appending {total:,} messages through event_append and as bare inserts, and "
+            f"consolidating them with {options['workers']} worker(s), "
+            f"{options['round']} sessions a round"
+        )
+        timings = {"ingest": 0.0, "bare": 0.0, "formation": 0.0}
+        audits, rss, extractor = [], None, formation_extractor()
+        for first in range(0, sessions_count, options["round"]):
+            indexes = range(first, min(first + options["round"], sessions_count))
+            sessions = self._ingest(options, principals, bare_principals, indexes, timings)
+            started = time.perf_counter()
+            with RssSampler() as sampled:
+                audits += self._form(len(sessions), options["workers"], extractor)
+            timings["formation"] += time.perf_counter() - started
+            rss = sampled if rss is None else rss.joined(sampled)
+        # The bare rows are not a conversation formation should see.
+        for bare_principal in bare_principals:
+            account_purge(principal=bare_principal)
+
+        formed = 0
+        for principal in principals:
+            with principal_context(principal):
+                formed += Belief.objects.filter(owner=principal).count()
+                leftover = Session.objects.filter(owner=principal, watermark__isnull=True).count()
+                if leftover:
+                    self.progress(f"WARNING: {leftover} sessions of {principal} not consolidated")
+        outcomes = {}
+        for audit in audits:
+            outcomes[audit.outcome] = outcomes.get(audit.outcome, 0) + 1
+        measured = {
+            "messages": total,
+            "ingest_seconds": timings["ingest"],
+            "bare_seconds": timings["bare"],
+            "formation_seconds": timings["formation"],
+            "formed": formed,
+        }
+        self._report(options, measured, outcomes, rss, extractor.policy_version)
+        if options["json_out"]:
+            record = formation_record(options, measured, outcomes, rss, extractor.policy_version)
+            record_write(options["json_out"], record)
+
+    def _ingest(self, options, principals, bare_principals, indexes, timings):
+        """Append the sessions ``indexes`` through ``event_append`` (one transaction per
+        message, as the API does) and, session by session, as bare inserts; close them."""
         sessions = []
-        ingest_seconds = bare_seconds = 0.0
-        for index in range(sessions_count):
-            texts = list(messages(options["seed"], index, per_session))
+        for index in indexes:
+            texts = list(messages(options["seed"], index, options["messages"]))
             principal = principals[index % len(principals)]
             started = time.perf_counter()
             session = session_create(principal=principal)
@@ -196,7 +245,7 @@ class Command(BenchmarkCommand):
                     event_type=EventType.USER_MESSAGE,
                     parts=[{"type": "text", "text": text}],
                 )
-            ingest_seconds += time.perf_counter() - started
+            timings["ingest"] += time.perf_counter() - started
             sessions.append((principal, session))
             bare_principal = bare_principals[index % len(bare_principals)]
             started = time.perf_counter()
@@ -213,48 +262,18 @@ class Command(BenchmarkCommand):
                         text=text,
                         occurred_at=timezone.now(),
                     )
-            bare_seconds += time.perf_counter() - started
-        # The bare rows are not a conversation formation should see.
-        for bare_principal in bare_principals:
-            account_purge(principal=bare_principal)
+            timings["bare"] += time.perf_counter() - started
         for principal, session in sessions:
             # Close: an immediate boundary, so every session is due now.
             session_close(principal=principal, session_id=session.public_id)
+        return sessions
 
-        # Formation: one sweep over every session, as one worker would run it; with
-        # --workers N, N processes share the due sessions as N q2 workers would.
-        workers = options["workers"]
-        self.progress(f"consolidating {sessions_count:,} sessions with {workers} worker(s)")
-        extractor = formation_extractor()
-        with RssSampler() as rss:
-            started = time.perf_counter()
-            if workers == 1:
-                audits = formation_sweep(batch=sessions_count, extractor=extractor)
-            else:
-                audits = _parallel_formation(sessions_count, workers)
-            formation_seconds = time.perf_counter() - started
-
-        formed = 0
-        for principal in principals:
-            with principal_context(principal):
-                formed += Belief.objects.filter(owner=principal).count()
-                leftover = Session.objects.filter(owner=principal, watermark__isnull=True).count()
-                if leftover:
-                    self.progress(f"WARNING: {leftover} sessions of {principal} not consolidated")
-        outcomes = {}
-        for audit in audits:
-            outcomes[audit.outcome] = outcomes.get(audit.outcome, 0) + 1
-        measured = {
-            "messages": total,
-            "ingest_seconds": ingest_seconds,
-            "bare_seconds": bare_seconds,
-            "formation_seconds": formation_seconds,
-            "formed": formed,
-        }
-        self._report(options, measured, outcomes, rss, extractor.policy_version)
-        if options["json_out"]:
-            record = formation_record(options, measured, outcomes, rss, extractor.policy_version)
-            record_write(options["json_out"], record)
+    def _form(self, due, workers, extractor):
+        """Consolidate the ``due`` sessions: one sweep, as one worker would run it, or
+        ``workers`` processes sharing them as that many q2 workers would."""
+        if workers == 1:
+            return formation_sweep(batch=due, extractor=extractor)
+        return _parallel_formation(due, workers)
 
     def _report(self, options, measured, outcomes, rss, policy):
         write = self.stdout.write
