@@ -17,7 +17,7 @@ any (see docs/search.md).
 """
 
 import math
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -195,11 +195,13 @@ def _scored(collection, count):
 def _planned_for_its_values(connection):
     """Run the block's statements unprepared, each planned for the values it is given.
 
-    Whether a stage should read its matches through the GIN index or walk the
-    owner's rows until the LIMIT is reached depends on how many rows its
-    tsquery matches. A prepared statement soon runs a generic plan that
-    cannot know, and the wrong one reads thousands of rows where a hundred are
-    needed.
+    Once the matches outnumber the cap, whether a stage should read them
+    through the GIN index or walk the owner's rows until the LIMIT is reached
+    depends on how many rows its tsquery matches. A prepared statement soon
+    runs a generic plan that cannot know, and the wrong one reads thousands of
+    rows where a hundred are needed. (When every match fits in the cap, the GIN
+    index is the plan whatever the values, and planning each time costs more
+    than it saves.)
     """
     raw = connection.connection
     threshold = raw.prepare_threshold
@@ -227,7 +229,8 @@ def _ranked(*, collection, owner_id, where, where_params, terms, limit):
         scoring = [*idf.values(), K1 * (1 - B), K1 * B / average, *idf, limit]
         scored = _scored(collection, len(idf))
         best, found, earlier = [], 0, None
-        with _planned_for_its_values(connection):
+        exact = sum(frequencies.values()) <= cap
+        with nullcontext() if exact else _planned_for_its_values(connection):
             for query, fills in _stages(frequencies, cap):
                 if found >= (limit if fills else cap):
                     break

@@ -405,17 +405,27 @@ def test_the_candidate_stages_rank_as_the_uncapped_ranking_when_they_see_every_r
     assert len({item.id for item in staged.items}) == 5
 
 
+def _prepared(owner):
+    with principal_context(owner), connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        return [statement for (statement,) in cursor.fetchall()]
+
+
 @pytest.mark.postgres
-def test_the_candidate_stages_are_never_prepared_and_the_rest_is(owner):
-    """A stage's plan depends on how many rows its tsquery matches, which a prepared
-    statement's generic plan cannot know (memory.search.postgres)."""
+def test_capped_candidate_stages_are_never_prepared_and_the_exact_ranking_is(owner, settings):
+    """Past the cap, a stage's plan depends on how many rows its tsquery matches, which a
+    prepared statement's generic plan cannot know (memory.search.postgres)."""
     _stage_corpus(owner)
     for _ in range(8):
         recall(principal=owner, query="paints harbour boats")
+    exact = _prepared(owner)
+    assert any("memory_searchstatistics" in statement for statement in exact)
+    assert any("search_vector @@" in statement for statement in exact)
 
-    with principal_context(owner), connection.cursor() as cursor:
-        cursor.execute("SELECT statement FROM pg_prepared_statements")
-        prepared = [statement for (statement,) in cursor.fetchall()]
-    assert any("memory_searchstatistics" in statement for statement in prepared)
-    assert not any("search_vector @@" in statement for statement in prepared)
+    settings.REVERIE_LIMITS = {**settings.REVERIE_LIMITS, "recall_candidate_cap": 1}
+    for _ in range(8):
+        recall(principal=owner, query="paints harbour boats", limit=5)
+
+    # The later stages' statements, which leave out the earlier stages' rows.
+    assert not any("NOT a.search_vector @@" in statement for statement in _prepared(owner))
     assert connection.connection.prepare_threshold == 5
