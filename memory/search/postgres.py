@@ -125,19 +125,15 @@ def _idf(documents, frequency):
     return max(math.log((documents - frequency + 0.5) / (frequency + 0.5)), MIN_IDF)
 
 
-def _stages(frequencies, cap):
-    """The tsqueries whose matches are candidates, strongest first, each with whether it only
-    fills up the rows asked for.
+def _capped_stages(frequencies, cap):
+    """When more rows match than the cap holds: the tsqueries whose matches are candidates,
+    strongest first, each with whether it only fills up the rows asked for.
 
-    When the rows matching any lexeme fit in the cap, that is the one stage and
-    the ranking is exact. Otherwise a row's score grows with the lexemes it
-    holds and with their rarity: rows holding every lexeme or one of the rarest
-    (as many as the cap holds) come first, then rows holding all lexemes but
-    one; rows holding any lexeme are only looked at while the others have not
-    filled the rows asked for.
+    A row's score grows with the lexemes it holds and with their rarity: rows
+    holding every lexeme or one of the rarest (as many as the cap holds) come
+    first, then rows holding all lexemes but one; rows holding any lexeme are
+    only looked at while the others have not filled the rows asked for.
     """
-    if sum(frequencies.values()) <= cap:
-        return [(_any_of(frequencies), False)]
     lexemes = sorted(frequencies, key=lambda lexeme: (frequencies[lexeme], lexeme))
     rare, total = [], 0
     for lexeme in lexemes:
@@ -157,11 +153,11 @@ def _stages(frequencies, cap):
     return [*stages, (_any_of(lexemes), True)]
 
 
-# A stage's rows are selected in a materialised CTE: planned on its own, it
-# reads them through the GIN index, where a LIMIT next to the match lets the
-# planner walk the owner's btree instead, filtering every row it passes. A later
-# stage leaves out the rows of the earlier ones by their tsqueries: a stage
-# that runs follows only stages that found every row they matched.
+# A stage's rows are selected in a materialised CTE, planned on its own: with
+# the LIMIT beside the match, the planner would walk the owner's btree even for
+# rare words, filtering every row it passed. A later stage leaves out the rows
+# of the earlier ones by their tsqueries: a stage that runs follows only stages
+# that found every row they matched.
 _STAGE = (
     "WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector FROM {table} a "
     "WHERE {where} AND a.search_vector @@ %s::tsquery{earlier}), "
@@ -229,9 +225,11 @@ def _ranked(*, collection, owner_id, where, where_params, terms, limit):
         scoring = [*idf.values(), K1 * (1 - B), K1 * B / average, *idf, limit]
         scored = _scored(collection, len(idf))
         best, found, earlier = [], 0, None
+        # When every matching row fits in the cap, one stage ranks them all: exactly.
         exact = sum(frequencies.values()) <= cap
+        stages = [(_any_of(frequencies), False)] if exact else _capped_stages(frequencies, cap)
         with nullcontext() if exact else _planned_for_its_values(connection):
-            for query, fills in _stages(frequencies, cap):
+            for query, fills in stages:
                 if found >= (limit if fills else cap):
                     break
                 stage = _STAGE.format(
