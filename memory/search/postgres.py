@@ -191,13 +191,13 @@ def _scored(collection, count):
 def _planned_for_its_values(connection):
     """Run the block's statements unprepared, each planned for the values it is given.
 
-    Once the matches outnumber the cap, whether a stage should read them
-    through the GIN index or walk the owner's rows until the LIMIT is reached
-    depends on how many rows its tsquery matches. A prepared statement soon
-    runs a generic plan that cannot know, and the wrong one reads thousands of
-    rows where a hundred are needed. (When every match fits in the cap, the GIN
-    index is the plan whatever the values, and planning each time costs more
-    than it saves.)
+    For the filling stage: whether to read its matches through the GIN index or
+    walk the owner's rows until its small LIMIT is reached depends on how many
+    rows its tsquery matches, and a prepared statement soon runs a generic plan
+    that cannot know; the wrong one reads thousands of rows where a hundred are
+    needed. The other stages keep their prepared plans, which read through the
+    GIN index: planned for their values, they were seen to walk every row of
+    a 10,000-memory bank instead.
     """
     raw = connection.connection
     threshold = raw.prepare_threshold
@@ -228,24 +228,24 @@ def _ranked(*, collection, owner_id, where, where_params, terms, limit):
         # When every matching row fits in the cap, one stage ranks them all: exactly.
         exact = sum(frequencies.values()) <= cap
         stages = [(_any_of(frequencies), False)] if exact else _capped_stages(frequencies, cap)
-        with nullcontext() if exact else _planned_for_its_values(connection):
-            for query, fills in stages:
-                if found >= (limit if fills else cap):
-                    break
-                stage = _STAGE.format(
-                    table=collection.table,
-                    where=where,
-                    earlier="" if earlier is None else " AND NOT a.search_vector @@ %s::tsquery",
-                )
+        for query, fills in stages:
+            if found >= (limit if fills else cap):
+                break
+            stage = _STAGE.format(
+                table=collection.table,
+                where=where,
+                earlier="" if earlier is None else " AND NOT a.search_vector @@ %s::tsquery",
+            )
+            with _planned_for_its_values(connection) if fills else nullcontext():
                 cursor.execute(
                     stage + scored,
                     [owner_id, *where_params, query, *([] if earlier is None else [earlier])]
                     + [min(cap - found, FILL_ROWS * limit) if fills else cap - found, *scoring],
                 )
-                rows = cursor.fetchall()
-                found += rows[0][2] if rows else 0
-                best += [(row_id, score) for row_id, score, _ in rows]
-                earlier = query if earlier is None else f"({earlier}) | ({query})"
+            rows = cursor.fetchall()
+            found += rows[0][2] if rows else 0
+            best += [(row_id, score) for row_id, score, _ in rows]
+            earlier = query if earlier is None else f"({earlier}) | ({query})"
         best.sort(key=lambda row: (-row[1], -row[0]))
         return best[:limit]
 

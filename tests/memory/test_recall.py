@@ -412,10 +412,17 @@ def _prepared(owner):
 
 
 @pytest.mark.postgres
-def test_capped_candidate_stages_are_never_prepared_and_the_exact_ranking_is(owner, settings):
-    """Past the cap, a stage's plan depends on how many rows its tsquery matches, which a
-    prepared statement's generic plan cannot know (memory.search.postgres)."""
+def test_only_the_filling_stage_is_planned_for_its_values(owner, settings):
+    """Its plan depends on how many rows its tsquery matches, which a prepared statement's
+    generic plan cannot know; the other statements stay prepared (memory.search.postgres)."""
     _stage_corpus(owner)
+    thresholds = []
+
+    def observe(execute, sql, params, many, context):
+        if "search_vector @@" in sql:
+            thresholds.append(connection.connection.prepare_threshold)
+        return execute(sql, params, many, context)
+
     for _ in range(8):
         recall(principal=owner, query="paints harbour boats")
     exact = _prepared(owner)
@@ -423,9 +430,9 @@ def test_capped_candidate_stages_are_never_prepared_and_the_exact_ranking_is(own
     assert any("search_vector @@" in statement for statement in exact)
 
     settings.REVERIE_LIMITS = {**settings.REVERIE_LIMITS, "recall_candidate_cap": 1}
-    for _ in range(8):
+    with connection.execute_wrapper(observe):
         recall(principal=owner, query="paints harbour boats", limit=5)
 
-    # The later stages' statements, which leave out the earlier stages' rows.
-    assert not any("NOT a.search_vector @@" in statement for statement in _prepared(owner))
+    # Every row, then all words but one, then the filling stage.
+    assert thresholds == [5, 5, None]
     assert connection.connection.prepare_threshold == 5
