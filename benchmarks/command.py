@@ -34,15 +34,16 @@ class BenchmarkCommand(BaseCommand):
         raise NotImplementedError
 
     def server_version(self, connection):
-        with connection.cursor() as cursor:
-            cursor.execute("SHOW server_version")
-            return cursor.fetchone()[0]
+        return self._show(connection, "server_version")
 
     def shared_buffers(self, connection):
         """PostgreSQL's buffer pool: whether a bank's pages are read from it or from the
         operating system's cache decides much of a query's time."""
+        return self._show(connection, "shared_buffers")
+
+    def _show(self, connection, setting):
         with connection.cursor() as cursor:
-            cursor.execute("SHOW shared_buffers")
+            cursor.execute(f"SHOW {setting}")
             return cursor.fetchone()[0]
 
     def leakproof(self, connection):
