@@ -25,7 +25,7 @@ from django.utils.dateparse import parse_datetime
 from memory.enums import Actor, AuditAction, Authority, BeliefStatus, EventType
 from memory.errors import ReverieError
 from memory.models import Belief
-from memory.principal import principal_context
+from memory.principal import principal_context, principal_transaction
 from memory.selectors.recall import recall
 from memory.services.beliefs import belief_delete
 from memory.services.records import create_belief
@@ -101,7 +101,7 @@ def _load(principal, case):
                 )
             )
         status = spec.get("status", BeliefStatus.ACTIVE)
-        with principal_context(principal), transaction.atomic():
+        with principal_transaction(principal):
             beliefs[spec["key"]] = create_belief(
                 principal=principal,
                 sources=events,

@@ -75,6 +75,23 @@ def principal_context(principal, *, using=DEFAULT_DB_ALIAS):
         _current_principal_id.reset(token)
 
 
+@contextmanager
+def principal_transaction(principal, *, using=DEFAULT_DB_ALIAS):
+    """``principal_context`` in an atomic block: for services that write.
+
+    Outside any transaction, the block is the transaction: on PostgreSQL the
+    context already opens one, and a savepoint inside it would only cost two
+    round trips. Inside an enclosing transaction it is a savepoint, so that a
+    caller that catches the block's exception keeps a usable transaction.
+    """
+    outermost = not connections[using].in_atomic_block
+    with (
+        principal_context(principal, using=using),
+        transaction.atomic(using=using, savepoint=not outermost),
+    ):
+        yield
+
+
 def principal_activate(principal, *, using=DEFAULT_DB_ALIAS):
     """Make ``principal`` the principal of the transaction already open.
 

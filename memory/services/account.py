@@ -9,7 +9,6 @@ the steps, and a token is useless once the account is gone.
 from datetime import timedelta
 
 from django.core import signing
-from django.db import transaction
 from django.utils import timezone
 
 from memory.derived import derived_provider
@@ -32,7 +31,7 @@ from memory.models import (
     SearchTerm,
     Session,
 )
-from memory.principal import principal_context
+from memory.principal import principal_context, principal_transaction
 from memory.search import forget_erased
 
 ERASURE_SALT = "reverie.account-erasure"
@@ -97,7 +96,7 @@ def account_purge(*, principal):
     principals (benchmarks). Returns content-free counts per kind of row.
     """
     deleted = {}
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         # Children before parents, each delete scoped to the owner, so that
         # the cascade collector never has to gather a whole bank into memory.
         Belief.objects.filter(owner=principal).update(supersedes=None)

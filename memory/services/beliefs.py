@@ -8,7 +8,6 @@ shifts the status counts in that same transaction.
 from datetime import datetime
 
 from django.conf import settings
-from django.db import transaction
 from django.utils import timezone
 
 from memory.enums import (
@@ -28,7 +27,7 @@ from memory.enums import (
 from memory.errors import conflict, validation_error
 from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import Belief, Event
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.search import forget_erased
 from memory.selectors._ids import parse_public_id
 from memory.selectors.beliefs import belief_get, belief_versions
@@ -173,7 +172,7 @@ def belief_remember(
         valid_until=valid_until,
         expires_at=expires_at,
     )
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         sources = _source_events(principal, source_event_ids)
         fingerprint = claim_fingerprint(subject, statement)
         equal = list(
@@ -226,7 +225,7 @@ def belief_remember(
 
 def belief_confirm(*, principal, belief_id, expected_revision):
     """The owner confirms a memory: provisional becomes active, review is done."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
         _check_revision(belief, expected_revision)
         if belief.status == BeliefStatus.PROVISIONAL or (
@@ -247,7 +246,7 @@ def belief_confirm(*, principal, belief_id, expected_revision):
 
 def belief_reject(*, principal, belief_id, expected_revision):
     """The owner rejects a memory. Formation will not propose the same claim again."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
         _check_revision(belief, expected_revision)
         if belief.status not in LIVE_BELIEF_STATUSES:
@@ -285,7 +284,7 @@ def belief_correct(
     one; the old row keeps its text as history. It keeps the old subject unless
     one is given, so it supersedes only the belief it corrects.
     """
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         old = belief_get(principal=principal, belief_id=belief_id, for_update=True)
         _check_revision(old, expected_revision)
         if old.status not in LIVE_BELIEF_STATUSES:
@@ -352,7 +351,7 @@ def belief_delete(*, principal, belief_id, expected_revision):
     kind and history, and a fence so the same claim is not formed again from
     the same messages.
     """
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
         _check_revision(belief, expected_revision)
         if belief.status == BeliefStatus.DELETED:

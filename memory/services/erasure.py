@@ -6,13 +6,12 @@ erased messages are erased with them, so nothing the owner removed survives as
 a copied excerpt.
 """
 
-from django.db import transaction
 from django.utils import timezone
 
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus
 from memory.errors import validation_error
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.search import forget_erased
 from memory.selectors.sessions import event_get, session_get
 
@@ -77,7 +76,7 @@ def _redact(events):
 
 def event_erase(*, principal, event_id):
     """Erase one message: remove its text and erase the beliefs formed from it."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         event = event_get(principal=principal, event_id=event_id, for_update=True)
         if event.event_type not in MESSAGE_EVENT_TYPES:
             raise validation_error("Only messages hold text to erase.", field="event_id")
@@ -105,7 +104,7 @@ def session_erase(*, principal, session_id):
     The session is closed and marked erased; its (now empty) log stays so that
     sequences, runs and audit keep their meaning.
     """
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         session = session_get(principal=principal, session_id=session_id, for_update=True)
         if session.erased_at is not None:
             return session

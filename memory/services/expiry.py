@@ -4,13 +4,12 @@ import logging
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import transaction
 from django.db.models import Min
 from django.utils import timezone
 
 from memory.enums import LIVE_BELIEF_STATUSES, Actor, AuditAction, BeliefStatus
 from memory.models import Belief, MaintenanceDue
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.selectors.flags import flag_enabled
 
 from .records import set_status
@@ -25,7 +24,7 @@ def belief_expire_due(*, principal, now=None):
     drops it when none remains.
     """
     now = now or timezone.now()
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         # Locking the due row claims this principal's sweep: a second worker
         # skips it rather than expiring the same beliefs twice.
         due = (

@@ -47,7 +47,7 @@ from memory.models import (
     FormationAudit,
     Session,
 )
-from memory.principal import principal_context
+from memory.principal import principal_context, principal_transaction
 from memory.selectors.flags import flag_enabled
 from memory.selectors.formation import formation_due
 from memory.text import claim_fingerprint, is_valid_subject
@@ -181,7 +181,7 @@ def formation_consolidate(*, principal, session_id, extractor=None):
     result = extractor.extract(request)
     returned = list(result.candidates)
     tally = _Tally(returned=len(returned))
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         formation = FormationAudit.objects.create(
             owner=principal,
             session=session,
@@ -574,7 +574,7 @@ def formation_sweep(*, batch=None, now=None, extractor=None):
 
 def _record_failure(principal, session_id, error, extractor):
     """Skip a prefix that cannot be consolidated, so that it does not block the sweep forever."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         session = Session.objects.get(owner=principal, public_id=session_id)
         watermark, _ = ConsolidationWatermark.objects.select_for_update().get_or_create(
             owner=principal, session=session

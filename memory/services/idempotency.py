@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from memory.errors import conflict, validation_error
 from memory.models import IdempotencyRecord, MaintenanceDue
-from memory.principal import principal_context
+from memory.principal import principal_context, principal_transaction
 
 IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
 _KEY_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
@@ -97,7 +97,7 @@ def idempotency_purge_due(*, principal, now=None):
     expires, or drops it when none remains.
     """
     now = now or timezone.now()
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         due = (
             MaintenanceDue.objects.select_for_update(skip_locked=True)
             .filter(owner=principal, kind=MaintenanceDue.Kind.IDEMPOTENCY_PURGE)

@@ -20,7 +20,7 @@ from memory.enums import (
 )
 from memory.errors import ReverieError, conflict, validation_error
 from memory.models import Event, Run, Session
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.selectors._ids import parse_public_id
 from memory.selectors.sessions import run_get, session_get
 
@@ -56,7 +56,7 @@ def session_create(*, principal, scope=SCOPE_PRINCIPAL, external_id=None, starte
         raise validation_error("scope must be 'principal' or 'assistant:<slug>'.", field="scope")
     external_id = _check_external_id(external_id)
     started_at = _check_aware(started_at, "started_at") or timezone.now()
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         if external_id is not None:
             existing = Session.objects.filter(owner=principal, external_id=external_id).first()
             if existing is not None:
@@ -73,7 +73,7 @@ def session_create(*, principal, scope=SCOPE_PRINCIPAL, external_id=None, starte
 
 def session_close(*, principal, session_id):
     """Close a session: an immediate formation boundary. Closing twice changes nothing."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         session = session_get(principal=principal, session_id=session_id, for_update=True)
         if session.closed_at is not None:
             return session
@@ -233,7 +233,7 @@ def event_append(
         "text": text,
         "occurred_at": occurred_at,
     }
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         # A message without an external id needs no look at the session's
         # events first: one statement locks the session and numbers the message.
         if external_id is None and (session := _claim_sequence(principal, session_id)):
@@ -254,7 +254,7 @@ def event_append(
 
 def run_create(*, principal, session_id):
     """Start an assistant run in an open session."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         session = session_get(principal=principal, session_id=session_id, for_update=True)
         if session.closed_at is not None:
             raise conflict("The session is closed.", field="session_id")
@@ -269,7 +269,7 @@ _RUN_EVENT = {
 
 
 def _run_transition(*, principal, run_id, status, error_code=""):
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         run = run_get(principal=principal, run_id=run_id, for_update=True)
         if run.status in RUN_TERMINAL_STATUSES:
             raise conflict(f"The run has already {run.status}.", status=run.status)
@@ -329,7 +329,7 @@ def _request_formation_after_run(*, principal, session_id, run_id, reason):
     """
     idle = timedelta(seconds=settings.REVERIE_FORMATION["idle_seconds"])
     try:
-        with principal_context(principal), transaction.atomic():
+        with principal_transaction(principal):
             session = session_get(principal=principal, session_id=session_id, for_update=True)
             _request_formation(
                 session,

@@ -4,7 +4,6 @@ A hypothesis is never evidence. Nothing here turns one into a belief except
 ``hypothesis_promote``, an explicit action of the owner.
 """
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -18,7 +17,7 @@ from memory.enums import (
 )
 from memory.errors import conflict
 from memory.models import Belief, BeliefSource
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.services.beliefs import belief_remember
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planners.hypotheses import (
@@ -66,7 +65,7 @@ def hypotheses_expire(*, principal, now=None):
     owner's history keeps them.
     """
     now = now or timezone.now()
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         expiring = dict(
             DerivedMemory.objects.select_for_update()
             .filter(
@@ -116,7 +115,7 @@ def hypothesis_promote(*, principal, derived_id, expected_revision, statement=No
     hypothesis's sources as its sources, and no wider visibility than the
     hypothesis. The hypothesis is marked promoted and never guessed again.
     """
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         derived = _hypothesis_for_update(principal, derived_id, expected_revision)
         belief_ids = list(
             Lineage.objects.filter(

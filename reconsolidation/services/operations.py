@@ -1,13 +1,12 @@
 """Applying plans (merges, summaries, hypotheses, uncertainty notices): one transaction per
 group of plans, each rechecked against everything it read."""
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_restrictive
 from memory.models import Belief, BeliefSource, FencedEvent
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planning import POLICY_VERSION, notice_statement, suppression_fingerprint
 
@@ -194,7 +193,7 @@ def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
     """
     if not plans:
         return []
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         if policy_version != POLICY_VERSION:
             return [Outcome.POLICY_CHANGED] * len(plans)
         group = _Group(principal, plans)

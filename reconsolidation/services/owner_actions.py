@@ -6,12 +6,11 @@ derived memory's copy of its sources' text and records a suppression
 fingerprint, so that reconsolidation never derives the same claim again.
 """
 
-from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
 from memory.errors import conflict, not_found, validation_error
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.selectors._ids import parse_public_id
 from reconsolidation.models import DerivedMemory, Operation, SummaryClaim, Suppression
 
@@ -69,7 +68,7 @@ def _save(derived, *fields):
 
 def derived_review(*, principal, derived_id, expected_revision):
     """The owner has looked at it: only its review state changes."""
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         derived = derived_for_update(principal, derived_id, expected_revision)
         derived.review_state = DerivedMemory.Review.REVIEWED
         return _save(derived, "review_state")
@@ -79,14 +78,14 @@ def derived_restrict(*, principal, derived_id, expected_revision, restricted=Tru
     """Hide it from recall and history reads (or show it again); nothing else changes."""
     if not isinstance(restricted, bool):
         raise validation_error("restricted must be true or false.", field="restricted")
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         derived = derived_for_update(principal, derived_id, expected_revision)
         derived.restricted = restricted
         return _save(derived, "restricted")
 
 
 def _dismiss(principal, derived_id, expected_revision, status):
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         derived = derived_for_update(principal, derived_id, expected_revision)
         if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
             raise conflict(f"The derived memory is already {derived.status}.")

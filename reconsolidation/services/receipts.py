@@ -17,10 +17,8 @@ import hashlib
 import json
 import uuid
 
-from django.db import transaction
-
 from memory.errors import conflict
-from memory.principal import principal_context
+from memory.principal import principal_transaction
 from memory.services.idempotency import (
     idempotency_complete,
     idempotency_key_check,
@@ -79,7 +77,7 @@ def receipted(*, principal, key, action, target, expected_revision, act, details
     if key is not None:
         idempotency_key_check(key)
     expected_revision_check(expected_revision)
-    with principal_context(principal), transaction.atomic():
+    with principal_transaction(principal):
         record = None
         if key is not None:
             receipt = Receipt.objects.filter(owner=principal, key=key).first()
