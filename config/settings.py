@@ -289,6 +289,11 @@ REVERIE_FORMATION = {
         "REVERIE_FORMATION_EXTRACTOR",
         default="memory.formation.extractor.DeterministicExtractor",
     ),
+    # A consolidation that fails leaves its messages pending and is tried again
+    # after retry_seconds, four times longer after each further failure, until
+    # retry_attempts have failed: then the session waits for its owner's retry.
+    "retry_attempts": env.int("REVERIE_FORMATION_RETRY_ATTEMPTS", default=5),
+    "retry_seconds": env.int("REVERIE_FORMATION_RETRY_SECONDS", default=300),
 }
 
 # Reconsolidation passes: a lease lasts lease_seconds and is renewed at most every

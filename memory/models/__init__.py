@@ -1,5 +1,5 @@
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
-from .formation import ConsolidationWatermark, ExtractionAudit, FormationAudit
+from .formation import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from .operations import BeliefStatusCount, Flag, MaintenanceDue, SearchStatistics
 from .receipts import Heartbeat, IdempotencyRecord
 from .search import SearchTerm
@@ -17,6 +17,7 @@ __all__ = [
     "FencedEvent",
     "Flag",
     "FormationAudit",
+    "FormationRetry",
     "Heartbeat",
     "IdempotencyRecord",
     "MaintenanceDue",

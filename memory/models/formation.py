@@ -14,6 +14,25 @@ class ConsolidationWatermark(OwnedModel):
     updated_at = models.DateTimeField(auto_now=True)
 
 
+class FormationRetry(OwnedModel):
+    """A session whose consolidation failed: when formation tries again, or that it gave up.
+
+    Its messages stay pending meanwhile. Content-free (a count, times and an
+    exception's class name), so discovery and operators may read it. A
+    consolidation that commits removes the row; so does the owner's retry.
+    """
+
+    session = models.OneToOneField(
+        Session, on_delete=models.CASCADE, related_name="formation_retry"
+    )
+    attempts = models.PositiveIntegerField()
+    next_attempt_at = models.DateTimeField()
+    # Set after the last attempt failed: formation waits for the owner.
+    gave_up_at = models.DateTimeField(null=True, blank=True)
+    error_class = models.CharField(max_length=80, blank=True, default="")
+    updated_at = models.DateTimeField(auto_now=True)
+
+
 class FormationAudit(OwnedModel):
     """One aggregate record per consolidation of a session prefix.
 

@@ -9,7 +9,7 @@ from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from memory.enums import EventType
-from memory.models import ConsolidationWatermark, Event, Session
+from memory.models import ConsolidationWatermark, Event, FormationRetry, Session
 from memory.principal import discovery_context, principal_context
 
 # Flags read per page while looking for due sessions; pages keep coming until
@@ -45,14 +45,19 @@ def flag_due_at(created_at, payload):
     return value
 
 
-def _pending_flags():
-    """Formation flags not yet covered by their session's watermark, oldest first."""
+def _pending_flags(now):
+    """Formation flags not yet covered by their session's watermark, oldest first, but for
+    sessions whose consolidation failed and that wait for a retry."""
     covered = ConsolidationWatermark.objects.filter(
         session_id=OuterRef("session_id"), sequence__gte=OuterRef("sequence")
+    )
+    waiting = FormationRetry.objects.filter(session_id=OuterRef("session_id")).filter(
+        Q(gave_up_at__isnull=False) | Q(next_attempt_at__gt=now)
     )
     return (
         Event.objects.filter(event_type=EventType.FORMATION_REQUESTED)
         .exclude(Exists(covered))
+        .exclude(Exists(waiting))
         .order_by("created_at", "id")
         .values("id", "owner_id", "session_id", "created_at", "payload")
     )
@@ -89,7 +94,7 @@ def formation_due(*, batch=None, now=None):
     after = None
     while len(due) < batch:
         with discovery_context("formation"):
-            flags = _pending_flags()
+            flags = _pending_flags(now)
             if after is not None:
                 flags = flags.filter(
                     Q(created_at__gt=after[0]) | Q(created_at=after[0], id__gt=after[1])

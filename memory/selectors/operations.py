@@ -9,7 +9,7 @@ from django.utils import timezone
 from django_q.brokers import get_broker
 
 from memory.enums import BeliefStatus
-from memory.models import BeliefStatusCount, FormationAudit, MaintenanceDue
+from memory.models import BeliefStatusCount, FormationAudit, FormationRetry, MaintenanceDue
 from memory.principal import discovery_context
 
 
@@ -44,6 +44,16 @@ def formation_totals(*, since=None):
     return totals
 
 
+def formation_retries():
+    """Sessions whose consolidation failed, across principals: waiting for a retry, or given
+    up on until their owners retry them. Counts only."""
+    with discovery_context("overview"):
+        return FormationRetry.objects.aggregate(
+            retrying=Count("id", filter=Q(gave_up_at__isnull=True)),
+            given_up=Count("id", filter=Q(gave_up_at__isnull=False)),
+        )
+
+
 def memory_overview(*, now=None):
     now = now or timezone.now()
     due = MaintenanceDue.objects.all()
@@ -55,4 +65,5 @@ def memory_overview(*, now=None):
         "maintenance_scheduled": due.count(),
         "formation_day": formation_totals(since=now - timedelta(days=1)),
         "formation_all": formation_totals(),
+        "formation_retries": formation_retries(),
     }

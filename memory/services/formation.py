@@ -12,7 +12,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -45,11 +45,13 @@ from memory.models import (
     Event,
     FencedEvent,
     FormationAudit,
+    FormationRetry,
     Session,
 )
 from memory.principal import principal_context, principal_transaction
 from memory.selectors.flags import flag_enabled
 from memory.selectors.formation import formation_due
+from memory.selectors.sessions import session_get
 from memory.text import claim_fingerprint, is_valid_subject
 
 from .records import DeferredRecords, excerpt_of, insert_beliefs, retire_if_unchanged
@@ -102,7 +104,9 @@ def formation_extractor():
 
 def _prefix(principal, session_id):
     """The session, its watermark and its unconsolidated messages, or None if up to date."""
-    session = Session.objects.select_related("watermark").get(owner=principal, public_id=session_id)
+    session = Session.objects.select_related("watermark", "formation_retry").get(
+        owner=principal, public_id=session_id
+    )
     watermark = session.watermark.sequence if hasattr(session, "watermark") else 0
     if session.last_sequence <= watermark:
         return None
@@ -209,6 +213,9 @@ def formation_consolidate(*, principal, session_id, extractor=None):
         else:
             watermark.sequence = to_sequence
             watermark.save(update_fields=["sequence", "updated_at"])
+        if hasattr(session, "formation_retry"):
+            # Consolidated at last: nothing is waiting for a retry any more.
+            FormationRetry.objects.filter(owner=principal, session=session).delete()
         return _finish(formation, tally, started, FormationAudit.Outcome.COMMITTED)
 
 
@@ -566,29 +573,61 @@ def formation_sweep(*, batch=None, now=None, extractor=None):
             )
         except Exception as error:
             logger.exception("formation failed for a session of principal %s", owner.pk)
-            formation = _record_failure(owner, due.session_public_id, error, extractor)
+            try:
+                formation = _record_failure(owner, due.session_public_id, error, extractor)
+            except Exception:
+                # Unrecorded, the session is simply due again at the next sweep.
+                logger.exception("could not record the failure for principal %s", owner.pk)
+                formation = None
         if formation is not None:
             audits.append(formation)
     return audits
 
 
+def retry_delay(attempts):
+    """How long formation waits after the ``attempts``-th failure of a session in a row."""
+    return timedelta(seconds=settings.REVERIE_FORMATION["retry_seconds"] * 4 ** (attempts - 1))
+
+
 def _record_failure(principal, session_id, error, extractor):
-    """Skip a prefix that cannot be consolidated, so that it does not block the sweep forever."""
+    """Record a failed consolidation and when to try again; its prefix stays pending.
+
+    The sweep leaves the session alone until then, so a session that always
+    fails cannot hold up the others. After the last attempt formation gives up
+    and waits for the owner (``formation_retry``).
+    """
+    now = timezone.now()
     with principal_transaction(principal):
-        session = Session.objects.get(owner=principal, public_id=session_id)
-        watermark, _ = ConsolidationWatermark.objects.select_for_update().get_or_create(
-            owner=principal, session=session
+        session = Session.objects.select_related("watermark").get(
+            owner=principal, public_id=session_id
         )
+        watermark = session.watermark.sequence if hasattr(session, "watermark") else 0
         formation = FormationAudit.objects.create(
             owner=principal,
             session=session,
             policy_version=extractor.policy_version,
             outcome=FormationAudit.Outcome.FAILED,
-            from_sequence=watermark.sequence + 1,
+            from_sequence=watermark + 1,
             to_sequence=session.last_sequence,
-            started_at=timezone.now(),
+            started_at=now,
             error_class=type(error).__name__,
         )
-        watermark.sequence = max(watermark.sequence, session.last_sequence)
-        watermark.save(update_fields=["sequence", "updated_at"])
+        # get_or_create survives another worker recording the same session's first failure.
+        retry, _ = FormationRetry.objects.select_for_update().get_or_create(
+            owner=principal, session=session, defaults={"attempts": 0, "next_attempt_at": now}
+        )
+        retry.attempts += 1
+        retry.next_attempt_at = now + retry_delay(retry.attempts)
+        if retry.attempts >= settings.REVERIE_FORMATION["retry_attempts"]:
+            retry.gave_up_at = now
+        retry.error_class = type(error).__name__
+        retry.save()
         return formation
+
+
+def formation_retry(*, principal, session_id):
+    """The owner asks formation to try a session again now; False if it was not waiting."""
+    with principal_transaction(principal):
+        session = session_get(principal=principal, session_id=session_id)
+        deleted, _ = FormationRetry.objects.filter(owner=principal, session=session).delete()
+    return bool(deleted)

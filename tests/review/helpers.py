@@ -1,17 +1,24 @@
 """Memories in the states the review site deals with, made through the services."""
 
+from datetime import timedelta
+
 from django.db import transaction
 from django.urls import reverse
+from django.utils import timezone
 
 from memory.enums import Actor, AuditAction, Authority, BeliefStatus, BeliefType
 from memory.models import Belief
 from memory.principal import principal_context
+from memory.services.formation import formation_sweep
 from memory.services.records import create_belief
+from memory.services.sessions import session_close
 from memory.text import topic_subject
+from tests.memory.formation_helpers import ScriptedExtractor
+from tests.memory.helpers import conversation
 
 
 def formed(principal, statement, *, sources=(), status=BeliefStatus.PROVISIONAL, **fields):
-    """Stand in for formation, which is not built yet: an inferred memory it would propose."""
+    """Stand in for formation: an inferred memory it would propose, made directly."""
     with principal_context(principal), transaction.atomic():
         return create_belief(
             principal=principal,
@@ -56,3 +63,23 @@ def session_url(session):
 def page_messages(response):
     """The texts of the messages a (followed) response shows."""
     return [str(message) for message in response.context["messages"]]
+
+
+def formation_given_up(principal, settings):
+    """A closed conversation on which formation failed until it gave up."""
+    settings.REVERIE_FORMATION = {**settings.REVERIE_FORMATION, "retry_attempts": 1}
+    session, _ = conversation(principal, "I own a kindle.")
+    session_close(principal=principal, session_id=session.public_id)
+
+    def failing(request):
+        raise RuntimeError
+
+    (audit,) = formation_sweep(
+        now=timezone.now() + timedelta(seconds=31), extractor=ScriptedExtractor(failing)
+    )
+    assert audit.outcome == "failed"
+    return session
+
+
+def retry_formation_url(session):
+    return reverse("review:memory_session_retry_formation", args=[session.public_id])

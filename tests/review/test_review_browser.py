@@ -17,11 +17,12 @@ from pathlib import Path
 import pytest
 
 from memory.enums import BeliefStatus, BeliefType, EventType
+from memory.selectors.sessions import formation_failure
 from tests.memory.helpers import conversation, remember, say
 
 from .browser import chromium_page, log_in
 from .conftest import THEIR_SECRET
-from .helpers import formed, memory_url, owned, session_url
+from .helpers import formation_given_up, formed, memory_url, owned, session_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -213,3 +214,25 @@ def test_another_owners_rows_stay_invisible_even_by_url(
             screenshots(page, f"21-list-{number}")
 
     assert [b.statement for b in owned(other_owner)] == [THEIR_SECRET]
+
+
+def test_an_owner_retries_a_conversation_formation_gave_up_on(
+    live_server, owner, settings, screenshots
+):
+    from playwright.sync_api import expect
+
+    session = formation_given_up(owner, settings)
+    base = live_server.url
+    with chromium_page() as page:
+        log_in(page, base, "owner")
+        page.click("#review-nav >> text=Conversations")
+        expect(page.locator("#result_list")).to_contain_text("memories could not be formed")
+        page.goto(f"{base}{session_url(session)}")
+        expect(page.locator("#formation-failure")).to_contain_text("could not be formed")
+        screenshots(page, "30-formation-gave-up")
+        page.click("#retry-formation-button")
+        expect(page.locator(".messagelist")).to_contain_text("Reverie will try again")
+        expect(page.locator("#formation-failure")).to_have_count(0)
+        screenshots(page, "31-formation-retried")
+
+    assert formation_failure(principal=owner, session=session) is None

@@ -1,14 +1,25 @@
 """The owner's conversations, read-only, with their messages."""
 
+from datetime import timedelta
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from memory.enums import EventType
+from memory.selectors.formation import formation_due
+from memory.selectors.sessions import formation_failure
 from memory.services.erasure import session_erase
 from tests.memory.helpers import conversation, remember, say
 
 from .conftest import THEIR_SECRET
-from .helpers import memory_url, session_url
+from .helpers import (
+    formation_given_up,
+    memory_url,
+    page_messages,
+    retry_formation_url,
+    session_url,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -61,3 +72,39 @@ def test_conversations_cannot_be_changed_added_or_deleted(owner_client, owner):
     delete = reverse("review:memory_session_delete", args=[session.public_id])
     assert owner_client.post(delete).status_code == 404
     assert owner_client.get(session_url(session)).status_code == 200
+
+
+def test_a_conversation_formation_gave_up_on_says_so_and_offers_a_retry(
+    owner_client, owner, settings
+):
+    session = formation_given_up(owner, settings)
+
+    listing = owner_client.get(SESSIONS).content.decode()
+    page = owner_client.get(session_url(session)).content.decode()
+
+    assert "closed; memories could not be formed" in listing
+    assert "Memories from this conversation could not be formed" in page
+    assert f'action="{retry_formation_url(session)}"' in page
+
+
+def test_the_owners_retry_puts_the_conversation_back_for_formation(owner_client, owner, settings):
+    session = formation_given_up(owner, settings)
+
+    response = owner_client.post(retry_formation_url(session), follow=True)
+
+    assert "Reverie will try again" in page_messages(response)[0]
+    assert formation_failure(principal=owner, session=session) is None
+    assert "could not be formed" not in response.content.decode()
+    due = formation_due(now=timezone.now() + timedelta(seconds=31))
+    assert [str(d.session_public_id) for d in due] == [str(session.public_id)]
+
+
+def test_a_retry_is_post_only_and_another_owners_conversation_is_not_found(
+    owner_client, owner, other_owner, settings
+):
+    theirs = formation_given_up(other_owner, settings)
+    mine = formation_given_up(owner, settings)
+
+    assert owner_client.get(retry_formation_url(mine)).status_code == 405
+    assert owner_client.post(retry_formation_url(theirs)).status_code == 404
+    assert formation_failure(principal=other_owner, session=theirs).gave_up_at is not None
