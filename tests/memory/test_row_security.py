@@ -10,6 +10,7 @@ from memory.models import (
     ConsolidationWatermark,
     ExtractionAudit,
     FormationAudit,
+    FormationRetry,
     IdempotencyRecord,
 )
 from memory.models.base import OwnedModel
@@ -80,6 +81,9 @@ def populate(principal):
         )
         ExtractionAudit.objects.create(owner=principal, formation=formation, provider="none")
         ConsolidationWatermark.objects.create(owner=principal, session=session, sequence=1)
+        FormationRetry.objects.create(
+            owner=principal, session=session, attempts=1, next_attempt_at=now
+        )
         IdempotencyRecord.objects.create(
             owner=principal, key="k", fingerprint="f", status_code=201, resource_id="x"
         )

@@ -9,6 +9,7 @@ from django.utils import timezone
 from memory.enums import Actor, AuditAction, Authority, BeliefStatus, BeliefType
 from memory.models import Belief
 from memory.principal import principal_context
+from memory.selectors.sessions import formation_failure
 from memory.services.formation import formation_sweep
 from memory.services.records import create_belief
 from memory.services.sessions import session_close
@@ -78,7 +79,14 @@ def formation_given_up(principal, settings):
         now=timezone.now() + timedelta(seconds=31), extractor=ScriptedExtractor(failing)
     )
     assert audit.outcome == "failed"
+    assert waiting_retry(principal, session).gave_up_at is not None
     return session
+
+
+def waiting_retry(principal, session):
+    """The session's retry after a failed consolidation, read as its owner, or None."""
+    with principal_context(principal):
+        return formation_failure(principal=principal, session=session)
 
 
 def retry_formation_url(session):

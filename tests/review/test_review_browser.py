@@ -17,12 +17,11 @@ from pathlib import Path
 import pytest
 
 from memory.enums import BeliefStatus, BeliefType, EventType
-from memory.selectors.sessions import formation_failure
 from tests.memory.helpers import conversation, remember, say
 
 from .browser import chromium_page, log_in
 from .conftest import THEIR_SECRET
-from .helpers import formation_given_up, formed, memory_url, owned, session_url
+from .helpers import formation_given_up, formed, memory_url, owned, session_url, waiting_retry
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -235,4 +234,4 @@ def test_an_owner_retries_a_conversation_formation_gave_up_on(
         expect(page.locator("#formation-failure")).to_have_count(0)
         screenshots(page, "31-formation-retried")
 
-    assert formation_failure(principal=owner, session=session) is None
+    assert waiting_retry(owner, session) is None

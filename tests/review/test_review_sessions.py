@@ -8,7 +8,6 @@ from django.utils import timezone
 
 from memory.enums import EventType
 from memory.selectors.formation import formation_due
-from memory.selectors.sessions import formation_failure
 from memory.services.erasure import session_erase
 from tests.memory.helpers import conversation, remember, say
 
@@ -19,6 +18,7 @@ from .helpers import (
     page_messages,
     retry_formation_url,
     session_url,
+    waiting_retry,
 )
 
 pytestmark = pytest.mark.django_db
@@ -93,7 +93,7 @@ def test_the_owners_retry_puts_the_conversation_back_for_formation(owner_client,
     response = owner_client.post(retry_formation_url(session), follow=True)
 
     assert "Reverie will try again" in page_messages(response)[0]
-    assert formation_failure(principal=owner, session=session) is None
+    assert waiting_retry(owner, session) is None
     assert "could not be formed" not in response.content.decode()
     due = formation_due(now=timezone.now() + timedelta(seconds=31))
     assert [str(d.session_public_id) for d in due] == [str(session.public_id)]
@@ -107,4 +107,4 @@ def test_a_retry_is_post_only_and_another_owners_conversation_is_not_found(
 
     assert owner_client.get(retry_formation_url(mine)).status_code == 405
     assert owner_client.post(retry_formation_url(theirs)).status_code == 404
-    assert formation_failure(principal=other_owner, session=theirs).gave_up_at is not None
+    assert waiting_retry(other_owner, theirs).gave_up_at is not None
