@@ -1,10 +1,11 @@
-"""Run an extractor and the pure gates over plain messages, without a database.
+"""Run an extractor and the pure checks over plain messages, without a database.
 
 This is formation's decision path minus everything that needs stored state
 (prior rejections, deletion fences, conflicts, the consumption ceiling): the
-provenance rule, the scope and shape checks and the content gates. The
-``extract`` debugging command, the quality scorer and the coverage report use
-it, so that what they print is what the gates would decide.
+service's own shape, scope, provenance, content, temporal and duplicate checks
+(``memory.formation.checks``). The ``extract`` debugging command, the quality
+scorer and the coverage report use it, so that what they print is what the
+service would decide.
 """
 
 from dataclasses import dataclass
@@ -12,15 +13,13 @@ from dataclasses import dataclass
 from memory.enums import (
     MESSAGE_AUTHOR_KIND,
     AuthorKind,
-    BeliefType,
     EventType,
     Polarity,
 )
-from memory.text import is_valid_subject, normalise_statement
 
 from .candidates import ExtractionMessage, KnownBelief
+from .checks import Rejected, proposal_check
 from .extractor import DeterministicExtractor
-from .gates import content_rejection
 
 
 @dataclass(frozen=True)
@@ -61,65 +60,28 @@ def user_message(*, id, text, occurred_at, event_type=EventType.USER_MESSAGE):
     )
 
 
-def provenance_rejection(candidate, messages_by_id):
-    """ "provenance" unless every source is a user message the owner wrote; else None.
+def extraction_decide(request, *, extractor=None, now=None):
+    """Extract from ``request`` and decide each proposal with the pure checks, in order.
 
-    Checked independently of the extractor, so that no extractor can grant
-    itself trust by citing someone else's message.
-    """
-    ids = tuple(candidate.source_ids or ())
-    if not ids:
-        return "provenance"
-    for source_id in ids:
-        message = messages_by_id.get(str(source_id))
-        if (
-            message is None
-            or message.event_type != EventType.USER_MESSAGE
-            or message.author_kind != AuthorKind.PRINCIPAL
-        ):
-            return "provenance"
-    return None
-
-
-def shape_rejection(candidate, scope):
-    """ "scope" or "malformed" for a proposal the service could not store as it is; else None."""
-    if candidate.scope != scope:
-        return "scope"
-    if (
-        candidate.type not in BeliefType.values
-        or candidate.polarity not in Polarity.values
-        or not is_valid_subject(candidate.subject)
-        or not isinstance(candidate.statement, str)
-        or not candidate.statement.strip()
-        or isinstance(candidate.confidence, bool)
-        or not isinstance(candidate.confidence, int | float)
-    ):
-        return "malformed"
-    return None
-
-
-def extraction_decide(request, *, extractor=None):
-    """Extract from ``request`` and decide each proposal with the pure gates, in order.
-
-    Reasons are the service's codes: ``malformed``, ``scope``, ``provenance``,
-    the content gates' codes, and ``duplicate`` for a claim already decided
-    in this run.
+    The checks are the formation service's own (``memory.formation.checks``), so the
+    reasons are its codes. ``now`` defaults to the newest message's time: a dry run
+    decides as a consolidation right after the conversation would.
     """
     extractor = extractor or DeterministicExtractor()
     result = extractor.extract(request)
     by_id = {message.id: message for message in request.messages}
+    if now is None and request.messages:
+        now = max(message.occurred_at for message in request.messages)
     seen = set()
     decisions = []
     for candidate in result.candidates:
-        reason = shape_rejection(candidate, request.scope) or provenance_rejection(candidate, by_id)
-        if not reason:
-            texts = [by_id[source].text for source in candidate.source_ids]
-            reason = content_rejection(candidate, texts)
-        if not reason:
-            key = (candidate.subject, normalise_statement(candidate.statement), candidate.polarity)
-            reason = "duplicate" if key in seen else None
-            seen.add(key)
-        decisions.append(CandidateDecision(candidate=candidate, reason=reason or ""))
+        try:
+            proposal_check(candidate, scope=request.scope, messages_by_id=by_id, seen=seen, now=now)
+        except Rejected as rejection:
+            reason = rejection.reason
+        else:
+            reason = ""
+        decisions.append(CandidateDecision(candidate=candidate, reason=reason))
     return ExtractionOutcome(result=result, decisions=tuple(decisions))
 
 

@@ -12,7 +12,7 @@ import logging
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -27,17 +27,15 @@ from memory.enums import (
     Actor,
     AuditAction,
     Authority,
-    AuthorKind,
     BeliefStatus,
-    BeliefType,
-    EventType,
     Polarity,
     Portability,
     Sensitivity,
     most_restrictive,
 )
 from memory.formation.candidates import ExtractionMessage, ExtractionRequest, KnownBelief
-from memory.formation.gates import classify_sensitivity, content_rejection
+from memory.formation.checks import Rejected, proposal_check
+from memory.formation.gates import classify_sensitivity
 from memory.models import (
     Belief,
     BeliefSource,
@@ -52,7 +50,7 @@ from memory.principal import principal_context, principal_transaction
 from memory.selectors.flags import flag_enabled
 from memory.selectors.formation import formation_due
 from memory.selectors.sessions import session_get
-from memory.text import claim_fingerprint, is_valid_subject
+from memory.text import claim_fingerprint
 
 from .records import DeferredRecords, excerpt_of, insert_beliefs, retire_if_unchanged
 
@@ -71,12 +69,6 @@ REINFORCEMENT_STEP = 0.15
 KNOWN_BELIEFS = 500
 # Advisory lock namespace of formation claims (any fixed 32-bit number).
 FORMATION_LOCK = 0x52564D46
-
-
-class _Rejected(Exception):
-    def __init__(self, reason):
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass
@@ -233,64 +225,6 @@ def _finish(formation, tally, started, outcome):
     return formation
 
 
-def _sources(candidate, selected):
-    """The candidate's source events: selected user messages the owner wrote, or a rejection.
-
-    Checked here, whatever the extractor claims, so that no extractor can
-    grant itself trust.
-    """
-    ids = tuple(candidate.source_ids or ())
-    if not ids:
-        raise _Rejected("provenance")
-    events = []
-    for source_id in ids:
-        event = selected.get(str(source_id))
-        if (
-            event is None
-            or event.event_type != EventType.USER_MESSAGE
-            or event.author_kind != AuthorKind.PRINCIPAL
-        ):
-            raise _Rejected("provenance")
-        events.append(event)
-    return events
-
-
-def _check_shape(candidate, session):
-    limit = settings.REVERIE_LIMITS["statement_max_chars"]
-    if candidate.scope != session.scope:
-        raise _Rejected("scope")
-    if (
-        candidate.type not in BeliefType.values
-        or candidate.polarity not in Polarity.values
-        or not is_valid_subject(candidate.subject)
-        or not isinstance(candidate.statement, str)
-        or not candidate.statement.strip()
-        or len(candidate.statement) > limit
-        or not isinstance(candidate.confidence, (int, float))
-        or isinstance(candidate.confidence, bool)
-    ):
-        raise _Rejected("malformed")
-
-
-def _temporal(candidate):
-    hint = candidate.temporal
-    values = {}
-    for name in ("valid_from", "valid_until", "expires_at"):
-        value = getattr(hint, name, None)
-        if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
-            raise _Rejected("malformed")
-        values[name] = value
-    if (
-        values["valid_from"]
-        and values["valid_until"]
-        and values["valid_until"] < values["valid_from"]
-    ):
-        raise _Rejected("malformed")
-    if values["expires_at"] is not None and values["expires_at"] <= timezone.now():
-        raise _Rejected("already_expired")
-    return values
-
-
 @dataclass(frozen=True)
 class _Proposal:
     """A proposal that passed every check needing no database: ready for a decision."""
@@ -303,24 +237,14 @@ class _Proposal:
 
 
 def _checked(candidate, session, selected, seen):
-    """Shape, provenance, content, temporal and duplicate checks, or ``_Rejected``."""
-    _check_shape(candidate, session)
-    events = _sources(candidate, selected)
-    reason = content_rejection(candidate, [event.text for event in events])
-    if reason:
-        raise _Rejected(reason)
-    temporal = _temporal(candidate)
-    statement = candidate.statement.strip()
-    key = (candidate.subject, statement.casefold(), candidate.polarity)
-    if key in seen:
-        raise _Rejected("duplicate")
-    seen.add(key)
+    """The pure checks of ``memory.formation.checks``, as a proposal ready for a decision."""
+    checked = proposal_check(candidate, scope=session.scope, messages_by_id=selected, seen=seen)
     return _Proposal(
         candidate=candidate,
-        events=events,
-        statement=statement,
-        fingerprint=claim_fingerprint(candidate.subject, statement),
-        temporal=temporal,
+        events=list(checked.sources),
+        statement=checked.statement,
+        fingerprint=claim_fingerprint(candidate.subject, checked.statement),
+        temporal=checked.temporal,
     )
 
 
@@ -383,7 +307,7 @@ class _Bank:
         linked = self.linked.setdefault(belief.pk, set())
         fresh = [event for event in events if event.pk not in linked]
         if not fresh:
-            raise _Rejected("replay")
+            raise Rejected("replay")
         linked.update(event.pk for event in fresh)
         if belief.authority == Authority.INFERRED:
             belief.confidence = min(
@@ -445,7 +369,7 @@ def _consume(principal, session, formation, candidates, selected, tally):
         tally.consumed += 1
         try:
             proposals.append(_checked(candidate, session, selected, seen))
-        except _Rejected as rejection:
+        except Rejected as rejection:
             tally.reject(rejection.reason)
     if not proposals:
         return
@@ -453,7 +377,7 @@ def _consume(principal, session, formation, candidates, selected, tally):
     for proposal in proposals:
         try:
             _decide(bank, proposal, tally)
-        except _Rejected as rejection:
+        except Rejected as rejection:
             tally.reject(rejection.reason)
     bank.write()
 
@@ -462,9 +386,9 @@ def _decide(bank, proposal, tally):
     """The prior-rejection, fence and conflict gates, then form, reinforce or replace."""
     candidate, events = proposal.candidate, proposal.events
     if proposal.fingerprint in bank.rejected:
-        raise _Rejected("previously_rejected")
+        raise Rejected("previously_rejected")
     if any((proposal.fingerprint, event.pk) in bank.fenced for event in events):
-        raise _Rejected("fenced")
+        raise Rejected("fenced")
     current = bank.live(candidate.subject)
     same = [
         b
@@ -499,13 +423,13 @@ def _decide(bank, proposal, tally):
         # A retraction ("I sold the BMW") retires what it contradicts.
         retired = [b for b in current if b.polarity == Polarity.POSITIVE]
         if not retired:
-            raise _Rejected("nothing_to_retract")
+            raise Rejected("nothing_to_retract")
         _replace(bank, events, fields, retired, BeliefStatus.RETRACTED, tally)
         return
     if any(b.authority == Authority.EXPLICIT for b in current):
         # What the owner stated outranks what was inferred; the owner can
         # still correct it.
-        raise _Rejected("conflicts_with_explicit")
+        raise Rejected("conflicts_with_explicit")
     if current:
         _replace(bank, events, fields, current, BeliefStatus.SUPERSEDED, tally)
         return
@@ -535,7 +459,7 @@ def _replace(bank, events, fields, retired, status, tally):
         # The savepoint undid the writes; undo what this process believed of the rows too.
         for old, (old_status, revision) in zip(retired, read, strict=True):
             old.status, old.revision = old_status, revision
-        raise _Rejected("stale_current") from None
+        raise Rejected("stale_current") from None
     bank.records.created([new], AuditAction.FORMED, actor=Actor.SYSTEM)
     retired_as = (
         AuditAction.RETRACTED if status == BeliefStatus.RETRACTED else AuditAction.SUPERSEDED

@@ -1,0 +1,114 @@
+"""The checks a proposal passes before anything stored is consulted: one set, pure.
+
+The formation service runs them first and then its gates on stored state (prior
+rejections, deletion fences, conflicts); the dry-run path (``extraction_decide``, used by
+the ``extract`` command, the corpus scorer and the coverage report) runs only them. So
+both decide alike wherever no stored state is involved. Reasons are the service's codes.
+"""
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.conf import settings
+from django.utils import timezone
+
+from memory.enums import AuthorKind, BeliefType, EventType, Polarity
+from memory.text import is_valid_subject, normalise_statement
+
+from .gates import content_rejection
+
+
+class Rejected(Exception):
+    """A proposal refused, with the service's reason code."""
+
+    def __init__(self, reason):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A proposal that passed every check needing no database."""
+
+    candidate: object
+    # The cited messages (events, or the messages of an extraction request), in order.
+    sources: tuple
+    statement: str
+    # valid_from, valid_until and expires_at: aware datetimes or None.
+    temporal: dict
+
+
+def _shape(candidate, scope):
+    if candidate.scope != scope:
+        raise Rejected("scope")
+    if (
+        candidate.type not in BeliefType.values
+        or candidate.polarity not in Polarity.values
+        or not is_valid_subject(candidate.subject)
+        or not isinstance(candidate.statement, str)
+        or not candidate.statement.strip()
+        or len(candidate.statement) > settings.REVERIE_LIMITS["statement_max_chars"]
+        or not isinstance(candidate.confidence, int | float)
+        or isinstance(candidate.confidence, bool)
+    ):
+        raise Rejected("malformed")
+
+
+def _sources(candidate, messages_by_id):
+    """The cited messages, each a user message the owner wrote, whatever the extractor
+    claims, so that no extractor can grant itself trust by citing someone else's words."""
+    ids = tuple(candidate.source_ids or ())
+    if not ids:
+        raise Rejected("provenance")
+    sources = []
+    for source_id in ids:
+        message = messages_by_id.get(str(source_id))
+        if (
+            message is None
+            or message.event_type != EventType.USER_MESSAGE
+            or message.author_kind != AuthorKind.PRINCIPAL
+        ):
+            raise Rejected("provenance")
+        sources.append(message)
+    return tuple(sources)
+
+
+def _temporal(candidate, now):
+    hint = candidate.temporal
+    values = {}
+    for name in ("valid_from", "valid_until", "expires_at"):
+        value = getattr(hint, name, None)
+        if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
+            raise Rejected("malformed")
+        values[name] = value
+    if (
+        values["valid_from"]
+        and values["valid_until"]
+        and values["valid_until"] < values["valid_from"]
+    ):
+        raise Rejected("malformed")
+    if values["expires_at"] is not None and values["expires_at"] <= now:
+        raise Rejected("already_expired")
+    return values
+
+
+def proposal_check(candidate, *, scope, messages_by_id, seen, now=None):
+    """Shape, provenance, content, temporal and duplicate checks, in that order.
+
+    ``messages_by_id`` maps the prefix's message ids (strings) to objects with
+    ``event_type``, ``author_kind`` and ``text``; ``seen`` collects the claims
+    already passed in this run, so a repeat is a ``duplicate``. Returns
+    ``Checked``, or raises ``Rejected``.
+    """
+    _shape(candidate, scope)
+    sources = _sources(candidate, messages_by_id)
+    reason = content_rejection(candidate, [source.text for source in sources])
+    if reason:
+        raise Rejected(reason)
+    temporal = _temporal(candidate, now or timezone.now())
+    statement = candidate.statement.strip()
+    key = (candidate.subject, normalise_statement(statement), candidate.polarity)
+    if key in seen:
+        raise Rejected("duplicate")
+    seen.add(key)
+    return Checked(candidate=candidate, sources=sources, statement=statement, temporal=temporal)
