@@ -28,6 +28,7 @@ from memory.enums import (
     AuditAction,
     Authority,
     BeliefStatus,
+    BeliefType,
     Polarity,
     Portability,
     Sensitivity,
@@ -426,7 +427,11 @@ def _decide(bank, proposal, tally):
             raise Rejected("nothing_to_retract")
         _replace(bank, events, fields, retired, BeliefStatus.RETRACTED, tally)
         return
-    if any(b.authority == Authority.EXPLICIT for b in current):
+    explicit = [b for b in current if b.authority == Authority.EXPLICIT]
+    if explicit:
+        if possessed := _same_possession(candidate, explicit):
+            bank.reinforce(possessed[0], events)
+            return
         # What the owner stated outranks what was inferred; the owner can
         # still correct it.
         raise Rejected("conflicts_with_explicit")
@@ -434,6 +439,17 @@ def _decide(bank, proposal, tally):
         _replace(bank, events, fields, current, BeliefStatus.SUPERSEDED, tally)
         return
     bank.pending.append((fields, events))
+
+
+def _same_possession(candidate, beliefs):
+    """The positive ownership claims among ``beliefs`` (all of the candidate's subject) that a
+    positive ownership candidate restates: "User drives a BMW X3." beside the owner's "User
+    owns a BMW X3." is the same thing owned, said otherwise, not a conflict."""
+    if candidate.type != BeliefType.OWNERSHIP or candidate.polarity != Polarity.POSITIVE:
+        return []
+    return [
+        b for b in beliefs if b.type == BeliefType.OWNERSHIP and b.polarity == Polarity.POSITIVE
+    ]
 
 
 class _StaleCurrent(Exception):

@@ -7,7 +7,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from memory.enums import EventType
+from memory.enums import BeliefType, EventType
 from memory.formation.candidates import MemoryCandidate, TemporalHint
 from memory.models import (
     AuditRecord,
@@ -595,3 +595,36 @@ def test_two_workers_on_one_session_commit_its_prefix_once(owner):
         assert Belief.objects.filter(owner=owner).count() == 1
         committed = FormationAudit.objects.filter(owner=owner, outcome="committed").count()
     assert committed == 1
+
+
+def test_owning_the_same_thing_said_otherwise_reinforces_what_the_owner_stated(owner):
+    stated = remember(
+        owner, "User drives a BMW X3.", subject="vehicle:bmw-x3", type=BeliefType.OWNERSHIP
+    )
+    session, (message,) = conversation(owner, "I own a BMW X3.")
+
+    audit = consolidate(
+        owner, session, lambda r: [candidate(message, "vehicle:bmw-x3", "User owns a BMW X3.")]
+    )
+
+    assert (audit.reinforced_count, audit.rejected_count, audit.committed_count) == (1, 0, 0)
+    kept = live(owner)["vehicle:bmw-x3"]
+    assert (kept.pk, kept.authority) == (stated.pk, "explicit")
+    assert kept.statement == "User drives a BMW X3."
+    with principal_context(owner):
+        assert set(kept.sources.values_list("event_id", flat=True)) == {message.pk}
+
+
+def test_a_different_claim_of_an_owned_things_subject_still_yields_to_the_owner(owner):
+    remember(owner, "User owns a BMW X3.", subject="vehicle:bmw-x3", type=BeliefType.OWNERSHIP)
+    session, (message,) = conversation(owner, "The BMW X3 is my favourite car.")
+
+    audit = consolidate(
+        owner,
+        session,
+        lambda r: [
+            candidate(message, "vehicle:bmw-x3", "User prefers the BMW X3.", type="preference")
+        ],
+    )
+
+    assert audit.rejection_reasons == {"conflicts_with_explicit": 1}
