@@ -1413,6 +1413,36 @@ def _preference(clause, reader, value, verb, start, contrast=""):
     )
 
 
+# What cannot start the action of "prefer to X" / "would rather X": X names a thing then.
+_NOT_AN_ACTION = (
+    _DETERMINERS
+    | _DEMONSTRATIVES
+    | _PRONOUN_VALUES
+    | frozenset("not something anything nothing everything some any all no".split())
+)
+
+
+def _preferred_action(item, verb):
+    """ "to get replies in Spanish" for "prefer to get ..." or "would rather get ...", the
+    phrase read like any value, so that the statement reads "User prefers to get ..."; None
+    when the verb prefers no action or the item names a thing."""
+    words = item.split()
+    if verb == "would rather" and words and words[0].lower() != "to":
+        words = ["to", *words]
+    if not ("prefer" in verb or verb == "would rather") or len(words) < 2:
+        return None
+    action = words[1]
+    if (
+        words[0].lower() != "to"
+        or not action.isalpha()
+        or not action.islower()
+        or action in _NOT_AN_ACTION
+    ):
+        return None
+    value = _value(" ".join(words[1:]))
+    return value and f"to {value}"
+
+
 def _read_preferences(clause, reader):
     text = clause.text
     for match in clause.find(_PREFERENCE_RE):
@@ -1436,6 +1466,9 @@ def _read_preferences(clause, reader):
         if len(items) > 1:
             contrast = ""
         for item in items:
+            if action := _preferred_action(item, verb):
+                _preference(clause, reader, action, verb, match.start(), contrast)
+                continue
             # "I love making this cake": an activity, so "this" is just "the".
             gerund = item.split(" ", 1)[0].lower().endswith("ing")
             value = _value(item, demonstratives=gerund)
