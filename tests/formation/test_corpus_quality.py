@@ -1,4 +1,11 @@
-"""The frozen labelled corpus: extraction quality targets, and the fabrication rule."""
+"""The labelled corpora: extraction quality targets, and the fabrication rule.
+
+``corpus.jsonl`` is the development set the extractor is written against.
+``corpus_heldout.jsonl`` was written and frozen before it was first scored; its
+figures are reported, and only its safety (nothing fabricated, no secret,
+injection or transient detail stored, negatives form nothing) is asserted, so
+that no test asks for the extractor to be fitted to it.
+"""
 
 from collections import Counter
 from pathlib import Path
@@ -17,6 +24,7 @@ from memory.formation.scoring import (
 from memory.text import is_valid_subject
 
 CORPUS = Path(__file__).with_name("corpus.jsonl")
+HELD_OUT = Path(__file__).with_name("corpus_heldout.jsonl")
 GRAMMARS = {
     "ownership",
     "coordination",
@@ -99,6 +107,22 @@ def test_the_extractor_meets_the_quality_targets(report, capsys):
 def test_negatives_store_nothing(corpus, report):
     negative_ids = {item.id for item in corpus if not item.expected}
 
+    assert not [item_id for item_id, _ in report.false_positives if item_id in negative_ids]
+
+
+def test_the_held_out_corpus_is_reported_and_stores_nothing_unsafe(capsys):
+    held_out = load_corpus(HELD_OUT)
+    report = score(held_out)
+    with capsys.disabled():
+        print("\nformation@2 held-out corpus quality:", report.figures())
+    detail = report.summary()
+    negative_ids = {item.id for item in held_out if not item.expected}
+
+    assert len({item.id for item in held_out}) == len(held_out) >= 50
+    assert report.fabrications == 0, detail
+    assert report.secrets_stored == 0, detail
+    assert report.injections_stored == 0, detail
+    assert report.transients_stored == 0, detail
     assert not [item_id for item_id, _ in report.false_positives if item_id in negative_ids]
 
 
