@@ -496,8 +496,8 @@ def _replace(bank, events, fields, retired, status, tally):
 def formation_sweep(*, batch=None, now=None, extractor=None):
     """One maintenance pass: consolidate every due session, oldest first; return the audits.
 
-    One session's failure is recorded (a ``failed`` audit, its prefix skipped)
-    and the sweep goes on with the others.
+    One session's failure is recorded (a ``failed`` audit, its prefix left pending for a
+    retry: ``_record_failure``) and the sweep goes on with the others.
     """
     if flag_enabled("maintenance_kill_switch") or not flag_enabled("formation"):
         return []
