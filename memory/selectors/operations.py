@@ -44,14 +44,25 @@ def formation_totals(*, since=None):
     return totals
 
 
+# Given-up sessions the overview lists, most recent first.
+GIVEN_UP_LISTED = 20
+
+
 def formation_retries():
-    """Sessions whose consolidation failed, across principals: waiting for a retry, or given
-    up on until their owners retry them. Counts only."""
+    """Sessions whose consolidation failed, across principals: how many wait for a retry and
+    how many were given up on until their owners retry them, and the most recent of those
+    (owner, attempts, the exception's class, when): never text."""
     with discovery_context("overview"):
-        return FormationRetry.objects.aggregate(
+        counts = FormationRetry.objects.aggregate(
             retrying=Count("id", filter=Q(gave_up_at__isnull=True)),
             given_up=Count("id", filter=Q(gave_up_at__isnull=False)),
         )
+        recent = list(
+            FormationRetry.objects.filter(gave_up_at__isnull=False)
+            .order_by("-gave_up_at", "-id")
+            .values("owner__username", "attempts", "error_class", "gave_up_at")[:GIVEN_UP_LISTED]
+        )
+    return {**counts, "recent": recent}
 
 
 def memory_overview(*, now=None):

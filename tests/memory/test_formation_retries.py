@@ -166,7 +166,14 @@ def test_operators_count_retrying_and_given_up_sessions_without_content(
     closed_conversation(other_owner)
     sweep(failing, at=timezone.now() + IDLE)
 
-    assert formation_retries() == {"retrying": 1, "given_up": 1}
+    retries = formation_retries()
+    assert (retries["retrying"], retries["given_up"]) == (1, 1)
+    (given_up,) = retries["recent"]
+    assert {key: given_up[key] for key in ("owner__username", "attempts", "error_class")} == {
+        "owner__username": owner.username,
+        "attempts": 1,
+        "error_class": "ExtractorDown",
+    }
     assert {field.name for field in FormationRetry._meta.concrete_fields} == {
         "id",
         "owner",

@@ -167,3 +167,31 @@ def test_the_overview_totals_formation_across_principals_without_content(
 
     assert "<th>Memories formed</th><td>2</td><td>2</td>" in body
     assert "passport" not in body
+
+
+def test_the_overview_lists_given_up_conversations_without_content(
+    client, operator, owner, settings
+):
+    from memory.services.formation import formation_sweep
+    from memory.services.sessions import session_close
+    from tests.memory.formation_helpers import ScriptedExtractor, later
+
+    settings.REVERIE_FORMATION = {**settings.REVERIE_FORMATION, "retry_attempts": 1}
+    session, _ = conversation(owner, "My locker code is the word marmalade.")
+    session_close(principal=owner, session_id=session.public_id)
+
+    def failing(request):
+        raise LookupError
+
+    formation_sweep(now=later(), extractor=ScriptedExtractor(failing))
+    client.force_login(operator)
+
+    body = re.sub(
+        r"\s+",
+        " ",
+        client.get(reverse("admin:memory_beliefstatuscount_changelist")).content.decode(),
+    )
+
+    assert "<td>owner</td><td>1</td><td>LookupError</td>" in body
+    assert "marmalade" not in body
+    assert str(session.public_id) not in body
