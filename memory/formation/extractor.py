@@ -418,13 +418,27 @@ _PET_NAME_RE = re.compile(
 )
 
 
+# Kinds of thing a coordinated brand name takes from the thing before it.
+_PRODUCT_KINDS = frozenset({"device", "vehicle", "instrument"})
+
+
 def _noun_phrases(text, **options):
     """The coordinated things a phrase starts with ("an Apple Watch and a BMW X3"), and
-    the offset where they end."""
+    the offset where they end.
+
+    A brand name the lexicon does not know, coordinated after a product it does ("a
+    MacBook Air and a Dell XPS"), is a product of the same kind.
+    """
     phrases = []
     offset = 0
     while len(phrases) < 8:
         phrase = _noun_phrase(text[offset:], **options)
+        sibling = phrases[-1].kind if phrases else None
+        if sibling in _PRODUCT_KINDS:
+            if phrase is None:
+                phrase = _noun_phrase(text[offset:], **{**options, "allow_unknown": True})
+            if phrase is not None and phrase.kind == "item":
+                phrase.kind = sibling
         if phrase is None:
             break
         phrase.end += offset
