@@ -1440,20 +1440,18 @@ def _preferred_action(item, verb):
     """ "to get replies in Spanish" for "prefer to get ..." or "would rather get ...", the
     phrase read like any value, so that the statement reads "User prefers to get ..."; None
     when the verb prefers no action or the item names a thing."""
+    if not ("prefer" in verb or verb == "would rather"):
+        return None
     words = item.split()
-    if verb == "would rather" and words and words[0].lower() != "to":
-        words = ["to", *words]
-    if not ("prefer" in verb or verb == "would rather") or len(words) < 2:
+    if words and words[0].lower() == "to":
+        words = words[1:]
+    elif verb != "would rather":
         return None
-    action = words[1]
-    if (
-        words[0].lower() != "to"
-        or not action.isalpha()
-        or not action.islower()
-        or action in _NOT_AN_ACTION
-    ):
+    if not words or not (words[0].isalpha() and words[0].islower()):
         return None
-    value = _value(" ".join(words[1:]))
+    if words[0] in _NOT_AN_ACTION:
+        return None
+    value = _value(" ".join(words))
     return value and f"to {value}"
 
 

@@ -20,6 +20,12 @@ SECRET_STATEMENT = "User's passport number is X1234567."
 SECRET_MESSAGE = "My passport number is X1234567, please keep it."
 
 
+def overview(client):
+    """The operator overview's HTML, its whitespace collapsed."""
+    response = client.get(reverse("admin:memory_beliefstatuscount_changelist"))
+    return re.sub(r"\s+", " ", response.content.decode())
+
+
 @pytest.fixture
 def someones_memories(owner):
     session, (message,) = conversation(owner, SECRET_MESSAGE)
@@ -80,9 +86,7 @@ def test_models_holding_memory_text_are_not_in_the_operator_admin(client, operat
 def test_the_overview_shows_content_free_counts(client, operator, owner, someones_memories):
     client.force_login(operator)
 
-    response = client.get(reverse("admin:memory_beliefstatuscount_changelist"))
-
-    body = re.sub(r"\s+", " ", response.content.decode())
+    body = overview(client)
     assert "<th>active</th><td>1</td>" in body
     assert "<th>rejected</th><td>1</td>" in body
     assert "<th>Tasks waiting in the queue</th><td>0</td>" in body
@@ -159,11 +163,7 @@ def test_the_overview_totals_formation_across_principals_without_content(
         )
     client.force_login(operator)
 
-    body = re.sub(
-        r"\s+",
-        " ",
-        client.get(reverse("admin:memory_beliefstatuscount_changelist")).content.decode(),
-    )
+    body = overview(client)
 
     assert "<th>Memories formed</th><td>2</td><td>2</td>" in body
     assert "passport" not in body
@@ -186,11 +186,7 @@ def test_the_overview_lists_given_up_conversations_without_content(
     formation_sweep(now=later(), extractor=ScriptedExtractor(failing))
     client.force_login(operator)
 
-    body = re.sub(
-        r"\s+",
-        " ",
-        client.get(reverse("admin:memory_beliefstatuscount_changelist")).content.decode(),
-    )
+    body = overview(client)
 
     assert "<td>owner</td><td>1</td><td>LookupError</td>" in body
     assert "marmalade" not in body
