@@ -1,0 +1,163 @@
+"""Outcomes and experiences: what the owner achieved, and notable things they did.
+
+"I passed my driving test" and "I got promoted" form outcomes; "I ran my first
+marathon", "I visited Kyoto" and "I joined a choir" form experiences. Errands
+("I went to the store") and the day's work ("I finished the tests") form
+neither.
+"""
+
+import re
+
+from memory.enums import BeliefType
+
+from .. import subjects as S
+from .reading import Proposal, hint, triggers
+from .vocabulary import ADV, WHO
+
+_OUTCOME_RE = re.compile(
+    WHO + ADV + r"(?:have\s+)?(?P<verb>passed|failed|won|aced|finished|completed|"
+    r"graduated(?:\s+from)?|earned|landed|launched|published|released|qualified for|"
+    r"got promoted(?:\s+to)?|got a promotion|got hired(?:\s+(?:at|by))?|"
+    r"got accepted(?:\s+(?:to|into|at))?|got into(?=\s+(?:[\w-]+\s+){0,3}(?:school|college|"
+    r"university|program|programme|course|team|club|academy|conservatory)\b)|"
+    r"got (?:the|a|my)\s+(?:new\s+|dream\s+)?job"
+    r"(?:\s+(?:at|as))?|quit|retired from|beat|achieved)\b\s*(?P<rest>.*)",
+    re.I,
+)
+# Verbs that name a notable outcome or experience only with a fitting object:
+# "I passed my driving test", not "I passed the wrong argument".
+_OBJECT_REQUIRED = {
+    verb: re.compile(pattern, re.I)
+    for verbs, pattern in (
+        (
+            ("passed", "failed", "aced"),
+            r"\b(?:exams?|tests?|interview|bar|certification|course|class|audition|quiz|"
+            r"assessment|probation|screening|finals|midterms?|boards|licen[cs]e|thesis|"
+            r"defen[cs]e|physical|checkride|module|semester|grade)\b",
+        ),
+        (
+            ("ran",),
+            r"\b(?:race|marathon|half|5k|10k|ultra|triathlon|relay|campaign|business|company|"
+            r"shop|store|restaurant|workshop|event|club|charity|miles?|km|fundraiser)\b",
+        ),
+        (
+            ("opened",),
+            r"\b(?:store|shop|studio|restaurant|business|bakery|caf[eé]|bar|gallery|clinic|"
+            r"practice|salon|boutique|company|school|daycare|office)\b",
+        ),
+        (("started",), r"^(?!the\b)"),
+    )
+    for verb in verbs
+}
+# Work-of-the-day objects: true, but not memories about the person.
+_ROUTINE = frozenset(
+    """server tests script build code function bug bugs error errors ticket branch container
+    query migration deploy deployment commit file files program process service database
+    command terminal vm pipeline task tasks update upgrade install installation argument
+    parameter variable docs documentation pr issue issues suite ci email emails message
+    messages meeting call calls typo""".split()
+)
+_OUTCOMES_WITHOUT_OBJECT = frozenset(
+    {"graduated", "got promoted", "got a promotion", "got hired", "got accepted", "quit"}
+)
+_EVENT_RE = re.compile(
+    WHO + ADV + r"(?:have\s+|had\s+)?(?P<verb>attended|visited|went to|went on|traveled to|"
+    r"travelled to|made|developed|created|designed|founded|opened|"
+    r"took part in|participated in|competed in|volunteered(?:\s+(?:at|for|with))?|"
+    r"signed up for|enrolled in|joined|started|ran|hiked|climbed|painted|wrote|"
+    r"performed(?:\s+(?:at|in))?|hosted|organized|organised|gave a talk(?:\s+(?:at|on|about))?|"
+    r"gave a presentation(?:\s+(?:at|on|about))?|celebrated|took up|donated to|tried out|"
+    r"took(?=\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}(?:class|classes|course|trip|"
+    r"vacation|holiday|workshop|lessons?)\b)|went(?=\s+[a-z]+ing\b))\s+(?P<rest>.+)",
+    re.I,
+)
+# Errands and routines: true, but not worth remembering.
+_MUNDANE = frozenset(
+    """bed sleep store shop bathroom toilet work school office class lunch dinner breakfast
+    supermarket mall grocery groceries kitchen home house room car bank gym doctor dentist
+    meeting call walk nap shower laundry dishes job""".split()
+)
+# Objects that make an experience say nothing ("I made a mistake", "I made it").
+_VAGUE = frozenset(
+    """mistake mistakes decision choice difference progress sense effort point sure time day
+    friends peace money changes change call calls plan plans way living mess fun""".split()
+)
+
+
+def _notable(verb, value):
+    """Whether "User {verb} {value}" says something about the person, not their day's work."""
+    required = _OBJECT_REQUIRED.get(verb.split(" ", 1)[0])
+    if required is not None and not required.search(value):
+        return False
+    words = set(re.findall(r"[a-z0-9]+", value.lower()))
+    return not (words & _ROUTINE or words & _VAGUE)
+
+
+def read_outcomes(clause, reader):
+    for match in clause.find(_OUTCOME_RE):
+        verb = " ".join(match.group("verb").lower().split())
+        rest = match.group("rest")
+        value = (
+            clause.value(match.start("rest"), max_words=8, demonstratives=True)
+            if rest.strip()
+            else ""
+        )
+        base = re.sub(r"\s+(?:to|at|by|into|from|as)$", "", verb)
+        if value is None or (not value and base not in _OUTCOMES_WITHOUT_OBJECT):
+            continue
+        if value and not _notable(verb, value):
+            continue
+        statement = f"User {verb} {value}." if value else f"User {base}."
+        subject = S.topic_subject_of("outcome", value or base)
+        if subject:
+            reader.add(
+                Proposal(
+                    type=BeliefType.OUTCOME,
+                    subject=subject,
+                    statement=statement,
+                    confidence=0.7,
+                    temporal=hint(clause.temporal, match.start()),
+                )
+            )
+
+
+def read_events(clause, reader):
+    for match in clause.find(_EVENT_RE):
+        verb = " ".join(match.group("verb").lower().split())
+        value = clause.value(match.start("rest"), max_words=8, demonstratives=True)
+        if not value:
+            continue
+        key_words = S.topic_key(value).split("-")
+        if not key_words[0] or (len(key_words) == 1 and key_words[0] in _MUNDANE):
+            continue
+        if not _notable(verb, value):
+            continue
+        subject = S.topic_subject_of("event", value)
+        if subject:
+            reader.add(
+                Proposal(
+                    type=BeliefType.FACT,
+                    subject=subject,
+                    statement=f"User {verb} {value}.",
+                    confidence=0.6,
+                    temporal=hint(clause.temporal, match.start()),
+                )
+            )
+
+
+# A clause must contain one of a pattern's words for the pattern to match.
+triggers(
+    {
+        _OUTCOME_RE: (
+            "passed failed won aced finished completed graduated earned landed launched published "
+            "released qualified promoted promotion hired accepted into job quit retired beat "
+            "achieved"
+        ),
+        _EVENT_RE: (
+            "attended visited went traveled travelled made developed created designed founded "
+            "opened took participated competed volunteered signed enrolled joined started ran "
+            "hiked climbed painted wrote performed hosted organized organised gave celebrated "
+            "donated tried"
+        ),
+    }
+)

@@ -1,0 +1,136 @@
+"""What every grammar reads and writes: the clause, and the proposals of one message.
+
+A grammar is a function of a ``Clause`` and a ``MessageReader``: it finds its
+patterns in the clause (``Clause.find`` skips a pattern whose trigger words the
+clause lacks) and adds ``Proposal``s to the reader, which keeps the count of
+one extraction under ``MAX_PROPOSALS``.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from memory.enums import Polarity
+
+from ..candidates import TemporalHint
+from ..temporal import find_temporal
+from .values import strip_temporal, value_phrase
+
+MAX_PROPOSALS = 256
+
+
+@dataclass
+class Proposal:
+    """One claim a grammar read, before it becomes a candidate."""
+
+    type: str
+    subject: str
+    statement: str
+    polarity: str = Polarity.POSITIVE
+    confidence: float = 0.6
+    temporal: TemporalHint = field(default_factory=TemporalHint)
+    # The words that name an owned thing, to drop it when the message retracts it.
+    tokens: frozenset = frozenset()
+
+
+def hint(matches, near=0):
+    """The time phrase of a clause that belongs to a claim starting at ``near``.
+
+    The first phrase within or after the claim, else the closest one before it
+    ("Until Friday, I prefer dark mode").
+    """
+    for match in matches:
+        if match.end > near:
+            return match.hint
+    return matches[-1].hint if matches else TemporalHint()
+
+
+# Words one of which a clause must contain for a pattern to possibly match;
+# checking a set is much cheaper than running the expression. Keyed by
+# identity: hashing a compiled pattern costs more than the lookup saves.
+_TRIGGERS = {}
+
+
+def triggers(table):
+    """Register each pattern of ``table`` with its trigger words (one string, space-separated)."""
+    _TRIGGERS.update({id(pattern): frozenset(words.split()) for pattern, words in table.items()})
+
+
+_CLAUSE_WORD_RE = re.compile(r"[a-z]+")
+
+
+class Clause:
+    """One clause being read, with what the grammars found so far."""
+
+    def __init__(self, text, context):
+        self.text = text
+        self.context = context
+        self._temporal = None
+        self.words = frozenset(_CLAUSE_WORD_RE.findall(text.lower()))
+
+    def find(self, pattern):
+        """``pattern``'s matches, skipping the search when none of its trigger words occur."""
+        words = _TRIGGERS.get(id(pattern))
+        if words is not None and words.isdisjoint(self.words):
+            return ()
+        return pattern.finditer(self.text)
+
+    @property
+    def temporal(self):
+        if self._temporal is None:
+            self._temporal = find_temporal(self.text, self.context.occurred_at)
+        return self._temporal
+
+    def value(self, start, **options):
+        rest = strip_temporal(self.text[start:], self.temporal, start)
+        return value_phrase(rest, **options)
+
+
+@dataclass
+class Tally:
+    """Proposals read so far in one extraction, duplicates included."""
+
+    proposed: int = 0
+
+    @property
+    def exhausted(self):
+        return self.proposed >= MAX_PROPOSALS
+
+
+class MessageReader:
+    """The proposals of one message, before retractions remove what they retract."""
+
+    def __init__(self, occurred_at, owned, tally):
+        self.occurred_at = occurred_at
+        self.owned = owned
+        self.tally = tally
+        self.positives = []
+        self.negatives = []
+        self.retracted_mentions = []
+
+    def add(self, proposal):
+        if proposal.subject and not self.tally.exhausted:
+            self.tally.proposed += 1
+            self.positives.append(proposal)
+
+    def add_negative(self, proposal):
+        if proposal.subject and not self.tally.exhausted:
+            self.tally.proposed += 1
+            self.negatives.append(proposal)
+
+    def proposals(self):
+        """Negatives, then the positives the message did not itself retract, deduplicated."""
+        retracted = {p.subject for p in self.negatives}
+        seen = set()
+        kept = []
+        for proposal in self.negatives + self.positives:
+            if proposal.polarity == Polarity.POSITIVE and (
+                proposal.subject in retracted
+                or any(m and m <= proposal.tokens for m in self.retracted_mentions)
+            ):
+                continue
+            key = (proposal.subject, proposal.polarity)
+            if key in seen:
+                continue
+            seen.add(key)
+            kept.append(proposal)
+        return kept

@@ -1,0 +1,151 @@
+"""Relationships: the people in the owner's life, and their marital status.
+
+"My sister Ana", "Tom is my brother", "I have two kids", "my husband" and "I am
+married to Sam" form relationships; a late, former or imaginary relative
+forms none, and neither do several people under one name ("my kids Mia and
+Leo").
+"""
+
+import re
+
+from memory.enums import BeliefType
+
+from .. import subjects as S
+from .attributes import attribute
+from .reading import Proposal, hint, triggers
+from .vocabulary import ADV, NAME, WHO, is_name
+
+_KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
+_KIN_MODIFIERS = (
+    r"(?:(?P<mod>little|big|older|younger|baby|twin|best|eldest|oldest|youngest|elder)\s+|"
+    r"(?:lovely|wonderful|amazing|beloved|dear|two|three|four)\s+)?"
+)
+_KIN_BLOCKERS = r"(?!(?:late|ex|former|future|deceased|dead|imaginary)\b)"
+_KIN_NAMED_RE = re.compile(
+    r"\b(?:my|our)\s+" + _KIN_BLOCKERS + _KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})"
+    r"(?:'s\s+name\s+is|\s+is\s+(?:called|named)|,|\s+)\s*" + NAME,
+    re.I,
+)
+_NAME_IS_KIN_RE = re.compile(
+    r"^"
+    + NAME
+    + r"\s+is\s+(?:my|our)\s+"
+    + _KIN_BLOCKERS
+    + _KIN_MODIFIERS
+    + rf"(?P<kin>{_KIN_WORDS})\b",
+    re.I,
+)
+_HAVE_KIN_RE = re.compile(
+    WHO
+    + ADV
+    + r"(?:have got|have|got)\s+(?P<q>a|an|one|two|three|four|five|six|\d)\s+"
+    + _KIN_MODIFIERS
+    + rf"(?P<kin>{_KIN_WORDS})\b"
+    r"(?:\s+(?:named|called)\s+" + NAME + r")?",
+    re.I,
+)
+_MY_KIN_RE = re.compile(
+    r"\b(?:my|our)\s+" + _KIN_BLOCKERS + _KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})(?:'s)?\b",
+    re.I,
+)
+_MARRIED_TO_RE = re.compile(r"\bI\s+am\s+" + ADV + r"(?P<rel>married|engaged)\s+to\s+" + NAME, re.I)
+_MARITAL_RE = re.compile(
+    r"\bI\s+(?:am|got)\s+" + ADV + r"(?P<status>married|single|divorced|engaged|widowed|"
+    r"separated)\b(?!\s+to\b)",
+    re.I,
+)
+
+
+def _kin_phrase(match):
+    """The relative as the owner named them, keeping a telling modifier ("best friend")."""
+    kin = match.group("kin").lower()
+    modifier = match.group("mod")
+    return f"{modifier.lower()} {kin}" if modifier else kin
+
+
+def _relationship(clause, subject, statement, start, confidence):
+    return Proposal(
+        type=BeliefType.RELATIONSHIP,
+        subject=subject,
+        statement=statement,
+        confidence=confidence,
+        temporal=hint(clause.temporal, start),
+    )
+
+
+_PLURAL_KIN = frozenset({"children", "siblings", "parents", "grandchildren"})
+
+
+def read_relationships(clause, reader):
+    text = clause.text
+    mentioned = set()
+
+    def named(match):
+        kin = match.group("kin").lower()
+        if S.KIN[kin] in _PLURAL_KIN or (kin.endswith("s") and S.KIN[kin] != kin):
+            # "my kids Mia and Leo": several people, no single named relative.
+            return
+        names = [n[:-2] if n.endswith("'s") else n for n in match.group("name").split()]
+        if not is_name(names[0]):
+            return
+        name = " ".join(names) if len(names) > 1 and is_name(names[1]) else names[0]
+        subject = S.subject_key("person", name)
+        if subject:
+            mentioned.add(S.KIN[kin])
+            phrase = _kin_phrase(match)
+            statement = f"User has {S.article(phrase)} {phrase} named {name}."
+            reader.add(_relationship(clause, subject, statement, match.start(), 0.8))
+
+    for match in clause.find(_KIN_NAMED_RE):
+        named(match)
+    match = _NAME_IS_KIN_RE.match(text)
+    if match:
+        named(match)
+    for match in clause.find(_HAVE_KIN_RE):
+        if match.group("name"):
+            named(match)
+            continue
+        key = S.KIN[match.group("kin").lower()]
+        phrase = _kin_phrase(match)
+        quantity = match.group("q").lower()
+        if quantity in {"a", "an", "one"}:
+            statement = f"User has {S.article(phrase)} {phrase}."
+        else:
+            statement = f"User has {quantity} {phrase}."
+        mentioned.add(key)
+        subject = S.subject_key("relationship", key)
+        reader.add(_relationship(clause, subject, statement, match.start(), 0.75))
+    for match in clause.find(_MY_KIN_RE):
+        kin = match.group("kin").lower()
+        key = S.KIN[kin]
+        if key not in S.CLOSE_KIN or key in mentioned:
+            continue
+        phrase = _kin_phrase(match)
+        plural = (key in _PLURAL_KIN and kin not in {"child", "kid"}) or (
+            kin.endswith("s") and kin != key
+        )
+        statement = f"User has {phrase}." if plural else f"User has {S.article(phrase)} {phrase}."
+        mentioned.add(key)
+        subject = S.subject_key("relationship", key)
+        reader.add(_relationship(clause, subject, statement, match.start(), 0.6))
+    for match in clause.find(_MARRIED_TO_RE):
+        name = match.group("name").split()[0]
+        subject = S.subject_key("person", name) if is_name(name) else None
+        if subject:
+            statement = f"User is {match.group('rel').lower()} to {name}."
+            reader.add(_relationship(clause, subject, statement, match.start(), 0.8))
+    for match in clause.find(_MARITAL_RE):
+        statement = f"User is {match.group('status').lower()}."
+        reader.add(attribute(clause, S.ATTR_MARITAL_STATUS, statement, match.start(), 0.75))
+
+
+# A clause must contain one of a pattern's words for the pattern to match.
+triggers(
+    {
+        _KIN_NAMED_RE: " ".join(S.KIN),
+        _HAVE_KIN_RE: " ".join(S.KIN),
+        _MY_KIN_RE: " ".join(S.KIN),
+        _MARRIED_TO_RE: "married engaged",
+        _MARITAL_RE: "married single divorced engaged widowed separated",
+    }
+)
