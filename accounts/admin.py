@@ -29,13 +29,30 @@ class PrincipalAdmin(ContentFreeAdmin):
 
     The only change an operator makes is to activate or deactivate an account.
     A plain ModelAdmin, not Django's UserAdmin: no password page, no add page.
+    Whether the owner opted out of model processing is shown, read-only: it is
+    the owner's choice, made on the review site.
     """
 
     list_display = ("username", "public_id", "is_active", "is_staff", "date_joined", "last_login")
-    list_filter = ("is_active", "is_staff")
+    list_filter = ("is_active", "is_staff", "model_processing_opt_out")
     search_fields = ("username",)
-    fields = ("username", "public_id", "is_active", "is_staff", "date_joined", "last_login")
-    readonly_fields = ("username", "public_id", "is_staff", "date_joined", "last_login")
+    fields = (
+        "username",
+        "public_id",
+        "is_active",
+        "is_staff",
+        "model_processing_opt_out",
+        "date_joined",
+        "last_login",
+    )
+    readonly_fields = (
+        "username",
+        "public_id",
+        "is_staff",
+        "model_processing_opt_out",
+        "date_joined",
+        "last_login",
+    )
 
     def save_model(self, request, obj, form, change):
         if "is_active" in form.changed_data:

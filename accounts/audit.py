@@ -1,4 +1,5 @@
-"""The operator trail: every operator or administrator action, content-free."""
+"""The operator trail: every operator or administrator action, content-free; and the
+owner's own choices about model processing, which operators must be able to see."""
 
 from django.db import connection
 
@@ -27,5 +28,12 @@ def operator_action_record(*, action, actor=None, via, principal=None, target=""
 
 
 def operator_actions_for(*, principal):
-    """What operators and the administrator did that concerned ``principal``, newest first."""
-    return OperatorAction.objects.filter(principal=principal).order_by("-created_at", "-id")
+    """What operators and the administrator did that concerned ``principal``, newest first.
+
+    The owner's own choices, made on the review site, are not among them.
+    """
+    return (
+        OperatorAction.objects.filter(principal=principal)
+        .exclude(via=OperatorAction.Via.REVIEW)
+        .order_by("-created_at", "-id")
+    )

@@ -13,6 +13,12 @@ class User(AbstractUser):
     """
 
     public_id = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    # The owner's choice, and only theirs (the review site; no operator page
+    # offers it): nothing of theirs is ever sent to a language model while it
+    # is set. Read it through ``accounts.selectors.model_processing_allowed``.
+    model_processing_opt_out = models.BooleanField(
+        "opted out of model processing", default=False, editable=False
+    )
 
     class Meta(AbstractUser.Meta):
         swappable = "AUTH_USER_MODEL"
@@ -70,6 +76,11 @@ class OperatorAction(models.Model):
     """What an operator or the machine's administrator did: content-free, written in the
     transaction of the action.
 
+    The owner's own choices about how their data may be processed (opting out
+    of model processing) are recorded here too, ``via`` the review site with
+    the owner as actor: operators must be able to see why nothing of that
+    account reaches a model, and when that changed.
+
     Operators read the whole trail in their admin; an owner reads the rows that
     concern their account on the review site. Rows about a principal go with
     that principal's account when it is erased.
@@ -88,10 +99,16 @@ class OperatorAction(models.Model):
             "owner_content_changed",
             "acted on the account's memories from the shell",
         )
+        MODEL_PROCESSING_OPTED_OUT = (
+            "model_processing_opted_out",
+            "opted out of model processing",
+        )
+        MODEL_PROCESSING_ALLOWED = "model_processing_allowed", "allowed model processing"
 
     class Via(models.TextChoices):
         ADMIN = "admin", "operator admin"
         SHELL = "shell", "administrator's shell"
+        REVIEW = "review", "owner's review site"
 
     created_at = models.DateTimeField(auto_now_add=True)
     # The operator's account, and their username at the time: the trail stays

@@ -1,4 +1,4 @@
-from .models import ApiToken
+from .models import ApiToken, OperatorAction, User
 
 
 def api_token_list(*, principal=None, include_revoked=False):
@@ -8,3 +8,29 @@ def api_token_list(*, principal=None, include_revoked=False):
     if not include_revoked:
         tokens = tokens.filter(revoked_at__isnull=True)
     return tokens.order_by("-created_at", "-id")
+
+
+def model_processing_allowed(principal):
+    """Whether anything of ``principal``'s may be sent to a language model: True unless the
+    owner opted out.
+
+    Ask it right before each use. It reads the database, never the instance
+    passed in: a worker may hold a ``User`` loaded before the owner opted out,
+    and the opt-out takes effect at once. An account that no longer exists
+    (erased meanwhile) is not allowed either. This is only the owner's say;
+    a capability that calls a model still needs its own flag and certificate.
+    """
+    return User.objects.filter(pk=principal.pk, model_processing_opt_out=False).exists()
+
+
+_MODEL_PROCESSING_ACTIONS = (
+    OperatorAction.Action.MODEL_PROCESSING_OPTED_OUT,
+    OperatorAction.Action.MODEL_PROCESSING_ALLOWED,
+)
+
+
+def model_processing_history(*, principal):
+    """When ``principal`` opted out of model processing or allowed it again, newest first."""
+    return OperatorAction.objects.filter(
+        principal=principal, action__in=_MODEL_PROCESSING_ACTIONS
+    ).order_by("-created_at", "-id")

@@ -1,9 +1,11 @@
-"""API tokens, each acting for one principal; principals' activation.
+"""API tokens, each acting for one principal; principals' activation; the owner's
+choice about model processing.
 
 Owners create and revoke their own tokens on the review site; the machine's
 administrator does it for anyone from the shell (``manage.py api_tokens``);
 operators may only revoke. Whatever an operator or the administrator does is
-recorded in the operator trail (``accounts.audit``) in the same transaction.
+recorded in the operator trail (``accounts.audit``) in the same transaction,
+and so is an owner opting out of model processing or allowing it again.
 """
 
 import hashlib
@@ -17,7 +19,7 @@ from memory.enums import SCOPE_PRINCIPAL, is_valid_scope
 from memory.errors import conflict, not_found, validation_error
 
 from .audit import operator_action_record
-from .models import ApiToken, OperatorAction
+from .models import ApiToken, OperatorAction, User
 
 TOKEN_PREFIX = "rvk_"
 NAME_MAX_CHARS = 100
@@ -163,6 +165,48 @@ def principal_activation_set(*, principal, active, actor, via):
                 principal=principal,
                 target=principal.public_id,
             )
+    return principal
+
+
+def model_processing_set(*, principal, allowed):
+    """The owner allows model processing of their data, or opts out of all of it, on the
+    review site; recorded.
+
+    Effective at once: whatever would send their data to a language model asks
+    ``accounts.selectors.model_processing_allowed`` right before, and that reads
+    the row written here. It is the owner's choice alone: the owner is the
+    actor, and no operator surface calls this. Setting the value the account
+    already has writes nothing and records nothing, so a form sent twice (or
+    from two tabs) leaves one record per actual change. Returns the principal.
+    """
+    if not isinstance(allowed, bool):
+        raise validation_error("allowed must be true or false.", field="allowed")
+    opt_out = not allowed
+    with transaction.atomic():
+        # Compare with the locked row, not with the instance passed in, which
+        # may be stale: of two submissions racing from two tabs, the second
+        # waits here and then finds nothing to change. (SQLite's transactions
+        # take the write lock when they begin, to the same effect.)
+        stored = (
+            User.objects.select_for_update()
+            .filter(pk=principal.pk)
+            .values_list("model_processing_opt_out", flat=True)
+            .first()
+        )
+        if stored is None:
+            raise not_found("principal")
+        if stored != opt_out:
+            User.objects.filter(pk=principal.pk).update(model_processing_opt_out=opt_out)
+            operator_action_record(
+                action=OperatorAction.Action.MODEL_PROCESSING_OPTED_OUT
+                if opt_out
+                else OperatorAction.Action.MODEL_PROCESSING_ALLOWED,
+                actor=principal,
+                via=OperatorAction.Via.REVIEW,
+                principal=principal,
+                target=principal.public_id,
+            )
+    principal.model_processing_opt_out = opt_out
     return principal
 
 

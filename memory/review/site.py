@@ -23,6 +23,7 @@ from django.utils.http import content_disposition_header
 
 from accounts.audit import operator_actions_for
 from accounts.forms import OwnerAuthenticationForm
+from accounts.selectors import model_processing_allowed
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.errors import ReverieError
 from memory.models import Belief, Session
@@ -33,6 +34,7 @@ from memory.services.account import account_erase, account_erasure_request, acco
 from .forms import AccountErasureForm
 from .memories import MemoryAdmin, ReviewQueueAdmin
 from .password import PasswordSetView
+from .processing import ModelProcessingMixin
 from .sessions import SessionAdmin
 from .tokens import AccountTokensMixin
 
@@ -55,7 +57,7 @@ class ReviewSection:
     card: Callable | None = None
 
 
-class ReviewSite(AccountTokensMixin, admin.AdminSite):
+class ReviewSite(AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
     site_header = "Reverie: your memories"
     site_title = "Reverie review"
     index_title = "Your memories"
@@ -116,6 +118,7 @@ class ReviewSite(AccountTokensMixin, admin.AdminSite):
             ),
             path("account/erase/", self.admin_view(self.account_erase_view), name="account_erase"),
             *self.token_urls(),
+            *self.model_processing_urls(),
             # Reached signed out, by the link the administrator handed over.
             path(
                 "password/<uidb64>/<token>/",
@@ -168,6 +171,7 @@ class ReviewSite(AccountTokensMixin, admin.AdminSite):
             {
                 "title": "Your account",
                 "operator_actions": operator_actions_for(principal=request.user)[:50],
+                "model_processing_allowed": model_processing_allowed(request.user),
             },
         )
 
