@@ -169,6 +169,8 @@ LOGGING = {
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
     "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO").upper()},
+    # httpx logs every provider request at INFO; the extraction audit already counts them.
+    "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
 }
 
 # Throttle counters live in the cache: per process with the default local-memory
@@ -296,6 +298,39 @@ REVERIE_FORMATION = {
     "retry_seconds": env.int("REVERIE_FORMATION_RETRY_SECONDS", default=300),
 }
 
+# A language-model provider: any OpenAI-compatible chat-completions server (a
+# hosted API, vLLM, Ollama, llama.cpp's server). Configured or not, nothing is
+# sent to it unless a certified capability that uses it is on, the owner has not
+# opted out and REVERIE_EGRESS allows the item (docs/providers.md).
+REVERIE_PROVIDER = {
+    "base_url": env.str("REVERIE_PROVIDER_BASE_URL", default=""),
+    "model": env.str("REVERIE_PROVIDER_MODEL", default=""),
+    "api_key": env.str("REVERIE_PROVIDER_API_KEY", default=""),
+    "api_key_file": env.str("REVERIE_PROVIDER_API_KEY_FILE", default=""),
+    # US dollars per million input and output tokens.
+    "input_price": env.float("REVERIE_PROVIDER_INPUT_PRICE", default=0.0),
+    "output_price": env.float("REVERIE_PROVIDER_OUTPUT_PRICE", default=0.0),
+    # Where the provider processes requests, as the operator labels it ("eu", "local").
+    "residency": env.str("REVERIE_PROVIDER_RESIDENCY", default=""),
+    # One call's deadline; at most the 60 s of formation's budget.
+    "timeout_seconds": env.float("REVERIE_PROVIDER_TIMEOUT_SECONDS", default=60.0),
+}
+# One ledger for every provider call: daily caps in US dollars.
+REVERIE_PROVIDER_SPEND = {
+    "daily_usd_per_principal": env.float("REVERIE_PROVIDER_DAILY_USD_PER_PRINCIPAL", default=1.0),
+    "daily_usd_global": env.float("REVERIE_PROVIDER_DAILY_USD", default=20.0),
+}
+# What may leave the machine. Default: nothing. "residency" lists the provider
+# residency labels allowed; "allow" is a list of rules, each naming the
+# sensitivities, portabilities and scopes ("principal", "assistant:<slug>",
+# "assistant:*") it allows, e.g.
+# REVERIE_EGRESS_ALLOW='[{"sensitivity": ["normal"], "portability": ["portable"],
+#   "scope": ["principal"]}]'.
+REVERIE_EGRESS = {
+    "residency": env.list("REVERIE_EGRESS_RESIDENCY", default=[]),
+    "allow": env.json("REVERIE_EGRESS_ALLOW", default=[]),
+}
+
 # Reconsolidation passes: a lease lasts lease_seconds and is renewed at most every
 # heartbeat_seconds while a pass works; a pass reads at most slice_beliefs.
 REVERIE_RECONSOLIDATION = {
@@ -326,6 +361,25 @@ REVERIE_RECONSOLIDATION = {
 # the thresholds its metrics must meet ({"metric": {"min" | "max": value}}).
 # The flags that name them arrive with the capabilities.
 REVERIE_CAPABILITIES = {
+    # Certified by `manage.py evaluate_formation` with the provider configured: on
+    # the LoCoMo dev conversations the provider-assisted arm forms memories from at
+    # least 5 points more of the annotated facts than the deterministic extractor,
+    # with no fabricated memory, and on the held-out labelled corpus its precision
+    # is not below the deterministic extractor's and nothing unsafe is stored.
+    "formation_provider": {
+        "arm": "formation_provider",
+        "policy": "formation_provider",
+        "evaluation": "formation",
+        "provider": True,
+        "thresholds": {
+            "facts": {"min": 1000},
+            "heldout_items": {"min": 50},
+            "coverage_lift": {"min": 0.05},
+            "fabricated": {"max": 0},
+            "heldout_precision_margin": {"min": 0.0},
+            "unsafe_stored": {"max": 0},
+        },
+    },
     # Certified by `manage.py evaluate_reconsolidation` on the labelled synthetic
     # banks: no false merge, no privacy failure, no drop of original beliefs in
     # recall with derived memories included, on every case of a fixture of
@@ -349,6 +403,8 @@ REVERIE_CERTIFICATE_CHECK = "evaluation.certificates.certificate_refusal"
 REVERIE_FLAG_DEFAULTS = {
     "memory_api": env.bool("REVERIE_FLAG_MEMORY_API", default=True),
     "formation": env.bool("REVERIE_FLAG_FORMATION", default=True),
+    # A certified capability (REVERIE_CAPABILITIES), like reconsolidation.
+    "formation_provider": env.bool("REVERIE_FLAG_FORMATION_PROVIDER", default=False),
     "maintenance_kill_switch": env.bool("REVERIE_FLAG_MAINTENANCE_KILL_SWITCH", default=False),
     # The owner's view of what reconsolidation did (API routes and review pages).
     "reconsolidation_surface": env.bool("REVERIE_FLAG_RECONSOLIDATION_SURFACE", default=False),

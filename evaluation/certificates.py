@@ -16,7 +16,10 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
+from memory.providers.config import provider_config
+
 from .arms import ARMS
+from .formation_evaluation import formation_metrics
 from .models import Certificate
 from .provenance import code_digest, policy_versions
 from .reconsolidation_scoring import reconsolidation_metrics
@@ -32,6 +35,10 @@ HOW_TO_CERTIFY = {
         "run `manage.py evaluate_reconsolidation --out DIR` and then "
         "`manage.py certify --results DIR/results.json --capability {capability}`"
     ),
+    "formation": (
+        "configure the provider, run `manage.py evaluate_formation --out DIR` and then "
+        "`manage.py certify --results DIR/results.json --capability {capability}`"
+    ),
 }
 
 
@@ -45,9 +52,13 @@ class Capability:
     arm: str
     policy: str
     thresholds: dict
-    # The evaluation whose results certify it: "recall" (``evaluate``) or
-    # "reconsolidation" (``evaluate_reconsolidation``).
+    # The evaluation whose results certify it: "recall" (``evaluate``),
+    # "reconsolidation" (``evaluate_reconsolidation``) or "formation"
+    # (``evaluate_formation``).
     evaluation: str = "recall"
+    # Whether it calls the configured provider: then a certificate also binds
+    # the provider's server and model.
+    provider: bool = False
 
     @property
     def how(self):
@@ -65,6 +76,15 @@ def capability(name):
 def current_binding(spec):
     """The policy version and code digest a certificate of ``spec`` must carry now."""
     return policy_versions().get(spec.policy, ""), code_digest([spec.policy])
+
+
+def current_provider(spec):
+    """The provider binding a certificate of ``spec`` must carry now: "" for a capability
+    that calls none, None when it calls one and none is configured."""
+    if not spec.provider:
+        return ""
+    config = provider_config()
+    return config.binding if config else None
 
 
 def threshold_failures(metrics, thresholds):
@@ -100,7 +120,11 @@ def _reconsolidation_metrics(results, spec):
     )
 
 
-RECOMPUTE = {"recall": _recall_metrics, "reconsolidation": _reconsolidation_metrics}
+RECOMPUTE = {
+    "recall": _recall_metrics,
+    "reconsolidation": _reconsolidation_metrics,
+    "formation": lambda results, spec: formation_metrics(results, spec.arm),
+}
 
 
 def certify(*, raw_results, capability_name):
@@ -131,6 +155,14 @@ def certify(*, raw_results, capability_name):
         raise CertificationError(
             f"the results were produced by other {spec.policy} code than this; {how}"
         )
+    provider = current_provider(spec)
+    if provider is None:
+        raise CertificationError(f"{spec.name} calls a provider and none is configured; {how}")
+    if meta.get("provider", "") != provider:
+        raise CertificationError(
+            f"the results are of provider {meta.get('provider')!r}, the configured one is "
+            f"{provider!r}; {how}"
+        )
     try:
         # Through JSON, as the recorded figures went, so that equal values compare equal.
         recomputed = json.loads(json.dumps(RECOMPUTE[spec.evaluation](results, spec)))
@@ -156,6 +188,7 @@ def certify(*, raw_results, capability_name):
         policy_version=policy_version,
         code_digest=digest,
         dataset_digest=meta["dataset_digest"],
+        provider_binding=provider,
         results_digest=hashlib.sha256(raw_results).hexdigest(),
         metrics={key: recomputed[key] for key in sorted(spec.thresholds)},
         thresholds=spec.thresholds,
@@ -166,9 +199,15 @@ def matching_certificate(capability_name):
     """The newest certificate that still matches the capability's current code, or None."""
     spec = capability(capability_name)
     policy_version, digest = current_binding(spec)
+    provider = current_provider(spec)
+    if provider is None:
+        return None
     return (
         Certificate.objects.filter(
-            capability=spec.name, policy_version=policy_version, code_digest=digest
+            capability=spec.name,
+            policy_version=policy_version,
+            code_digest=digest,
+            provider_binding=provider,
         )
         .order_by("-issued_at", "-id")
         .first()
@@ -181,6 +220,11 @@ def certificate_refusal(capability_name):
         spec = capability(capability_name)
     except CertificationError as error:
         return f"{capability_name} cannot be switched on: {error}."
+    if current_provider(spec) is None:
+        return (
+            f"{spec.name} calls a provider and none is configured "
+            "(REVERIE_PROVIDER_BASE_URL and REVERIE_PROVIDER_MODEL)."
+        )
     if matching_certificate(capability_name) is not None:
         return None
     policy_version, _ = current_binding(spec)

@@ -14,6 +14,9 @@ class Certificate(models.Model):
     policy_version = models.CharField(max_length=60)
     code_digest = models.CharField(max_length=64)
     dataset_digest = models.CharField(max_length=64)
+    # For a capability that calls a provider: the server and model it was
+    # evaluated with ("" for the others). Another server or model needs a new one.
+    provider_binding = models.CharField(max_length=400, blank=True, default="")
     results_digest = models.CharField(max_length=64)
     metrics = models.JSONField()
     thresholds = models.JSONField()

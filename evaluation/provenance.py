@@ -5,7 +5,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from memory.services.formation import formation_extractor
+from memory.formation.candidates import POLICY_PROVIDER_ASSISTED
+from memory.services.formation import configured_extractor
 from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 
 # The code that decides what an evaluated capability does, by part. A change
@@ -13,6 +14,12 @@ from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 # issued for the code before it.
 POLICY_CODE = {
     "formation": ("memory/formation", "memory/services/formation.py"),
+    # Provider-assisted formation: the same, and the adapter, egress policy and ledger.
+    "formation_provider": (
+        "memory/formation",
+        "memory/services/formation.py",
+        "memory/providers",
+    ),
     "recall": ("memory/selectors/recall.py", "memory/search"),
     # What reconsolidation reads, plans, applies and invalidates, and how derived
     # memories are recalled. Scheduling, budgets and the owner's actions and undo
@@ -54,6 +61,9 @@ def code_digest(parts=tuple(POLICY_CODE)):
 
 def policy_versions():
     return {
-        "formation": formation_extractor().policy_version,
+        # Not ``formation_extractor()``: that asks whether formation_provider is
+        # certified, which asks for these versions.
+        "formation": configured_extractor().policy_version,
+        "formation_provider": POLICY_PROVIDER_ASSISTED,
         "reconsolidation": RECONSOLIDATION_POLICY,
     }

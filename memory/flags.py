@@ -51,6 +51,17 @@ CATALOGUE = {
             "pending conversations are picked up when it is on again.",
         ),
         FlagSpec(
+            "formation_provider",
+            "processing",
+            "Lets formation ask the configured language-model provider for more proposals, "
+            "grounded in the owner's own messages and decided by the same checks. Needs an "
+            "evaluation certificate for the configured provider and model and the current "
+            "code, and formation on; owners who opted out and items the egress policy does "
+            "not allow are never sent. Off: no request leaves the machine.",
+            capability="formation_provider",
+            requires=("formation",),
+        ),
+        FlagSpec(
             "reconsolidation",
             "processing",
             "Reconsolidates each principal's memories in the background (merges, summaries, "

@@ -7,6 +7,12 @@ from typing import Protocol
 from memory.enums import SCOPE_PRINCIPAL, Polarity, Portability, Sensitivity
 
 POLICY_DETERMINISTIC = "formation@2"
+# A consolidation to which a provider contributed (seed 000 d9).
+POLICY_PROVIDER_ASSISTED = "formation@4"
+
+# Who proposed a candidate.
+PROPOSER_DETERMINISTIC = "deterministic"
+PROPOSER_MODEL = "model"
 
 
 @dataclass(frozen=True)
@@ -37,6 +43,7 @@ class MemoryCandidate:
     portability: str = Portability.PORTABLE
     sensitivity: str = Sensitivity.NORMAL
     temporal: TemporalHint = field(default_factory=TemporalHint)
+    proposer: str = PROPOSER_DETERMINISTIC
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,10 @@ class KnownBelief:
     statement: str
     type: str
     polarity: str = Polarity.POSITIVE
+    # What the egress policy judges before a provider may see the memory.
+    sensitivity: str = Sensitivity.NORMAL
+    portability: str = Portability.PORTABLE
+    scope: str = SCOPE_PRINCIPAL
 
 
 @dataclass(frozen=True)
@@ -69,6 +80,9 @@ class ExtractionRequest:
     messages: tuple[ExtractionMessage, ...]
     known: tuple[KnownBelief, ...] = ()
     scope: str = SCOPE_PRINCIPAL
+    # Whose messages these are; a provider-assisted extractor asks the owner's
+    # choice and charges the owner's budget. None in dry runs.
+    principal: object = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -80,6 +94,16 @@ class ExtractionResult:
     fallback: bool = False
     error_class: str = ""
     usage: dict = field(default_factory=dict)
+    # The model the provider says answered, and how many proposals it returned.
+    model: str = ""
+    returned_count: int = 0
+    # Model proposals left out before the service saw them: {"reason": count}.
+    dropped: dict = field(default_factory=dict)
+
+    @property
+    def attempted(self):
+        """Whether a provider was considered for this extraction (an audit is due)."""
+        return self.provider != PROPOSER_DETERMINISTIC
 
 
 class MemoryCandidateExtractor(Protocol):

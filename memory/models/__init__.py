@@ -4,6 +4,7 @@ from .operations import BeliefStatusCount, Flag, MaintenanceDue, SearchStatistic
 from .receipts import Heartbeat, IdempotencyRecord
 from .search import SearchTerm
 from .sessions import Event, Run, Session
+from .spend import ProviderSpend
 
 __all__ = [
     "AuditRecord",
@@ -21,6 +22,7 @@ __all__ = [
     "Heartbeat",
     "IdempotencyRecord",
     "MaintenanceDue",
+    "ProviderSpend",
     "Run",
     "SearchStatistics",
     "SearchTerm",

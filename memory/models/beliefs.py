@@ -59,6 +59,8 @@ class Belief(OwnedModel):
         on_delete=models.SET_NULL,
         related_name="beliefs",
     )
+    # A language model proposed it (provider-assisted formation); the service decided.
+    model_proposed = models.BooleanField(default=False)
     supersedes = models.OneToOneField(
         "self",
         null=True,

@@ -87,6 +87,9 @@ class ExtractionAudit(OwnedModel):
     # Normalised usage: input_bytes, input_tokens, output_tokens, cost_usd, duration_ms.
     usage = models.JSONField(default=dict, blank=True)
     returned_count = models.PositiveIntegerField(default=0)
+    # Model proposals left out before the service decided, {"reason": count}:
+    # cited messages that were not sent, ungrounded, duplicates. Codes only.
+    dropped = models.JSONField(default=dict, blank=True)
     fallback = models.BooleanField(default=False)
     error_class = models.CharField(max_length=80, blank=True, default="")
     created_at = models.DateTimeField(auto_now_add=True)

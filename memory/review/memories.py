@@ -60,7 +60,13 @@ def belief_origin(belief):
     if belief.authority == Authority.EXPLICIT:
         return f"You stated it (directly, or through an assistant acting for you).{words}"
     policy = f" (formation policy {belief.formation.policy_version})" if belief.formation_id else ""
-    origin = f"Reverie formed it on its own{policy}.{words}"
+    if belief.model_proposed:
+        origin = (
+            f"A language model proposed it from your words and Reverie's checks accepted "
+            f"it{policy}.{words}"
+        )
+    else:
+        origin = f"Reverie formed it on its own{policy}.{words}"
     if belief.status == BeliefStatus.PROVISIONAL:
         return f"{origin} It was inferred, so it waits for you to confirm or reject it."
     return origin

@@ -29,19 +29,28 @@ from memory.enums import (
     Authority,
     BeliefStatus,
     BeliefType,
+    EventType,
     Polarity,
     Portability,
     Sensitivity,
     most_restrictive,
 )
-from memory.formation.candidates import ExtractionMessage, ExtractionRequest, KnownBelief
+from memory.formation.candidates import (
+    PROPOSER_MODEL,
+    ExtractionMessage,
+    ExtractionRequest,
+    KnownBelief,
+)
 from memory.formation.checks import Rejected, proposal_check
 from memory.formation.gates import classify_sensitivity
+from memory.formation.hybrid import HybridExtractor
+from memory.formation.preference_axes import relation
 from memory.models import (
     Belief,
     BeliefSource,
     ConsolidationWatermark,
     Event,
+    ExtractionAudit,
     FencedEvent,
     FormationAudit,
     FormationRetry,
@@ -54,6 +63,7 @@ from memory.selectors.sessions import session_get
 from memory.text import claim_fingerprint
 
 from .records import DeferredRecords, excerpt_of, insert_beliefs, retire_if_unchanged
+from .sessions import system_event_append
 
 logger = logging.getLogger(__name__)
 
@@ -90,9 +100,18 @@ class _Tally:
         return sum(self.reasons.values())
 
 
-def formation_extractor():
-    """The configured extractor (``REVERIE_FORMATION["extractor"]``)."""
+def configured_extractor():
+    """The configured extractor (``REVERIE_FORMATION["extractor"]``), on its own."""
     return import_string(settings.REVERIE_FORMATION["extractor"])()
+
+
+def formation_extractor():
+    """The configured extractor, assisted by the configured provider while the certified
+    ``formation_provider`` capability is on."""
+    extractor = configured_extractor()
+    if flag_enabled("formation_provider"):
+        return HybridExtractor(extractor)
+    return extractor
 
 
 def _prefix(principal, session_id):
@@ -118,12 +137,14 @@ def _prefix(principal, session_id):
 
 def _request(principal, session, messages):
     known = tuple(
-        KnownBelief(subject=subject, statement=statement, type=type_, polarity=polarity)
-        for subject, statement, type_, polarity in Belief.objects.filter(
+        KnownBelief(**fields)
+        for fields in Belief.objects.filter(
             owner=principal, status__in=LIVE_BELIEF_STATUSES, scope=session.scope
         )
         .order_by("-updated_at", "-id")
-        .values_list("subject", "statement", "type", "polarity")[:KNOWN_BELIEFS]
+        .values("subject", "statement", "type", "polarity", "sensitivity", "portability", "scope")[
+            :KNOWN_BELIEFS
+        ]
     )
     return ExtractionRequest(
         messages=tuple(
@@ -138,6 +159,7 @@ def _request(principal, session, messages):
         ),
         known=known,
         scope=session.scope,
+        principal=principal,
     )
 
 
@@ -193,6 +215,7 @@ def formation_consolidate(*, principal, session_id, extractor=None):
             .filter(owner=principal, session=session)
             .first()
         )
+        _record_extraction(principal, session, formation, result)
         if not _claim(session) or (watermark and watermark.sequence >= to_sequence):
             tally.reject("contention", len(returned))
             return _finish(formation, tally, started, FormationAudit.Outcome.CONTENTION)
@@ -210,6 +233,40 @@ def formation_consolidate(*, principal, session_id, extractor=None):
             # Consolidated at last: nothing is waiting for a retry any more.
             FormationRetry.objects.filter(owner=principal, session=session).delete()
         return _finish(formation, tally, started, FormationAudit.Outcome.COMMITTED)
+
+
+def _record_extraction(principal, session, formation, result):
+    """The content-free record of a provider attempt: an ``ExtractionAudit`` and a
+    ``memory.extraction.completed`` event in the session's log (seed 000 d8)."""
+    if not result.attempted:
+        return
+    extraction = ExtractionAudit.objects.create(
+        owner=principal,
+        formation=formation,
+        provider=result.provider,
+        model=result.model,
+        model_policy=result.policy_version,
+        usage=result.usage,
+        returned_count=result.returned_count,
+        dropped=result.dropped,
+        fallback=result.fallback,
+        error_class=result.error_class,
+    )
+    system_event_append(
+        principal=principal,
+        session_id=session.public_id,
+        event_type=EventType.EXTRACTION_COMPLETED,
+        payload={
+            "extraction_id": str(extraction.public_id),
+            "provider": result.provider,
+            "model": result.model,
+            "policy": result.policy_version,
+            "usage": result.usage,
+            "returned_count": result.returned_count,
+            "fallback": result.fallback,
+            "error_class": result.error_class,
+        },
+    )
 
 
 def _finish(formation, tally, started, outcome):
@@ -418,8 +475,16 @@ def _decide(bank, proposal, tally):
         "sensitivity": sensitivity,
         "evidence_at": max(event.occurred_at for event in events),
         "formation": bank.formation,
+        "model_proposed": candidate.proposer == PROPOSER_MODEL,
         **proposal.temporal,
     }
+    if candidate.type == BeliefType.PREFERENCE and candidate.polarity == Polarity.POSITIVE:
+        relations = _preference_relations(proposal.statement, current)
+        if restated := [b for b in current if relations.get(b.pk) == "restates"]:
+            bank.reinforce(restated[0], events)
+            return
+        # "Answers in bullet points" beside "short answers": both hold, neither replaces.
+        current = [b for b in current if relations.get(b.pk) != "compatible"]
     if candidate.polarity == Polarity.NEGATIVE:
         # A retraction ("I sold the BMW") retires what it contradicts.
         retired = [b for b in current if b.polarity == Polarity.POSITIVE]
@@ -439,6 +504,16 @@ def _decide(bank, proposal, tally):
         _replace(bank, events, fields, current, BeliefStatus.SUPERSEDED, tally)
         return
     bank.pending.append((fields, events))
+
+
+def _preference_relations(statement, beliefs):
+    """{pk: relation} of the positive preferences among ``beliefs`` (all of one subject) to
+    a new preference's ``statement`` (``memory.formation.preference_axes``)."""
+    return {
+        b.pk: relation(statement, b.statement)
+        for b in beliefs
+        if b.type == BeliefType.PREFERENCE and b.polarity == Polarity.POSITIVE
+    }
 
 
 def _same_possession(candidate, beliefs):

@@ -173,6 +173,28 @@ def _event_create(session, *, event_type, author_kind, author_name, parts, text,
     )
 
 
+def system_event_append(*, principal, session_id, event_type, payload):
+    """Append a content-free system event (``memory.*``) to a session's log, open or closed.
+
+    Unlike a message it is not activity: the session's idle clock is left alone,
+    so formation's idle window still counts from the last message.
+    """
+    with principal_transaction(principal):
+        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        session.last_sequence += 1
+        Session.objects.filter(pk=session.pk).update(last_sequence=session.last_sequence)
+        return _event_create(
+            session,
+            event_type=event_type,
+            author_kind=AuthorKind.SYSTEM,
+            author_name="",
+            parts=(),
+            text="",
+            payload=payload,
+            occurred_at=timezone.now(),
+        )
+
+
 def _claim_sequence(principal, session_id):
     """Take the next sequence number of the principal's open session ``session_id`` in one
     statement, which also locks the session until commit; return the session as updated,

@@ -628,3 +628,106 @@ def test_a_different_claim_of_an_owned_things_subject_still_yields_to_the_owner(
     )
 
     assert audit.rejection_reasons == {"conflicts_with_explicit": 1}
+
+
+def live_statements(principal, subject):
+    with principal_context(principal):
+        return sorted(
+            Belief.objects.filter(
+                owner=principal, subject=subject, status__in=("active", "provisional")
+            ).values_list("statement", flat=True)
+        )
+
+
+def test_a_preference_on_another_axis_of_the_subject_stands_beside_the_owners(owner):
+    remember(owner, "User prefers short answers.", subject="pref:answer-style", type="preference")
+    session, (message,) = conversation(owner, "Answers in bullet points work best for me.")
+
+    audit = consolidate(
+        owner,
+        session,
+        lambda r: [
+            candidate(
+                message,
+                "pref:answer-style",
+                "User prefers answers in bullet points.",
+                type="preference",
+            )
+        ],
+    )
+
+    assert (audit.committed_count, audit.rejected_count) == (1, 0)
+    assert live_statements(owner, "pref:answer-style") == [
+        "User prefers answers in bullet points.",
+        "User prefers short answers.",
+    ]
+
+
+def test_a_preference_restating_the_owners_in_other_words_reinforces_it(owner):
+    stated = remember(
+        owner, "User prefers short answers.", subject="pref:answer-style", type="preference"
+    )
+    session, (message,) = conversation(owner, "Keep answers concise, please.")
+
+    audit = consolidate(
+        owner,
+        session,
+        lambda r: [
+            candidate(
+                message, "pref:answer-style", "User prefers concise answers.", type="preference"
+            )
+        ],
+    )
+
+    assert (audit.reinforced_count, audit.committed_count, audit.rejected_count) == (1, 0, 0)
+    assert live_statements(owner, "pref:answer-style") == ["User prefers short answers."]
+    with principal_context(owner):
+        assert Belief.objects.get(pk=stated.pk).sources.filter(event=message).exists()
+
+
+def test_an_opposite_pole_of_the_same_axis_still_yields_to_the_owner(owner):
+    remember(owner, "User prefers short answers.", subject="pref:answer-style", type="preference")
+    session, (message,) = conversation(owner, "I like detailed answers with examples.")
+
+    audit = consolidate(
+        owner,
+        session,
+        lambda r: [
+            candidate(
+                message, "pref:answer-style", "User prefers detailed answers.", type="preference"
+            )
+        ],
+    )
+
+    assert audit.rejection_reasons == {"conflicts_with_explicit": 1}
+    assert live_statements(owner, "pref:answer-style") == ["User prefers short answers."]
+
+
+def test_a_compatible_inferred_preference_does_not_supersede_the_earlier_one(owner):
+    first, (message,) = conversation(owner, "Short answers, please.")
+    consolidate(
+        owner,
+        first,
+        lambda r: [
+            candidate(
+                message, "pref:answer-style", "User prefers short answers.", type="preference"
+            )
+        ],
+    )
+    second, (later_message,) = conversation(owner, "And use bullet points.")
+
+    audit = consolidate(
+        owner,
+        second,
+        lambda r: [
+            candidate(
+                later_message,
+                "pref:answer-style",
+                "User prefers answers in bullet points.",
+                type="preference",
+            )
+        ],
+    )
+
+    assert (audit.committed_count, audit.superseded_count) == (1, 0)
+    assert len(live_statements(owner, "pref:answer-style")) == 2

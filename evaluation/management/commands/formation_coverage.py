@@ -22,9 +22,10 @@ from django.core.management.base import BaseCommand
 from evaluation.locomo import Dataset
 from evaluation.management.commands.import_conversations import read_dataset
 from memory.enums import EventType
-from memory.formation.candidates import ExtractionRequest
+from memory.formation.candidates import PROPOSER_MODEL, ExtractionRequest
 from memory.formation.extraction import KnownLedger, extraction_decide, user_message
 from memory.formation.extractor import DeterministicExtractor
+from memory.formation.scoring import fabricated
 from memory.services.formation import MAX_CONSUMED
 
 DEFAULT_LOCOMO = Path(settings.BASE_DIR).parent / "shared" / "data" / "locomo" / "locomo-dev.json"
@@ -45,6 +46,12 @@ def coverage(dataset: Dataset, *, extractor=None):
         "over_ceiling": 0,
         "types": Counter(),
         "reasons": Counter(),
+        # "<sample>:<fact number>" of every covered fact, for a certificate to recount.
+        "covered_facts": [],
+        # Accepted proposals a model made, and those of them naming an entity or a
+        # number their source turns do not (``memory.formation.scoring.fabricated``).
+        "model_accepted": 0,
+        "model_fabricated": 0,
     }
     started = time.perf_counter()
     for conversation in dataset.conversations:
@@ -89,15 +96,20 @@ def coverage(dataset: Dataset, *, extractor=None):
                         continue
                     accepted_here += 1
                     row["accepted"] += 1
+                    if candidate.proposer == PROPOSER_MODEL:
+                        report["model_accepted"] += 1
+                        sources = [by_id[s].text for s in candidate.source_ids if s in by_id]
+                        report["model_fabricated"] += fabricated(candidate, sources)
                     report["types"][str(candidate.type)] += 1
                     for source in candidate.source_ids:
                         accepted_turns[principal].add(source.split(":", 1)[1])
                 report["over_ceiling"] += accepted_here > MAX_CONSUMED
-        for fact in conversation.facts:
+        for number, fact in enumerate(conversation.facts):
             row["facts"] += 1
             turns = accepted_turns.get(fact.speaker, set())
             if any(dia_id in turns for dia_id in fact.evidence):
                 row["covered"] += 1
+                report["covered_facts"].append(f"{sample_id}:{number}")
         report["conversations"].append({"sample_id": sample_id, **row})
         for name in ("facts", "covered", "principal_turns", "proposals", "accepted"):
             report[name] += row[name]
@@ -129,7 +141,7 @@ class Command(BaseCommand):
         report = coverage(dataset)
         if options["json"]:
             report = {
-                **report,
+                **{key: value for key, value in report.items() if key != "covered_facts"},
                 "types": dict(report["types"]),
                 "reasons": dict(report["reasons"]),
                 "coverage": round(_ratio(report["covered"], report["facts"]), 4),

@@ -1,0 +1,144 @@
+"""The HTTP adapter: one chat-completions call with a strict JSON-schema response format.
+
+It speaks the OpenAI-compatible protocol that hosted APIs, vLLM, Ollama and
+llama.cpp's server share. It makes exactly one request per call (never a
+retry: a retry would spend a second budget) and turns every way a call can
+fail into one ``ProviderError`` subclass whose ``error_class`` is a closed,
+content-free code for the audit.
+"""
+
+import json
+import time
+from dataclasses import dataclass
+
+import httpx
+
+# A reply larger than this is not a reply to a 4,096-token request.
+MAX_REPLY_BYTES = 1024 * 1024
+
+
+class ProviderError(Exception):
+    error_class = "provider_error"
+
+
+class ProviderTimeout(ProviderError):
+    error_class = "timeout"
+
+
+class ProviderRateLimited(ProviderError):
+    error_class = "rate_limited"
+
+
+class ProviderUnavailable(ProviderError):
+    """A 5xx answer, or no answer at all (refused connection, reset, DNS)."""
+
+    error_class = "unavailable"
+
+
+class ProviderRefused(ProviderError):
+    """Any other 4xx: the key, the model or the request was refused."""
+
+    error_class = "refused"
+
+
+class MalformedReply(ProviderError):
+    """The server answered 200 with something that is not a chat completion."""
+
+    error_class = "malformed"
+
+
+@dataclass(frozen=True)
+class Completion:
+    content: str
+    # The model the server says answered (may differ from the one asked for).
+    model: str
+    # As reported by the server; None when it reported nothing.
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+def _body(config, *, system, user, schema, max_output_tokens):
+    return {
+        "model": config.model,
+        "messages": [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ],
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "memory_proposals", "strict": True, "schema": schema},
+        },
+        "max_tokens": max_output_tokens,
+        "temperature": 0,
+    }
+
+
+def request_bytes(config, *, system, user, schema, max_output_tokens):
+    """The exact bytes ``complete`` would send, so that a caller can refuse to send them."""
+    body = _body(
+        config, system=system, user=user, schema=schema, max_output_tokens=max_output_tokens
+    )
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _read(response, deadline):
+    chunks, size = [], 0
+    for chunk in response.iter_bytes():
+        size += len(chunk)
+        if size > MAX_REPLY_BYTES:
+            raise MalformedReply("the reply is too large")
+        if time.monotonic() > deadline:
+            raise ProviderTimeout("the reply did not finish before the deadline")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _usage(reply, key):
+    value = (reply.get("usage") or {}).get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _completion(raw):
+    try:
+        reply = json.loads(raw)
+        content = reply["choices"][0]["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        raise MalformedReply("not a chat completion") from None
+    if not isinstance(content, str) or not isinstance(reply, dict):
+        raise MalformedReply("not a chat completion")
+    model = reply.get("model")
+    return Completion(
+        content=content,
+        model=model if isinstance(model, str) else "",
+        input_tokens=_usage(reply, "prompt_tokens"),
+        output_tokens=_usage(reply, "completion_tokens"),
+    )
+
+
+def complete(config, *, payload, timeout, transport=None):
+    """Send ``payload`` (``request_bytes``) and return the completion, or raise ProviderError.
+
+    ``timeout`` bounds the whole call, connecting to the last byte.
+    """
+    deadline = time.monotonic() + timeout
+    headers = {"Content-Type": "application/json", "Accept": "application/json"}
+    if config.api_key:
+        headers["Authorization"] = f"Bearer {config.api_key}"
+    url = config.base_url.rstrip("/") + "/chat/completions"
+    try:
+        with (
+            httpx.Client(transport=transport, timeout=timeout, follow_redirects=False) as client,
+            client.stream("POST", url, content=payload, headers=headers) as response,
+        ):
+            if response.status_code == 429:
+                raise ProviderRateLimited(f"HTTP {response.status_code}")
+            if response.status_code >= 500:
+                raise ProviderUnavailable(f"HTTP {response.status_code}")
+            if response.status_code != 200:
+                raise ProviderRefused(f"HTTP {response.status_code}")
+            raw = _read(response, deadline)
+    except httpx.TimeoutException:
+        raise ProviderTimeout("no reply before the deadline") from None
+    except httpx.TransportError as error:
+        raise ProviderUnavailable(type(error).__name__) from None
+    return _completion(raw)

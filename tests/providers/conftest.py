@@ -1,0 +1,49 @@
+"""A fake provider on loopback, and settings that point Reverie at it."""
+
+from decimal import Decimal
+
+import pytest
+
+from memory.providers.config import ProviderConfig
+from memory.providers.fake import FakeProvider
+
+# The egress policy of these tests: ordinary and personal items of the owner's
+# principal scope may go to a provider labelled "local"; sensitive ones may not.
+ALLOW = [
+    {"sensitivity": ["normal", "personal"], "portability": ["portable"], "scope": ["principal"]}
+]
+
+
+@pytest.fixture
+def fake_provider():
+    with FakeProvider(delay=2.0) as fake:
+        yield fake
+
+
+@pytest.fixture
+def provider_settings(settings, fake_provider):
+    settings.REVERIE_PROVIDER = {
+        **settings.REVERIE_PROVIDER,
+        "base_url": fake_provider.base_url,
+        "model": "fake-1",
+        "api_key": "test-key",
+        "input_price": 0.15,
+        "output_price": 0.60,
+        "residency": "local",
+        "timeout_seconds": 0.5,
+    }
+    settings.REVERIE_EGRESS = {"residency": ["local"], "allow": ALLOW}
+    settings.REVERIE_PROVIDER_SPEND = {"daily_usd_per_principal": 1.0, "daily_usd_global": 20.0}
+    return settings
+
+
+@pytest.fixture
+def config(fake_provider):
+    return ProviderConfig(
+        base_url=fake_provider.base_url,
+        model="fake-1",
+        api_key="test-key",
+        input_price=Decimal("0.15"),
+        output_price=Decimal("0.60"),
+        residency="local",
+    )

@@ -1,0 +1,159 @@
+"""formation_provider is switched on only with a certificate from `evaluate_formation` for
+the configured provider, model and the current code; then, and only then, formation calls
+the provider."""
+
+import json
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from evaluation.models import Certificate
+from memory.errors import ReverieError
+from memory.formation.hybrid import HybridExtractor
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.selectors.flags import flag_cache_clear, flag_enabled
+from memory.services.flags import flag_set
+from memory.services.formation import formation_extractor, formation_sweep
+from memory.services.sessions import session_close
+from tests.evaluation.fixtures import write_tiny_dataset
+from tests.memory.formation_helpers import later
+from tests.memory.helpers import conversation
+
+HELDOUT = [
+    {
+        "id": "t1",
+        "text": "I own a Kindle.",
+        "expected": [
+            {
+                "type": "ownership",
+                "subject": "device:kindle",
+                "statement": "User owns a Kindle.",
+                "polarity": "positive",
+            }
+        ],
+        "tags": ["ownership"],
+    },
+    {"id": "t2", "text": "What time is it in Tokyo?", "expected": [], "tags": ["question"]},
+]
+# What the tiny data can show: the plumbing, not the evidence the real thresholds ask for.
+TINY_THRESHOLDS = {
+    "facts": {"min": 1},
+    "coverage_lift": {"min": 0.0},
+    "fabricated": {"max": 0},
+    "heldout_precision_margin": {"min": -1.0},
+}
+
+
+@pytest.fixture
+def evaluated(db, tmp_path, provider_settings, fake_provider):
+    heldout = tmp_path / "heldout.jsonl"
+    heldout.write_text("\n".join(json.dumps(item) for item in HELDOUT))
+    out = tmp_path / "out"
+    call_command(
+        "evaluate_formation",
+        "--locomo",
+        str(write_tiny_dataset(tmp_path)),
+        "--heldout",
+        str(heldout),
+        "--out",
+        str(out),
+    )
+    return out / "results.json"
+
+
+@pytest.fixture
+def tiny_thresholds(settings):
+    capabilities = dict(settings.REVERIE_CAPABILITIES)
+    capabilities["formation_provider"] = {
+        **capabilities["formation_provider"],
+        "thresholds": TINY_THRESHOLDS,
+    }
+    settings.REVERIE_CAPABILITIES = capabilities
+
+
+def certify(path):
+    call_command("certify", "--results", str(path), "--capability", "formation_provider")
+
+
+def edited(path, edit):
+    results = json.loads(path.read_text())
+    edit(results)
+    path.write_text(json.dumps(results))
+    return path
+
+
+def test_the_evaluation_records_both_arms_and_what_its_metrics_follow_from(
+    evaluated, fake_provider
+):
+    results = json.loads(evaluated.read_text())
+
+    metrics = results["arms"]["formation_provider"]
+    assert results["meta"]["provider"] == f"{fake_provider.base_url} fake-1"
+    assert results["meta"]["evaluation"] == "formation"
+    assert metrics["facts"] == len(results["labels"]["facts"]) > 0
+    assert metrics["heldout_items"] == 2
+    assert metrics["model_accepted"] > 0 and metrics["fabricated"] == 0
+    assert fake_provider.requests > 0
+
+
+def test_a_tiny_evaluation_does_not_certify_under_the_real_thresholds(evaluated):
+    with pytest.raises(CommandError, match="facts = .* is below the minimum 1000"):
+        certify(evaluated)
+    assert not Certificate.objects.exists()
+
+
+def test_edited_metrics_are_refused(evaluated, tiny_thresholds):
+    def forge(results):
+        results["arms"]["formation_provider"]["coverage_lift"] = 0.5
+
+    with pytest.raises(CommandError, match="do not follow from the recorded observations"):
+        certify(edited(evaluated, forge))
+
+
+def test_a_fabricated_memory_fails_the_certificate(evaluated, tiny_thresholds):
+    def fabricate(results):
+        results["observed"]["formation_provider"]["model_fabricated"] = 1
+        results["arms"]["formation_provider"]["fabricated"] = 1
+
+    with pytest.raises(CommandError, match="fabricated = 1 is above the maximum 0"):
+        certify(edited(evaluated, fabricate))
+
+
+def test_results_of_another_model_are_refused(evaluated, tiny_thresholds, provider_settings):
+    provider_settings.REVERIE_PROVIDER = {**provider_settings.REVERIE_PROVIDER, "model": "big-1"}
+
+    with pytest.raises(CommandError, match="the configured one is"):
+        certify(evaluated)
+
+
+def test_without_a_provider_the_capability_cannot_be_switched_on(db, settings):
+    settings.REVERIE_PROVIDER = {**settings.REVERIE_PROVIDER, "base_url": "", "model": ""}
+
+    with pytest.raises(ReverieError, match="none is configured"):
+        flag_set(key="formation_provider", enabled=True)
+
+
+def test_a_certified_provider_is_called_by_formation_until_the_model_changes(
+    owner, evaluated, tiny_thresholds, provider_settings, fake_provider
+):
+    certify(evaluated)
+    certificate = Certificate.objects.get()
+    assert certificate.provider_binding == f"{fake_provider.base_url} fake-1"
+    flag_set(key="formation_provider", enabled=True)
+    assert isinstance(formation_extractor(), HybridExtractor)
+    session, _ = conversation(owner, "I adopted a cat named Miso.")
+    session_close(principal=owner, session_id=session.public_id)
+    before = fake_provider.requests
+
+    (formation,) = formation_sweep(now=later())
+
+    assert fake_provider.requests == before + 1
+    assert formation.policy_version == "formation@4"
+    with principal_context(owner):
+        assert Belief.objects.filter(owner=owner, model_proposed=True).exists()
+
+    provider_settings.REVERIE_PROVIDER = {**provider_settings.REVERIE_PROVIDER, "model": "big-1"}
+    flag_cache_clear()
+    assert flag_enabled("formation_provider") is False
+    assert not isinstance(formation_extractor(), HybridExtractor)
