@@ -287,6 +287,9 @@ REVERIE_FORMATION = {
     "sweep_seconds": env.int("REVERIE_FORMATION_SWEEP_SECONDS", default=30),
     # Sessions consolidated per sweep.
     "batch": env.int("REVERIE_FORMATION_BATCH", default=100),
+    # A sweep starts no consolidation after this long, so that one with a slow
+    # provider (up to 60 s a session) ends within the worker's Q_TIMEOUT (120 s).
+    "sweep_deadline_seconds": env.int("REVERIE_FORMATION_SWEEP_DEADLINE", default=45),
     "extractor": env.str(
         "REVERIE_FORMATION_EXTRACTOR",
         default="memory.formation.extractor.DeterministicExtractor",

@@ -8,6 +8,7 @@ content-free code for the audit.
 """
 
 import json
+import re
 import time
 from dataclasses import dataclass
 
@@ -15,6 +16,7 @@ import httpx
 
 # A reply larger than this is not a reply to a 4,096-token request.
 MAX_REPLY_BYTES = 1024 * 1024
+_MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@+-]{1,120}")
 
 
 class ProviderError(Exception):
@@ -109,7 +111,9 @@ def _completion(raw):
     model = reply.get("model")
     return Completion(
         content=content,
-        model=model if isinstance(model, str) else "",
+        # Recorded in the audit: only what looks like a model's name, never free text
+        # a server could fill with anything.
+        model=model if isinstance(model, str) and _MODEL_NAME.fullmatch(model) else "",
         input_tokens=_usage(reply, "prompt_tokens"),
         output_tokens=_usage(reply, "completion_tokens"),
     )
@@ -139,6 +143,7 @@ def complete(config, *, payload, timeout, transport=None):
             raw = _read(response, deadline)
     except httpx.TimeoutException:
         raise ProviderTimeout("no reply before the deadline") from None
-    except httpx.TransportError as error:
+    except (httpx.HTTPError, httpx.InvalidURL) as error:
+        # Refused connections, resets, DNS, and a base URL httpx cannot use.
         raise ProviderUnavailable(type(error).__name__) from None
     return _completion(raw)

@@ -571,16 +571,24 @@ def _replace(bank, events, fields, retired, status, tally):
 def formation_sweep(*, batch=None, now=None, extractor=None):
     """One maintenance pass: consolidate every due session, oldest first; return the audits.
 
+    No consolidation but the first starts once the sweep has run ``sweep_deadline_seconds``.
     One session's failure is recorded (a ``failed`` audit, its prefix left pending for a
     retry: ``_record_failure``) and the sweep goes on with the others.
     """
     if flag_enabled("maintenance_kill_switch") or not flag_enabled("formation"):
         return []
-    extractor = extractor or formation_extractor()
+    # Without an ``extractor``, each consolidation resolves its own (formation_extractor),
+    # so that switching formation_provider off takes effect at the next session.
     audits = []
     due_sessions = formation_due(batch=batch, now=now)
     owners = get_user_model().objects.in_bulk({due.owner_id for due in due_sessions})
-    for due in due_sessions:
+    deadline = time.monotonic() + settings.REVERIE_FORMATION["sweep_deadline_seconds"]
+    for index, due in enumerate(due_sessions):
+        if index and time.monotonic() > deadline:
+            # A provider may take up to a minute per session: the rest wait for the next
+            # sweep rather than outlive the worker's task timeout mid-consolidation. The
+            # first always runs, so that every sweep makes progress.
+            break
         owner = owners[due.owner_id]
         try:
             formation = formation_consolidate(
@@ -620,7 +628,7 @@ def _record_failure(principal, session_id, error, extractor):
         formation = FormationAudit.objects.create(
             owner=principal,
             session=session,
-            policy_version=extractor.policy_version,
+            policy_version=(extractor or formation_extractor()).policy_version,
             outcome=FormationAudit.Outcome.FAILED,
             from_sequence=watermark + 1,
             to_sequence=session.last_sequence,

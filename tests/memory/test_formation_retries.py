@@ -210,3 +210,17 @@ def test_a_failure_that_cannot_be_recorded_leaves_the_session_due_and_the_sweep_
     assert due_ids(timezone.now() + IDLE) == {str(broken.public_id)}
     with principal_context(owner):
         assert ConsolidationWatermark.objects.filter(session=good).exists()
+
+
+def test_a_sweep_past_its_deadline_leaves_the_remaining_sessions_for_the_next(owner, settings):
+    settings.REVERIE_FORMATION = {**settings.REVERIE_FORMATION, "sweep_deadline_seconds": 0}
+    first = closed_conversation(owner, "I own a kindle.")
+    second = closed_conversation(owner, "I own a kindle too.")
+    at = timezone.now() + IDLE
+
+    (audit,) = sweep(owns_kindle, at=at)
+
+    assert audit.session_id == first.pk
+    assert due_ids(at) == {str(second.public_id)}
+    (audit,) = sweep(owns_kindle, at=at)
+    assert audit.session_id == second.pk

@@ -230,3 +230,28 @@ def test_missing_usage_is_reported_as_unknown(config):
     finally:
         server.close()
     assert completion.input_tokens is None and completion.output_tokens is None
+
+
+def test_a_model_name_that_is_not_a_name_is_not_kept(config):
+    reply = {
+        "model": "I own a Kindle and my name is Ann",
+        "choices": [{"message": {"content": "{}"}}],
+        "usage": {"prompt_tokens": 1, "completion_tokens": 1},
+    }
+    server = _Server(lambda: (200, json.dumps(reply).encode(), {}))
+    try:
+        completion = complete(
+            ProviderConfig(**{**config.__dict__, "base_url": server.url}),
+            payload=payload(config),
+            timeout=5,
+        )
+    finally:
+        server.close()
+    assert completion.model == ""
+
+
+def test_a_base_url_httpx_cannot_use_is_unavailable(config):
+    broken = ProviderConfig(**{**config.__dict__, "base_url": "ftp://127.0.0.1/v1"})
+
+    with pytest.raises(ProviderUnavailable):
+        complete(broken, payload=payload(config), timeout=2)
