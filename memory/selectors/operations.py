@@ -2,6 +2,7 @@
 
 from datetime import timedelta
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
@@ -9,8 +10,15 @@ from django.utils import timezone
 from django_q.brokers import get_broker
 
 from memory.enums import BeliefStatus
-from memory.models import BeliefStatusCount, FormationAudit, FormationRetry, MaintenanceDue
+from memory.models import (
+    BeliefStatusCount,
+    ExtractionAudit,
+    FormationAudit,
+    FormationRetry,
+    MaintenanceDue,
+)
 from memory.principal import discovery_context
+from memory.providers.ledger import spent_today
 
 
 def belief_status_totals():
@@ -65,6 +73,31 @@ def formation_retries():
     return {**counts, "recent": recent}
 
 
+def provider_usage(*, since):
+    """Provider-assisted formation across principals: today's committed spend against the
+    global cap, and the attempts since ``since`` by outcome. Amounts, counts and error
+    classes only."""
+    with discovery_context("overview"):
+        attempts = ExtractionAudit.objects.filter(created_at__gte=since)
+        totals = attempts.aggregate(
+            attempts=Count("id"),
+            fallbacks=Count("id", filter=Q(fallback=True)),
+            returned=Coalesce(Sum("returned_count"), 0),
+        )
+        by_error = dict(
+            attempts.filter(fallback=True)
+            .values_list("error_class")
+            .annotate(count=Count("id"))
+            .order_by("error_class")
+        )
+    return {
+        **totals,
+        "fallbacks_by_error": by_error,
+        "spent_today_usd": spent_today(),
+        "daily_cap_usd": settings.REVERIE_PROVIDER_SPEND["daily_usd_global"],
+    }
+
+
 def memory_overview(*, now=None):
     now = now or timezone.now()
     due = MaintenanceDue.objects.all()
@@ -77,4 +110,5 @@ def memory_overview(*, now=None):
         "formation_day": formation_totals(since=now - timedelta(days=1)),
         "formation_all": formation_totals(),
         "formation_retries": formation_retries(),
+        "provider_day": provider_usage(since=now - timedelta(days=1)),
     }

@@ -191,3 +191,42 @@ def test_the_overview_lists_given_up_conversations_without_content(
     assert "<td>owner</td><td>1</td><td>LookupError</td>" in body
     assert "marmalade" not in body
     assert str(session.public_id) not in body
+
+
+def test_the_overview_shows_provider_spend_and_fallbacks_without_content(
+    client, operator, owner, settings
+):
+    from decimal import Decimal
+
+    from memory.formation.extractor import DeterministicExtractor
+    from memory.formation.hybrid import HybridExtractor
+    from memory.providers.fake import FakeProvider
+    from memory.providers.ledger import reserve
+    from memory.services.formation import formation_consolidate
+
+    settings.REVERIE_EGRESS = {
+        "residency": ["local"],
+        "allow": [{"sensitivity": ["normal"], "portability": ["portable"], "scope": ["principal"]}],
+    }
+    reserve(principal=owner, usd=Decimal("0.5"))
+    with FakeProvider(behaviour="unavailable") as fake:
+        settings.REVERIE_PROVIDER = {
+            **settings.REVERIE_PROVIDER,
+            "base_url": fake.base_url,
+            "model": "fake-1",
+            "residency": "local",
+        }
+        session, _ = conversation(owner, "I keep my bike in the marmalade shed.")
+        formation_consolidate(
+            principal=owner,
+            session_id=session.public_id,
+            extractor=HybridExtractor(DeterministicExtractor()),
+        )
+    client.force_login(operator)
+
+    page = overview(client)
+
+    assert "Spent today (US dollars)</th><td>0.5 of 20.0" in page
+    assert "Formation attempts, last 24 hours</th><td>1" in page
+    assert "Fell back to the deterministic extractor</th><td>1 (unavailable: 1)" in page
+    assert "marmalade" not in page
