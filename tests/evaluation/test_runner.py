@@ -30,9 +30,15 @@ def test_every_arm_is_scored_with_the_metrics_of_the_contract(evaluated):
     meta = results["meta"]
     assert meta["policy_versions"] == {
         "formation": "formation@2",
+        "formation_provider": "formation@4",
         "reconsolidation": "reconsolidation@1",
     }
-    assert set(meta["code_digests"]) == {"formation", "recall", "reconsolidation"}
+    assert set(meta["code_digests"]) == {
+        "formation",
+        "formation_provider",
+        "recall",
+        "reconsolidation",
+    }
     assert len(meta["code_digest"]) == len(meta["dataset_digest"]) == 64
     assert meta["settings"]["k"] == 10
 
