@@ -5,6 +5,9 @@ zone, "for the next two weeks" fourteen days after the message, "since 2019"
 starts a validity window, "three years ago" dates when something began. The
 phrases are found in a clause and resolved into a ``TemporalHint``; nothing
 here guesses a time the text does not state.
+
+``find_dates`` reads another kind of phrase: the day or period something is
+coming on ("in September", "next June", "on March 3rd").
 """
 
 import calendar
@@ -58,7 +61,7 @@ _DATE = (
 _POINT = (
     rf"(?:today|tonight|tomorrow|the\s+weekend|(?:next\s+)?{_WEEKDAY}|"
     rf"(?:the\s+)?end\s+of\s+(?:the\s+|this\s+)?(?:week|month|year)|"
-    rf"next\s+(?:week|month|year)|{_DATE}|{_MONTH})"
+    rf"next\s+(?:week|month|year)|(?:the\s+)?{_DATE}|{_MONTH}|the\s+\d{{1,2}}(?:st|nd|rd|th))"
 )
 
 _PATTERNS = (
@@ -178,20 +181,32 @@ def _end_of_period(today, period):
 
 
 def _calendar_date(text, today):
-    """The next date on or after ``today`` named like "June 5", "5th of June" or "2026-06-05"."""
-    text = text.lower().replace(".", " ")
-    iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text.strip())
+    """The next date on or after ``today`` named like "June 5", "5th of June", "2026-06-05" or
+    "the 14th" (of this month, else of the next month that has one)."""
+    text = re.sub(r"^the\s+", "", text.lower().replace(".", " ").strip())
+    iso = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})", text)
     if iso:
         return date(int(iso[1]), int(iso[2]), int(iso[3]))
     day_match = re.search(r"\d{1,2}", text)
     month_match = re.search(r"[a-z]{3,}", text.replace("of", " "))
-    if not day_match or not month_match:
+    if not day_match:
         return None
+    if not month_match:
+        return _day_of_month(int(day_match.group(0)), today)
     month = _MONTH_NUMBER.get(month_match.group(0))
     if month is None:
         return None
     candidate = date(today.year, month, int(day_match.group(0)))
     return candidate if candidate >= today else candidate.replace(year=today.year + 1)
+
+
+def _day_of_month(day, today):
+    year, month = today.year, today.month
+    for _ in range(13):
+        if 1 <= day <= calendar.monthrange(year, month)[1] and date(year, month, day) >= today:
+            return date(year, month, day)
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    return None
 
 
 def _point_day(point, today):
@@ -332,4 +347,84 @@ def find_temporal(text, occurred_at):
                 taken.append((start, end))
                 found.append(TemporalMatch(start, end, hint))
     found.sort(key=lambda m: m.start)
+    return found
+
+
+_MONTH_NAME = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)"
+)
+# The day or period something is coming on. Only what lies ahead: a past day
+# ("last June", "yesterday") is no date of something coming.
+_COMING_RE = re.compile(
+    rf"\b(?:(?:on\s+)?(?:the\s+)?(?P<date>{_DATE})"
+    rf"|on\s+the\s+(?P<day_of_month>\d{{1,2}}(?:st|nd|rd|th))"
+    rf"|(?:(?P<which_weekday>on|this|next|this\s+coming)\s+)?(?P<weekday>{_WEEKDAY})(?!s)"
+    rf"|(?P<day>today|tonight|tomorrow)"
+    rf"|(?P<which_period>this|next)\s+(?P<period>week(?:end)?|month|year)"
+    rf"|(?:later\s+this|(?:at\s+)?the\s+end\s+of\s+(?:the|this))\s+(?P<rest_of>week|month|year)"
+    rf"|(?P<which_month>in|this|next)\s+(?P<month>{_MONTH_NAME})(?:\s+(?P<month_year>(?:19|20)\d\d))?"
+    rf"|in\s+(?P<year>(?:19|20)\d\d)"
+    rf"|in\s+(?P<n>{_NUM})\s+(?P<unit>days?|weeks?|months?|years?))\b",
+    re.I,
+)
+
+
+def _coming_day(groups, now):
+    """The last day of the day or period a ``_COMING_RE`` match names, or None."""
+    today = now.date()
+    if groups["date"]:
+        return _calendar_date(groups["date"], today)
+    if groups["day_of_month"]:
+        return _calendar_date(groups["day_of_month"], today)
+    if groups["weekday"]:
+        which = " ".join((groups["which_weekday"] or "").lower().split())
+        return _next_weekday(today, groups["weekday"], next_week=which == "next")
+    if groups["day"]:
+        return today + timedelta(days=1) if groups["day"].lower() == "tomorrow" else today
+    if groups["period"]:
+        period = groups["period"].lower()
+        end = _end_of_period(today, "week" if period == "weekend" else period)
+        if groups["which_period"].lower() == "next":
+            end = _end_of_period(end + timedelta(days=1), "week" if period == "weekend" else period)
+        return end
+    if groups["rest_of"]:
+        return _end_of_period(today, groups["rest_of"].lower())
+    if groups["month"]:
+        month = _MONTH_NUMBER[groups["month"].lower()]
+        if groups["month_year"]:
+            year = int(groups["month_year"])
+        elif groups["which_month"].lower() == "next":
+            # "next June" is the next June that is not this month.
+            year = today.year if month > today.month else today.year + 1
+        else:
+            year = today.year if month >= today.month else today.year + 1
+        return date(year, month, calendar.monthrange(year, month)[1])
+    if groups["year"]:
+        return date(int(groups["year"]), 12, 31)
+    n = _number(groups["n"])
+    return _shift(now, n, groups["unit"]).date() if n is not None else None
+
+
+def find_dates(text, occurred_at):
+    """The phrases of ``text`` that name a day or period to come, in text order.
+
+    Each hint ends (``valid_until``) with the last moment of the day or period
+    named, in ``occurred_at``'s time zone: what is said of something coming
+    holds until it has happened. Nothing expires with it, and a day already past
+    is skipped. A naive ``occurred_at`` is read as UTC.
+    """
+    if occurred_at.tzinfo is None:
+        occurred_at = occurred_at.replace(tzinfo=UTC)
+    found = []
+    for match in _COMING_RE.finditer(text):
+        try:
+            day = _coming_day(match.groupdict(), occurred_at)
+        except (ValueError, OverflowError):
+            day = None
+        if day is None or day < occurred_at.date():
+            continue
+        end = _end_of(day, occurred_at.tzinfo)
+        hint = TemporalHint(phrase=match.group(0), valid_until=end)
+        found.append(TemporalMatch(match.start(), match.end(), hint))
     return found

@@ -43,6 +43,8 @@ GRAMMARS = {
     "clause-split",
     "parts",
     "session",
+    "situation",
+    "kin-event",
 }
 MUST_NOT_FIRE = {
     "question",

@@ -5,7 +5,8 @@ read. Each text part is cut into sentences, and each sentence into clauses at
 first-person conjunctions ("..., and I ..."), so that unrelated statements never
 share one proposal or one conflict subject. A clause yields proposals for
 ownership (with coordinated possessives and retractions), preferences, user
-attributes, relationships, decisions, outcomes and notable experiences.
+attributes, relationships, decisions, outcomes, notable experiences, temporary
+situations and the dated events of relatives.
 
 Precision comes first: questions, hypotheticals, wishes, quoted and reported
 speech, and other people's possessions produce nothing. Statements reuse the
@@ -15,9 +16,9 @@ stops after ``MAX_PROPOSALS`` proposals.
 
 ``text`` cuts messages into clauses; each grammar is a module (``ownership``,
 ``relationships``, ``attributes``, ``languages``, ``activities``,
-``preferences``, ``decisions``, ``events``) of functions that read one clause
-into a ``reading.MessageReader``; ``things``, ``values`` and ``vocabulary``
-hold what the grammars share.
+``preferences``, ``decisions``, ``events``, ``situations``, ``family``) of
+functions that read one clause into a ``reading.MessageReader``; ``things``,
+``values`` and ``vocabulary`` hold what the grammars share.
 """
 
 from dataclasses import replace
@@ -32,11 +33,13 @@ from .activities import read_activities, read_pastimes
 from .attributes import read_attributes
 from .decisions import read_decisions
 from .events import read_events, read_outcomes
+from .family import read_family_events
 from .languages import read_languages
 from .ownership import read_ownership, read_retractions
 from .preferences import read_preferences, read_wished_preferences
 from .reading import MAX_PROPOSALS, Clause, MessageReader, Tally
 from .relationships import read_relationships
+from .situations import read_situations
 from .text import clauses, statements, wishful
 
 __all__ = ["MAX_PROPOSALS", "DeterministicExtractor"]
@@ -55,7 +58,12 @@ _GRAMMARS = (
     read_outcomes,
     read_activities,
     read_events,
+    read_situations,
+    read_family_events,
 )
+# What the plain future states ("I'll be in Lisbon until the 14th", "my brother
+# will start college in September"): a clause of it reads with these alone.
+_FUTURE_GRAMMARS = (read_situations, read_family_events)
 
 
 def _read_message(message, reader):
@@ -66,8 +74,12 @@ def _read_message(message, reader):
             for clause_text in clauses(sentence):
                 clause = Clause(clause_text, reader)
                 if wishful(clause_text):
-                    # Only a present preference survives a wish: "I want short answers".
+                    # Only a present preference survives a wish ("I want short
+                    # answers"), and what is arranged survives the plain future.
                     read_wished_preferences(clause, reader)
+                    if not wishful(clause_text, future=True):
+                        for grammar in _FUTURE_GRAMMARS:
+                            grammar(clause, reader)
                     continue
                 for grammar in _GRAMMARS:
                     grammar(clause, reader)

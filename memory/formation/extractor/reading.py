@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from memory.enums import Polarity
 
 from ..candidates import TemporalHint
-from ..temporal import find_temporal
+from ..temporal import find_dates, find_temporal
 from .values import strip_temporal, value_phrase
 
 MAX_PROPOSALS = 256
@@ -65,6 +65,7 @@ class Clause:
         self.text = text
         self.context = context
         self._temporal = None
+        self._dates = None
         self.words = frozenset(_CLAUSE_WORD_RE.findall(text.lower()))
 
     def find(self, pattern):
@@ -79,6 +80,13 @@ class Clause:
         if self._temporal is None:
             self._temporal = find_temporal(self.text, self.context.occurred_at)
         return self._temporal
+
+    @property
+    def dates(self):
+        """The days or periods to come the clause names ("next June", "on March 3rd")."""
+        if self._dates is None:
+            self._dates = find_dates(self.text, self.context.occurred_at)
+        return self._dates
 
     def value(self, start, **options):
         rest = strip_temporal(self.text[start:], self.temporal, start)

@@ -11,18 +11,19 @@ import re
 from memory.enums import BeliefType
 
 from .. import subjects as S
+from ..candidates import TemporalHint
 from .attributes import attribute
 from .reading import Proposal, hint, triggers
 from .vocabulary import ADV, NAME, WHO, is_name
 
 _KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
-_KIN_MODIFIERS = (
+KIN_MODIFIERS = (
     r"(?:(?P<mod>little|big|older|younger|baby|twin|best|eldest|oldest|youngest|elder)\s+|"
     r"(?:lovely|wonderful|amazing|beloved|dear|two|three|four)\s+)?"
 )
-_KIN_BLOCKERS = r"(?!(?:late|ex|former|future|deceased|dead|imaginary)\b)"
+KIN_BLOCKERS = r"(?!(?:late|ex|former|future|deceased|dead|imaginary)\b)"
 _KIN_NAMED_RE = re.compile(
-    r"\b(?:my|our)\s+" + _KIN_BLOCKERS + _KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})"
+    r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})"
     r"(?:'s\s+name\s+is|\s+is\s+(?:called|named)|,|\s+)\s*" + NAME,
     re.I,
 )
@@ -30,8 +31,8 @@ _NAME_IS_KIN_RE = re.compile(
     r"^"
     + NAME
     + r"\s+is\s+(?:my|our)\s+"
-    + _KIN_BLOCKERS
-    + _KIN_MODIFIERS
+    + KIN_BLOCKERS
+    + KIN_MODIFIERS
     + rf"(?P<kin>{_KIN_WORDS})\b",
     re.I,
 )
@@ -39,13 +40,13 @@ _HAVE_KIN_RE = re.compile(
     WHO
     + ADV
     + r"(?:have got|have|got)\s+(?P<q>a|an|one|two|three|four|five|six|\d)\s+"
-    + _KIN_MODIFIERS
+    + KIN_MODIFIERS
     + rf"(?P<kin>{_KIN_WORDS})\b"
     r"(?:\s+(?:named|called)\s+" + NAME + r")?",
     re.I,
 )
 _MY_KIN_RE = re.compile(
-    r"\b(?:my|our)\s+" + _KIN_BLOCKERS + _KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})(?:'s)?\b",
+    r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})(?:'s)?\b",
     re.I,
 )
 _MARRIED_TO_RE = re.compile(r"\bI\s+am\s+" + ADV + r"(?P<rel>married|engaged)\s+to\s+" + NAME, re.I)
@@ -56,20 +57,30 @@ _MARITAL_RE = re.compile(
 )
 
 
-def _kin_phrase(match):
+def kin_phrase(match):
     """The relative as the owner named them, keeping a telling modifier ("best friend")."""
     kin = match.group("kin").lower()
     modifier = match.group("mod")
     return f"{modifier.lower()} {kin}" if modifier else kin
 
 
-def _relationship(clause, subject, statement, start, confidence):
+def _relationship(clause, subject, statement, start, confidence, *, mention=False):
+    """A relationship proposal. A relative the clause only mentions ("I'm staying with my
+    sister until Sunday") keeps a time the relationship began, never the clause's end:
+    they do not stop being a sister when the stay does."""
+    temporal = hint(clause.temporal, start)
+    if mention:
+        temporal = (
+            TemporalHint(phrase=temporal.phrase, valid_from=temporal.valid_from)
+            if temporal.valid_from
+            else TemporalHint()
+        )
     return Proposal(
         type=BeliefType.RELATIONSHIP,
         subject=subject,
         statement=statement,
         confidence=confidence,
-        temporal=hint(clause.temporal, start),
+        temporal=temporal,
     )
 
 
@@ -80,7 +91,7 @@ def read_relationships(clause, reader):
     text = clause.text
     mentioned = set()
 
-    def named(match):
+    def named(match, *, mention=True):
         kin = match.group("kin").lower()
         if S.KIN[kin] in _PLURAL_KIN or (kin.endswith("s") and S.KIN[kin] != kin):
             # "my kids Mia and Leo": several people, no single named relative.
@@ -92,9 +103,11 @@ def read_relationships(clause, reader):
         subject = S.subject_key("person", name)
         if subject:
             mentioned.add(S.KIN[kin])
-            phrase = _kin_phrase(match)
+            phrase = kin_phrase(match)
             statement = f"User has {S.article(phrase)} {phrase} named {name}."
-            reader.add(_relationship(clause, subject, statement, match.start(), 0.8))
+            reader.add(
+                _relationship(clause, subject, statement, match.start(), 0.8, mention=mention)
+            )
 
     for match in clause.find(_KIN_NAMED_RE):
         named(match)
@@ -103,10 +116,10 @@ def read_relationships(clause, reader):
         named(match)
     for match in clause.find(_HAVE_KIN_RE):
         if match.group("name"):
-            named(match)
+            named(match, mention=False)
             continue
         key = S.KIN[match.group("kin").lower()]
-        phrase = _kin_phrase(match)
+        phrase = kin_phrase(match)
         quantity = match.group("q").lower()
         if quantity in {"a", "an", "one"}:
             statement = f"User has {S.article(phrase)} {phrase}."
@@ -120,14 +133,14 @@ def read_relationships(clause, reader):
         key = S.KIN[kin]
         if key not in S.CLOSE_KIN or key in mentioned:
             continue
-        phrase = _kin_phrase(match)
+        phrase = kin_phrase(match)
         plural = (key in _PLURAL_KIN and kin not in {"child", "kid"}) or (
             kin.endswith("s") and kin != key
         )
         statement = f"User has {phrase}." if plural else f"User has {S.article(phrase)} {phrase}."
         mentioned.add(key)
         subject = S.subject_key("relationship", key)
-        reader.add(_relationship(clause, subject, statement, match.start(), 0.6))
+        reader.add(_relationship(clause, subject, statement, match.start(), 0.6, mention=True))
     for match in clause.find(_MARRIED_TO_RE):
         name = match.group("name").split()[0]
         subject = S.subject_key("person", name) if is_name(name) else None

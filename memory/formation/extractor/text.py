@@ -247,6 +247,17 @@ def statements(part):
         yield sentence
 
 
-def wishful(clause):
-    """Whether a clause wishes, hedges or intends rather than states."""
-    return bool(WISH_RE.search(_PRESENT_PREFERENCE_RE.sub(" ", clause)))
+# The plain future, not its negation ("will not" says nothing is coming).
+_FUTURE_RE = re.compile(r"\bwill\b(?!\s+not\b)", re.I)
+
+
+def wishful(clause, *, future=False):
+    """Whether a clause wishes, hedges or intends rather than states.
+
+    With ``future``, the plain future is no wish: "I will be in Lisbon until
+    the 14th" states what is arranged, "I might be" or "I hope to be" does not.
+    """
+    clause = _PRESENT_PREFERENCE_RE.sub(" ", clause)
+    if future:
+        clause = _FUTURE_RE.sub(" ", clause)
+    return bool(WISH_RE.search(clause))
