@@ -12,14 +12,22 @@ capability's flag may be on.
 import hashlib
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 
 from memory.providers.config import provider_config
 
 from .arms import ARMS
-from .formation_evaluation import formation_metrics
+from .formation_evaluation import (
+    HELDOUT,
+    InputError,
+    formation_labels,
+    formation_metrics,
+    inputs_digest,
+    read_inputs,
+    sha256,
+)
 from .models import Certificate
 from .provenance import code_digest, policy_versions
 from .reconsolidation_scoring import reconsolidation_metrics
@@ -59,6 +67,9 @@ class Capability:
     # Whether it calls the configured provider: then a certificate also binds
     # the provider's server and model.
     provider: bool = False
+    # SHA-256 of the data its evaluation must have read, by input ("dataset",
+    # "heldout"); certify checks the files themselves.
+    datasets: dict = field(default_factory=dict)
 
     @property
     def how(self):
@@ -127,9 +138,43 @@ RECOMPUTE = {
 }
 
 
-def certify(*, raw_results, capability_name):
+def _formation_inputs(results, spec, dataset):
+    """The results with their labels recomputed from the data itself, and the data's digest.
+
+    ``dataset`` is the bytes of the LoCoMo file the evaluation read; the held-out corpus
+    is the one in the repository. Both must be the pinned ones, and the results must be
+    of exactly them: nothing here is taken from results.json.
+    """
+    if dataset is None:
+        raise CertificationError(
+            f"{spec.name}'s results are checked against the data they came from: pass "
+            "--dataset FILE, the LoCoMo file `evaluate_formation` read"
+        )
+    heldout = HELDOUT.read_bytes()
+    for name, data, what in (
+        ("dataset", dataset, "the dataset"),
+        ("heldout", heldout, "the held-out corpus"),
+    ):
+        pin = spec.datasets.get(name)
+        if pin and sha256(data) != pin:
+            raise CertificationError(
+                f"{what} (sha256 {sha256(data)[:12]}) is not the one {spec.name} is certified "
+                f"on (sha256 {pin[:12]})"
+            )
+    digest = inputs_digest(dataset, heldout)
+    if results["meta"].get("dataset_digest") != digest:
+        raise CertificationError("the results are not of this dataset and held-out corpus")
+    try:
+        parsed, items = read_inputs(dataset, heldout)
+    except InputError as error:
+        raise CertificationError(str(error)) from None
+    return {**results, "labels": formation_labels(parsed, items)}, digest
+
+
+def certify(*, raw_results, capability_name, dataset=None):
     """Check ``raw_results`` (the bytes of results.json) for a capability; store and return the
-    certificate, or raise ``CertificationError`` with every reason."""
+    certificate, or raise ``CertificationError`` with every reason. ``dataset`` is the bytes
+    of the dataset the evaluation read, for the capabilities checked against their data."""
     spec = capability(capability_name)
     how = spec.how
     try:
@@ -158,6 +203,9 @@ def certify(*, raw_results, capability_name):
     provider = current_provider(spec)
     if provider is None:
         raise CertificationError(f"{spec.name} calls a provider and none is configured; {how}")
+    dataset_digest = meta.get("dataset_digest", "")
+    if spec.evaluation == "formation":
+        results, dataset_digest = _formation_inputs(results, spec, dataset)
     if meta.get("provider", "") != provider:
         raise CertificationError(
             f"the results are of provider {meta.get('provider')!r}, the configured one is "
@@ -187,7 +235,7 @@ def certify(*, raw_results, capability_name):
         arm=spec.arm,
         policy_version=policy_version,
         code_digest=digest,
-        dataset_digest=meta["dataset_digest"],
+        dataset_digest=dataset_digest,
         provider_binding=provider,
         results_digest=hashlib.sha256(raw_results).hexdigest(),
         metrics={key: recomputed[key] for key in sorted(spec.thresholds)},

@@ -11,14 +11,56 @@ follow from, so that ``certify`` recomputes them rather than trusting them.
 """
 
 import hashlib
+import json
+from pathlib import Path
 
+from django.conf import settings
+
+from evaluation.locomo import DatasetError, load_dataset
 from evaluation.management.commands.formation_coverage import coverage
-from memory.formation.scoring import score
+from memory.formation.scoring import corpus_item, score
 
 from .provenance import code_digest, policy_versions
 
 DETERMINISTIC = "deterministic"
 PROVIDER = "formation_provider"
+# The frozen held-out part of the labelled corpus.
+HELDOUT = Path(settings.BASE_DIR) / "tests" / "formation" / "corpus_heldout.jsonl"
+
+
+class InputError(ValueError):
+    """The evaluation's inputs cannot be read; the message says why."""
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def read_inputs(dataset_bytes, heldout_bytes):
+    """(dataset, held-out items) parsed from their bytes, or InputError."""
+    try:
+        dataset = load_dataset(dataset_bytes)
+    except DatasetError as error:
+        raise InputError(f"not a LoCoMo-format dataset: {error}") from None
+    try:
+        heldout = [
+            corpus_item(json.loads(line))
+            for line in heldout_bytes.decode().splitlines()
+            if line.strip()
+        ]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
+        raise InputError(f"not a labelled corpus: {error}") from None
+    return dataset, heldout
+
+
+def inputs_digest(dataset_bytes, heldout_bytes):
+    return sha256(bytes.fromhex(sha256(dataset_bytes)) + bytes.fromhex(sha256(heldout_bytes)))
+
+
+def formation_labels(dataset, heldout):
+    """What the metrics are counted against: every fact of the dataset, and the number of
+    held-out items. ``certify`` recomputes them from the data, never from results.json."""
+    return {"facts": _fact_keys(dataset), "heldout_items": len(heldout)}
 
 
 def _observations(dataset, heldout, extractor):
@@ -97,12 +139,10 @@ def formation_results(
             "evaluation": "formation",
             "policy_versions": policy_versions(),
             "code_digests": {part: code_digest([part]) for part in ("formation", PROVIDER)},
-            "dataset_digest": hashlib.sha256(
-                hashlib.sha256(dataset_bytes).digest() + hashlib.sha256(heldout_bytes).digest()
-            ).hexdigest(),
+            "dataset_digest": inputs_digest(dataset_bytes, heldout_bytes),
             "provider": provider,
         },
-        "labels": {"facts": _fact_keys(dataset), "heldout_items": len(heldout)},
+        "labels": formation_labels(dataset, heldout),
         "observed": {
             DETERMINISTIC: _observations(dataset, heldout, deterministic),
             PROVIDER: _observations(dataset, heldout, assisted),

@@ -7,6 +7,8 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from evaluation import certificates
+from evaluation.formation_evaluation import inputs_digest, sha256
 from evaluation.models import Certificate
 from memory.errors import ReverieError
 from memory.formation.hybrid import HybridExtractor
@@ -45,35 +47,56 @@ TINY_THRESHOLDS = {
 }
 
 
+class Evaluated:
+    def __init__(self, results, dataset, heldout):
+        self.results, self.dataset, self.heldout = results, dataset, heldout
+
+    def read_text(self):
+        return self.results.read_text()
+
+    def write_text(self, text):
+        self.results.write_text(text)
+
+
 @pytest.fixture
 def evaluated(db, tmp_path, provider_settings, fake_provider):
     heldout = tmp_path / "heldout.jsonl"
     heldout.write_text("\n".join(json.dumps(item) for item in HELDOUT))
+    dataset = write_tiny_dataset(tmp_path)
     out = tmp_path / "out"
     call_command(
         "evaluate_formation",
         "--locomo",
-        str(write_tiny_dataset(tmp_path)),
+        str(dataset),
         "--heldout",
         str(heldout),
         "--out",
         str(out),
     )
-    return out / "results.json"
+    return Evaluated(out / "results.json", dataset, heldout)
 
 
 @pytest.fixture
-def tiny_thresholds(settings):
+def tiny_thresholds(settings, evaluated, monkeypatch):
+    """The tiny data pinned in place of LoCoMo's and the repository's held-out corpus."""
     capabilities = dict(settings.REVERIE_CAPABILITIES)
     capabilities["formation_provider"] = {
         **capabilities["formation_provider"],
         "thresholds": TINY_THRESHOLDS,
+        "datasets": {
+            "dataset": sha256(evaluated.dataset.read_bytes()),
+            "heldout": sha256(evaluated.heldout.read_bytes()),
+        },
     }
     settings.REVERIE_CAPABILITIES = capabilities
+    monkeypatch.setattr(certificates, "HELDOUT", evaluated.heldout)
 
 
-def certify(path):
-    call_command("certify", "--results", str(path), "--capability", "formation_provider")
+def certify(evaluated, *, dataset=True):
+    arguments = ["--results", str(evaluated.results), "--capability", "formation_provider"]
+    if dataset:
+        arguments += ["--dataset", str(evaluated.dataset)]
+    call_command("certify", *arguments)
 
 
 def edited(path, edit):
@@ -97,10 +120,53 @@ def test_the_evaluation_records_both_arms_and_what_its_metrics_follow_from(
     assert fake_provider.requests > 0
 
 
-def test_a_tiny_evaluation_does_not_certify_under_the_real_thresholds(evaluated):
-    with pytest.raises(CommandError, match="facts = .* is below the minimum 1000"):
+def test_an_evaluation_of_other_data_does_not_certify(evaluated, monkeypatch):
+    monkeypatch.setattr(certificates, "HELDOUT", evaluated.heldout)
+
+    with pytest.raises(CommandError, match="the dataset .* is not the one formation_provider"):
         certify(evaluated)
     assert not Certificate.objects.exists()
+
+
+def test_the_real_thresholds_refuse_a_tiny_evaluation(evaluated, tiny_thresholds, settings):
+    capabilities = dict(settings.REVERIE_CAPABILITIES)
+    capabilities["formation_provider"] = {
+        **capabilities["formation_provider"],
+        "thresholds": settings.REVERIE_CAPABILITIES["formation_provider"]["thresholds"]
+        | {"facts": {"min": 1000}, "heldout_items": {"min": 50}},
+    }
+    settings.REVERIE_CAPABILITIES = capabilities
+
+    with pytest.raises(CommandError, match="facts = .* is below the minimum 1000"):
+        certify(evaluated)
+
+
+def test_without_the_dataset_nothing_is_certified(evaluated, tiny_thresholds):
+    with pytest.raises(CommandError, match="pass --dataset FILE"):
+        certify(evaluated, dataset=False)
+
+
+def test_an_edited_held_out_corpus_does_not_certify(
+    evaluated, tiny_thresholds, tmp_path, monkeypatch
+):
+    edited_corpus = tmp_path / "edited.jsonl"
+    edited_corpus.write_text(evaluated.heldout.read_text().replace("Tokyo", "Kyoto"))
+    monkeypatch.setattr(certificates, "HELDOUT", edited_corpus)
+
+    with pytest.raises(CommandError, match="the held-out corpus .* is not the one"):
+        certify(evaluated)
+
+
+def test_labels_in_the_results_are_not_believed(evaluated, tiny_thresholds):
+    def inflate(results):
+        extra = [f"conv-z:{n}" for n in range(2000)]
+        results["labels"]["facts"] += extra
+        results["observed"]["formation_provider"]["covered_facts"] += extra
+        arm = results["arms"]["formation_provider"]
+        arm["facts"] += 2000
+
+    with pytest.raises(CommandError, match="do not follow from the recorded observations"):
+        certify(edited(evaluated, inflate))
 
 
 def test_edited_metrics_are_refused(evaluated, tiny_thresholds):
@@ -140,6 +206,9 @@ def test_a_certified_provider_is_called_by_formation_until_the_model_changes(
     certify(evaluated)
     certificate = Certificate.objects.get()
     assert certificate.provider_binding == f"{fake_provider.base_url} fake-1"
+    assert certificate.dataset_digest == inputs_digest(
+        evaluated.dataset.read_bytes(), evaluated.heldout.read_bytes()
+    )
     flag_set(key="formation_provider", enabled=True)
     assert isinstance(formation_extractor(), HybridExtractor)
     session, _ = conversation(owner, "I adopted a cat named Miso.")
