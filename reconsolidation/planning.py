@@ -8,13 +8,19 @@ called Bob" is not "Bob called Ann"), and so does every other word.
 """
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from memory.text import claim_key, claim_words
 from reconsolidation.planners.labels import subject_label
 
 POLICY_VERSION = "reconsolidation@1"
+
+
+def current_policy_version():
+    """The policy planners plan under now; each plan keeps the one it was made under, and
+    the commit refuses a plan whose policy is no longer current."""
+    return POLICY_VERSION
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,7 @@ class SourceView:
 @dataclass(frozen=True)
 class MergePlan:
     sources: tuple[SourceView, ...]
+    policy_version: str = field(default_factory=current_policy_version, compare=False)
     kind = "merge"
 
     @property
@@ -112,6 +119,7 @@ class NoticePlan:
     """Live beliefs of one subject that contradict each other: a notice depends on all."""
 
     sources: tuple[SourceView, ...]
+    policy_version: str = field(default_factory=current_policy_version, compare=False)
     kind = "uncertainty_notice"
 
     @property

@@ -12,7 +12,7 @@ newest evidence it rests on.
 """
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from memory.text import STOPWORDS, claim_words
 from reconsolidation.planners.labels import subject_label
-from reconsolidation.planning import SINGLE_VALUED_SUBJECTS, SourceView
+from reconsolidation.planning import SINGLE_VALUED_SUBJECTS, SourceView, current_policy_version
 
 # A guess is never surer than this, whatever its sources say.
 CONFIDENCE_CAP = 0.5
@@ -42,6 +42,7 @@ class HypothesisPlan:
     confidence: float
     evidence_at: datetime
     expires_at: datetime
+    policy_version: str = field(default_factory=current_policy_version, compare=False)
     kind = "hypothesis"
 
     @property

@@ -11,14 +11,19 @@ things, or visible to different assistants, are never summarised together.
 """
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from memory.enums import BeliefStatus
 from memory.text import claim_key
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.labels import subject_label
-from reconsolidation.planning import SourceView, contradicts, statement_words
+from reconsolidation.planning import (
+    SourceView,
+    contradicts,
+    current_policy_version,
+    statement_words,
+)
 
 # Fewer distinct claims than this is a merge's business, or nothing to summarise.
 SUMMARY_MIN_CLAIMS = 3
@@ -73,6 +78,7 @@ class SummaryPlan:
     omitted: tuple[ClaimPlan, ...]
     # Every belief read, shown or omitted, by primary key.
     sources: tuple[SourceView, ...]
+    policy_version: str = field(default_factory=current_policy_version, compare=False)
     kind = "summary"
 
     def __hash__(self):

@@ -8,7 +8,11 @@ from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_re
 from memory.models import Belief, BeliefSource, FencedEvent
 from memory.principal import principal_transaction
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
-from reconsolidation.planning import POLICY_VERSION, notice_statement, suppression_fingerprint
+from reconsolidation.planning import (
+    current_policy_version,
+    notice_statement,
+    suppression_fingerprint,
+)
 
 from .hypotheses import hypothesis_view
 from .summaries import (
@@ -179,12 +183,13 @@ class _Group:
         }
 
 
-def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
+def operations_apply(*, principal, plans):
     """Commit ``plans`` as operations in one transaction; return their outcomes, in order.
 
     Nothing is held open while planning: here the sources are locked and must
-    still be live at the revisions each plan read, the policy must be the one
-    the plans were made under, and no deletion fence may forbid a claim from
+    still be live at the revisions each plan read, the policy each plan was made
+    under must still be the current one (else ``policy_changed``, nothing written
+    for it), and no deletion fence may forbid a claim from
     its sources' messages. An operation of the same kind covering a different
     group of a plan's beliefs is invalidated ("regrouped"); the same group
     done already is a no-op. Plans of one kind never share beliefs (each
@@ -194,11 +199,13 @@ def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
     if not plans:
         return []
     with principal_transaction(principal):
-        if policy_version != POLICY_VERSION:
-            return [Outcome.POLICY_CHANGED] * len(plans)
+        current = current_policy_version()
         group = _Group(principal, plans)
         outcomes, applied, regrouped = [], [], set()
         for plan in plans:
+            if plan.policy_version != current:
+                outcomes.append(Outcome.POLICY_CHANGED)
+                continue
             outcome = group.outcome(plan)
             if outcome is None:
                 outcome = Outcome.APPLIED
@@ -206,24 +213,24 @@ def operations_apply(*, principal, plans, policy_version=POLICY_VERSION):
                 regrouped |= group.overlapping(plan)
             outcomes.append(outcome)
         _invalidate_regrouped(principal, regrouped)
-        _create(principal, applied, group, policy_version)
+        _create(principal, applied, group)
         return outcomes
 
 
-def operation_apply(*, principal, plan, policy_version=POLICY_VERSION):
+def operation_apply(*, principal, plan):
     """``operations_apply`` for a single plan; return its outcome."""
-    (outcome,) = operations_apply(principal=principal, plans=[plan], policy_version=policy_version)
+    (outcome,) = operations_apply(principal=principal, plans=[plan])
     return outcome
 
 
-def _create(principal, plans, group, policy_version):
+def _create(principal, plans, group):
     sources = [[group.beliefs[source.pk] for source in plan.sources] for plan in plans]
     operations = Operation.objects.bulk_create(
         Operation(
             owner=principal,
             kind=KINDS[plan.kind][0],
             state=Operation.State.APPLIED,
-            policy_version=policy_version,
+            policy_version=plan.policy_version,
             inputs=[{"belief": str(b.public_id), "revision": b.revision} for b in group],
         )
         for plan, group in zip(plans, sources, strict=True)

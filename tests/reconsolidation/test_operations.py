@@ -216,3 +216,37 @@ def test_two_workers_racing_the_same_plan_apply_it_once(owner):
     assert sorted(outcomes) == [Outcome.ALREADY_APPLIED, Outcome.APPLIED]
     with principal_context(owner):
         assert Operation.objects.count() == 1
+
+
+def test_a_plan_made_under_another_policy_is_refused_at_commit(owner, monkeypatch):
+    from reconsolidation import planning
+
+    twins(owner)
+    stale = plan_for(owner)
+    assert stale.policy_version == "reconsolidation@1"
+    # A new policy is deployed between planning and commit.
+    monkeypatch.setattr(planning, "POLICY_VERSION", "reconsolidation@2")
+
+    assert operation_apply(principal=owner, plan=stale) == Outcome.POLICY_CHANGED
+    assert derived_of(owner) == []
+    with principal_context(owner):
+        assert not Operation.objects.exists()
+
+    fresh = plan_for(owner)
+    assert operation_apply(principal=owner, plan=fresh) == Outcome.APPLIED
+    with principal_context(owner):
+        assert Operation.objects.get().policy_version == "reconsolidation@2"
+
+
+def test_only_the_stale_plans_of_a_group_are_refused(owner, monkeypatch):
+    from reconsolidation import planning
+
+    twins(owner)
+    stale = plan_for(owner)
+    monkeypatch.setattr(planning, "POLICY_VERSION", "reconsolidation@2")
+    fresh = plan_for(owner)
+
+    assert operations_apply(principal=owner, plans=[stale, fresh]) == [
+        Outcome.POLICY_CHANGED,
+        Outcome.APPLIED,
+    ]
