@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from memory.errors import conflict, validation_error
+from core.errors import conflict, validation_error
 
 from .audit import operator_action_record
 from .models import OperatorAction

@@ -15,8 +15,8 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from memory.enums import SCOPE_PRINCIPAL, is_valid_scope
-from memory.errors import conflict, not_found, validation_error
+from core.errors import conflict, not_found, validation_error
+from core.scopes import SCOPE_PRINCIPAL, is_valid_scope
 
 from .audit import operator_action_record
 from .models import ApiToken, OperatorAction, User

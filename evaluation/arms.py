@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db import connection
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief, BeliefSource, Event
 from memory.principal import principal_context
 from memory.selectors.recall import recall

@@ -22,8 +22,8 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.dateparse import parse_datetime
 
+from core.errors import ReverieError
 from memory.enums import Actor, AuditAction, Authority, BeliefStatus, EventType
-from memory.errors import ReverieError
 from memory.models import Belief
 from memory.principal import principal_context, principal_transaction
 from memory.selectors.recall import recall

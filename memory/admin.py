@@ -15,7 +15,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django_q import models as q_models
 
-from .errors import ReverieError
+from core.errors import ReverieError
+
 from .models import BeliefStatusCount, Flag
 from .selectors.flags import flag_list
 from .selectors.operations import memory_overview

@@ -4,9 +4,11 @@ Ordered enumerations list their members from least to most restrictive, so that
 "the most restrictive of several values" is the one with the highest index.
 """
 
-import re
-
 from django.db import models
+
+# Scopes are shared with accounts' API tokens, so they are defined in core; memory names
+# them here with its other vocabularies.
+from core.scopes import SCOPE_PATTERN, SCOPE_PRINCIPAL, is_valid_scope  # noqa: F401
 
 
 class EventType(models.TextChoices):
@@ -111,15 +113,6 @@ def most_restrictive(enum, values):
     """The most restrictive member of an ordered enumeration among ``values``."""
     order = list(enum.values)
     return max(values, key=order.index)
-
-
-SCOPE_PRINCIPAL = "principal"
-_SCOPE_RE = re.compile(r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$")
-
-
-def is_valid_scope(value):
-    """``principal`` (every assistant of the owner) or ``assistant:<slug>``."""
-    return isinstance(value, str) and bool(_SCOPE_RE.match(value))
 
 
 class PolicyVersion(models.TextChoices):

@@ -43,3 +43,76 @@ def test_no_production_app_imports_the_benchmarks():
     ]
 
     assert offending == []
+
+
+def project_packages():
+    """The project's own top-level packages: the apps, ``config`` and ``core``."""
+    base = Path(settings.BASE_DIR)
+    return sorted(
+        path.name
+        for path in base.iterdir()
+        if (path / "__init__.py").is_file() and path.name != "tests"
+    )
+
+
+def imported_names(path):
+    """Every module an import in ``path`` names, and each name a ``from`` import takes from
+    one (``from memory.selectors import _ids`` gives ``memory.selectors._ids``)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+
+
+def cross_package_imports():
+    """``(importer, imported, "file: name")`` for every import one package makes of another,
+    imports inside functions included: a lazy import is still a dependency."""
+    base = Path(settings.BASE_DIR)
+    packages = project_packages()
+    for package in packages:
+        for path in sorted((base / package).rglob("*.py")):
+            for name in imported_names(path):
+                target = name.split(".")[0]
+                if target in packages and target != package:
+                    yield package, target, f"{path.relative_to(base)}: {name}"
+
+
+def reachable(edges, start):
+    seen, todo = set(), [start]
+    while todo:
+        current = todo.pop()
+        for importer, imported in edges:
+            if importer == current and imported not in seen:
+                seen.add(imported)
+                todo.append(imported)
+    return seen
+
+
+def test_no_two_packages_import_each_other_even_through_a_third():
+    first_place = {}
+    for importer, imported, place in cross_package_imports():
+        first_place.setdefault((importer, imported), place)
+    # An import closes a cycle when the package it imports reaches back to the importer.
+    closing = [
+        f"{importer} -> {imported} ({place})"
+        for (importer, imported), place in first_place.items()
+        if importer in reachable(first_place, imported)
+    ]
+
+    assert closing == []
+
+
+def test_no_package_imports_a_private_module_or_name_of_another():
+    offending = [
+        place
+        for _, _, place in cross_package_imports()
+        if any(
+            part.startswith("_") and not part.startswith("__")
+            for part in place.split(": ", 1)[1].split(".")[1:]
+        )
+    ]
+
+    assert offending == []

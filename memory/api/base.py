@@ -14,8 +14,8 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from core.errors import HTTP_STATUS_BY_CODE, ReverieError, validation_error
 from memory.access import access_for
-from memory.errors import HTTP_STATUS_BY_CODE, ReverieError, validation_error
 from memory.selectors.flags import surfaces_enabled
 from memory.services.idempotency import (
     idempotency_complete,

@@ -5,7 +5,7 @@ import binascii
 
 from django.utils.dateparse import parse_datetime
 
-from memory.errors import validation_error
+from core.errors import validation_error
 
 
 def cursor_encode(position):

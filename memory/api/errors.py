@@ -1,7 +1,7 @@
 """Every failure of /api/ as one body with a code from the closed vocabulary.
 
 ``{"error": {"code", "message", "details", "request_id"}}``; see
-``memory.errors.HTTP_STATUS_BY_CODE`` for the codes.
+``core.errors.HTTP_STATUS_BY_CODE`` for the codes.
 """
 
 import logging
@@ -13,7 +13,7 @@ from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
 
-from memory.errors import HTTP_STATUS_BY_CODE, ReverieError
+from core.errors import HTTP_STATUS_BY_CODE, ReverieError
 
 logger = logging.getLogger("memory.api")
 

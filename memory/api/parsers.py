@@ -2,7 +2,7 @@
 
 from rest_framework.parsers import JSONParser
 
-from memory.errors import validation_error
+from core.errors import validation_error
 
 # No request of the API nests deeper than a few levels (an event's parts hold
 # objects in a list in an object); anything far deeper is refused before a

@@ -8,6 +8,7 @@ rows the selectors already scoped to the principal.
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
+from core.errors import HTTP_STATUS_BY_CODE
 from memory.enums import (
     LIVE_BELIEF_STATUS_CHOICES,
     MESSAGE_EVENT_TYPE_CHOICES,
@@ -17,7 +18,6 @@ from memory.enums import (
     Portability,
     Sensitivity,
 )
-from memory.errors import HTTP_STATUS_BY_CODE
 
 SUBJECT_PATTERN = r"^[a-z][a-z0-9]*:[a-z0-9]+(?:[-:][a-z0-9]+)*$"
 SCOPE_PATTERN = r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$"

@@ -14,7 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 
 
 class PublicIdChangeList(ChangeList):

@@ -15,9 +15,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import Truncator
 
+from core.errors import ReverieError
 from memory.derived import derived_provider
 from memory.enums import LIVE_BELIEF_STATUSES, Authority, BeliefStatus
-from memory.errors import ReverieError
 from memory.selectors.beliefs import (
     belief_get,
     belief_history,

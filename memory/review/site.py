@@ -24,8 +24,8 @@ from django.utils.http import content_disposition_header
 from accounts.audit import operator_actions_for
 from accounts.forms import OwnerAuthenticationForm
 from accounts.selectors import model_processing_allowed
+from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
-from memory.errors import ReverieError
 from memory.models import Belief, Session
 from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import session_list

@@ -12,7 +12,7 @@ from django.urls import path, reverse
 
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke
-from memory.errors import ReverieError
+from core.errors import ReverieError
 
 from .forms import TokenCreateForm, TokenRevokeForm
 

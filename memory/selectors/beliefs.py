@@ -1,11 +1,11 @@
 from django.db.models import Prefetch, Q
 
+from core.errors import not_found, validation_error
+from core.ids import parse_public_id
 from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
-from memory.errors import not_found, validation_error
 from memory.models import AuditRecord, Belief, BeliefSource
 
-from ._ids import parse_public_id
 from .feeds import change_feed
 
 

@@ -11,7 +11,7 @@ rules as a switch thrown in the admin.
 import time
 from dataclasses import dataclass
 
-from memory.errors import validation_error
+from core.errors import validation_error
 from memory.flags import CATALOGUE, FlagSpec, certificate_refusal
 from memory.models import Flag
 

@@ -6,9 +6,9 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from core.errors import validation_error
 from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
-from memory.errors import validation_error
 from memory.formation.gates import redact_secrets
 from memory.models import Belief, Event
 from memory.principal import principal_context

@@ -1,11 +1,10 @@
 from django.db.models import Count, Exists, OuterRef, Q, Subquery
 
+from core.errors import not_found
+from core.ids import parse_public_id
 from memory.access import FULL_ACCESS
 from memory.enums import MESSAGE_EVENT_TYPES
-from memory.errors import not_found
 from memory.models import Event, FormationRetry, Run, Session
-
-from ._ids import parse_public_id
 
 
 def session_list(*, principal, access=FULL_ACCESS):

@@ -11,8 +11,8 @@ from datetime import timedelta
 from django.core import signing
 from django.utils import timezone
 
+from core.errors import conflict, validation_error
 from memory.derived import derived_provider
-from memory.errors import conflict, validation_error
 from memory.models import (
     AuditRecord,
     Belief,

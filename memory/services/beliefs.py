@@ -10,6 +10,8 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from core.errors import conflict, validation_error
+from core.ids import parse_public_id
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
     MESSAGE_EVENT_TYPES,
@@ -24,12 +26,10 @@ from memory.enums import (
     Sensitivity,
     is_valid_scope,
 )
-from memory.errors import conflict, validation_error
 from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import Belief, Event
 from memory.principal import principal_transaction
 from memory.search import forget_erased
-from memory.selectors._ids import parse_public_id
 from memory.selectors.beliefs import belief_get, belief_versions
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
 

@@ -8,8 +8,8 @@ a copied excerpt.
 
 from django.utils import timezone
 
+from core.errors import validation_error
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus
-from memory.errors import validation_error
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
 from memory.principal import principal_transaction
 from memory.search import forget_erased

@@ -2,7 +2,7 @@ from django.db import transaction
 
 from accounts.audit import operator_action_record
 from accounts.models import OperatorAction
-from memory.errors import conflict, validation_error
+from core.errors import conflict, validation_error
 from memory.flags import CATALOGUE, certificate_refusal
 from memory.models import Flag
 from memory.selectors.flags import flag_cache_clear, flag_state

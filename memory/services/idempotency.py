@@ -19,7 +19,7 @@ from django.db import IntegrityError, connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 
-from memory.errors import conflict, validation_error
+from core.errors import conflict, validation_error
 from memory.models import IdempotencyRecord, MaintenanceDue
 from memory.principal import principal_context, principal_transaction
 

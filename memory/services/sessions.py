@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from core.errors import ReverieError, conflict, validation_error
+from core.ids import parse_public_id
 from memory.enums import (
     MESSAGE_AUTHOR_KIND,
     RUN_TERMINAL_STATUSES,
@@ -18,10 +20,8 @@ from memory.enums import (
     RunStatus,
     is_valid_scope,
 )
-from memory.errors import ReverieError, conflict, validation_error
 from memory.models import Event, Run, Session
 from memory.principal import principal_transaction
-from memory.selectors._ids import parse_public_id
 from memory.selectors.sessions import run_get, session_get
 
 logger = logging.getLogger(__name__)

@@ -10,10 +10,10 @@ read and takes an ``Idempotency-Key``; each writes a receipt with the change.
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.response import Response
 
+from core.errors import validation_error
 from memory.api.base import WITH_BODY, ApiView, Page, errors, int_param
 from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import DerivedOutput, MemoryOutput, RevisionInput
-from memory.errors import validation_error
 from memory.selectors.beliefs import belief_get
 from memory.selectors.feeds import change_feed
 from reconsolidation.selectors.derived import derived_detail

@@ -13,7 +13,7 @@ from django.db.models import Count
 from django.http import Http404, HttpResponseRedirect
 from django.urls import path, reverse
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief
 from memory.selectors.beliefs import belief_list
 from reconsolidation.models import Operation

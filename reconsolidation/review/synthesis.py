@@ -17,7 +17,7 @@ from django.urls import re_path, reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief
 from memory.review.base import DefaultChoiceFilter
 from reconsolidation.models import DerivedMemory

@@ -7,9 +7,9 @@ generated text and its subject from every read, its owner's included;
 lifting the restriction shows them again.
 """
 
-from memory.errors import not_found, validation_error
+from core.errors import not_found, validation_error
+from core.ids import parse_public_id
 from memory.models import Belief
-from memory.selectors._ids import parse_public_id
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Receipt
 from reconsolidation.planners.hypotheses import promotion_statement
 from reconsolidation.planners.labels import subject_label

@@ -8,11 +8,11 @@ summary withholds its own generated text, as history reads do; the originals
 are the owner's own records and are shown as usual.
 """
 
+from core.errors import not_found
+from core.ids import parse_public_id
 from memory.enums import BeliefStatus
-from memory.errors import not_found
 from memory.models import Belief
 from memory.principal import principal_context
-from memory.selectors._ids import parse_public_id
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.selectors.dependents import active_dependents

@@ -16,7 +16,7 @@ from django.db.models import Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from memory.errors import conflict, validation_error
+from core.errors import conflict, validation_error
 from reconsolidation.models import BudgetReservation
 
 WINDOW = timedelta(days=1)

@@ -7,8 +7,8 @@ commit together and replay under the request's ``Idempotency-Key``. None of
 them changes an original.
 """
 
-from memory.errors import not_found, validation_error
-from memory.selectors._ids import parse_public_id
+from core.errors import not_found, validation_error
+from core.ids import parse_public_id
 from reconsolidation.models import DerivedMemory
 
 from .hypotheses import hypothesis_promote

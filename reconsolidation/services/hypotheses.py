@@ -7,6 +7,7 @@ A hypothesis is never evidence. Nothing here turns one into a belief except
 from django.db.models import F
 from django.utils import timezone
 
+from core.errors import conflict
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
     BeliefType,
@@ -15,7 +16,6 @@ from memory.enums import (
     Sensitivity,
     most_restrictive,
 )
-from memory.errors import conflict
 from memory.models import Belief, BeliefSource
 from memory.principal import principal_transaction
 from memory.services.beliefs import belief_remember

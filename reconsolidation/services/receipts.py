@@ -17,7 +17,7 @@ import hashlib
 import json
 import uuid
 
-from memory.errors import conflict
+from core.errors import conflict
 from memory.principal import principal_transaction
 from memory.services.idempotency import (
     idempotency_complete,

@@ -7,8 +7,8 @@ original deleted or corrected since; the receipt names each original the
 operation read with its status now, and restores only those still live.
 """
 
-from memory.errors import ReverieError, conflict
-from memory.selectors._ids import parse_public_id
+from core.errors import ReverieError, conflict
+from core.ids import parse_public_id
 from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.operations import (
     UNDOABLE_KINDS,

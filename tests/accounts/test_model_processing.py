@@ -9,7 +9,7 @@ from accounts.audit import operator_actions_for
 from accounts.models import OperatorAction
 from accounts.selectors import model_processing_allowed, model_processing_history
 from accounts.services import model_processing_set
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.services.account import account_erase, account_erasure_request
 
 pytestmark = pytest.mark.django_db

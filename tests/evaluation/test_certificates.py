@@ -7,9 +7,9 @@ import pytest
 from django.conf import settings
 from django.core.management import CommandError, call_command
 
+from core.errors import ReverieError
 from evaluation import certificates, provenance
 from evaluation.models import Certificate
-from memory.errors import ReverieError
 from memory.flags import CATALOGUE, FlagSpec
 from memory.selectors.flags import flag_cache_clear, flag_enabled
 from memory.services.flags import flag_set

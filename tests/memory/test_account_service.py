@@ -5,7 +5,7 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.utils import timezone
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief, BeliefStatusCount, Event, Session
 from memory.principal import principal_context
 from memory.services.account import (

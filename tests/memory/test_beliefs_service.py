@@ -3,8 +3,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from core.errors import ReverieError
 from memory.enums import Authority, BeliefStatus, BeliefType
-from memory.errors import ReverieError
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence
 from memory.principal import principal_context
 from memory.selectors.beliefs import belief_history, belief_list

@@ -1,8 +1,8 @@
 import pytest
 from django.db import connection
 
+from core.errors import ReverieError
 from memory.enums import BeliefStatus, EventType
-from memory.errors import ReverieError
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event
 from memory.principal import principal_context
 from memory.selectors.recall import recall

@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief, ConsolidationWatermark, FormationAudit, FormationRetry
 from memory.principal import principal_context
 from memory.selectors.formation import formation_due

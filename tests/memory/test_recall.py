@@ -6,8 +6,8 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from core.errors import ReverieError
 from memory.enums import BeliefStatus, BeliefType, EventType
-from memory.errors import ReverieError
 from memory.models import Belief, Event
 from memory.principal import principal_context
 from memory.selectors.recall import recall

@@ -1,7 +1,7 @@
 import pytest
 
+from core.errors import ReverieError
 from memory.enums import EventType, RunStatus
-from memory.errors import ReverieError
 from memory.principal import principal_context
 from memory.selectors.sessions import event_list
 from memory.services.sessions import (

@@ -9,7 +9,7 @@ and export keep the message verbatim.
 
 import pytest
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.excerpts import excerpt_for
 from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import BeliefSource

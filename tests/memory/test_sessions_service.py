@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 import pytest
 from django.db import connection
 
+from core.errors import ReverieError
 from memory.enums import EventType
-from memory.errors import ReverieError
 from memory.models import Event, Session
 from memory.principal import principal_context
 from memory.selectors.sessions import event_list

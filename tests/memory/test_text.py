@@ -1,6 +1,6 @@
 import pytest
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.text import claim_fingerprint, is_valid_subject, query_terms, topic_subject
 
 

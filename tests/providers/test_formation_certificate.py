@@ -7,10 +7,10 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from core.errors import ReverieError
 from evaluation import certificates
 from evaluation.formation_evaluation import inputs_digest, sha256
 from evaluation.models import Certificate
-from memory.errors import ReverieError
 from memory.formation.hybrid import HybridExtractor
 from memory.models import Belief
 from memory.principal import principal_context

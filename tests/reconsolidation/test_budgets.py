@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from reconsolidation.models import BudgetReservation
 from reconsolidation.services import budgets
 from reconsolidation.services.budgets import (

@@ -4,7 +4,7 @@ surface is on and the kill switch is off, whichever way each was set; the operat
 import pytest
 from django.urls import reverse
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Flag
 from memory.selectors.flags import flag_cache_clear, flag_enabled, flag_list, flag_state
 from memory.selectors.recall import recall

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import AuditRecord, Belief, BeliefSource
 from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief
 from memory.principal import principal_context
 from reconsolidation.models import DerivedMemory, Operation, Suppression

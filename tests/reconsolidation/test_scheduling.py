@@ -10,8 +10,8 @@ from django.utils import timezone
 from django_q.models import Schedule
 from django_q.tasks import async_task
 
+from core.errors import ReverieError
 from evaluation import certificates
-from memory.errors import ReverieError
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.schedules import schedules_sync

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject

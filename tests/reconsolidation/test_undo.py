@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.models import Belief, IdempotencyRecord
 from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete

@@ -4,8 +4,8 @@ from django.core.management.base import BaseCommand, CommandError
 from accounts.models import OperatorAction
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke, api_token_rotate
-from memory.errors import ReverieError
-from memory.selectors._ids import parse_public_id
+from core.errors import ReverieError
+from core.ids import parse_public_id
 
 
 class Command(BaseCommand):

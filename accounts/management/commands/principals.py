@@ -2,7 +2,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.onboarding import password_link_issue, principal_create
-from memory.errors import ReverieError
+from core.errors import ReverieError
 
 
 class Command(BaseCommand):

@@ -3,6 +3,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
+from core.errors import ReverieError, validation_error
 from memory.api.base import WITH_BODY, ApiView, Page, errors, idempotent, int_param
 from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import (
@@ -15,7 +16,6 @@ from memory.api.serializers import (
     RevisionInput,
 )
 from memory.derived import derived_provider
-from memory.errors import ReverieError, validation_error
 from memory.selectors.beliefs import (
     belief_changes,
     belief_detail,

@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from memory.principal import principal_context
 from reconsolidation.management.owners import principal_from_option
 from reconsolidation.selectors.operations import operation_list

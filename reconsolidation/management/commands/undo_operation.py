@@ -6,7 +6,7 @@ import sys
 from django.core.management.base import BaseCommand, CommandError
 from django.core.serializers.json import DjangoJSONEncoder
 
-from memory.errors import ReverieError
+from core.errors import ReverieError
 from reconsolidation.management.owners import principal_from_option
 from reconsolidation.selectors.operations import original_statements, undo_preview
 from reconsolidation.services.undo import operation_undo

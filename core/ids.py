@@ -1,6 +1,6 @@
 import uuid
 
-from memory.errors import validation_error
+from core.errors import validation_error
 
 
 def parse_public_id(value, field):
