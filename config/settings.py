@@ -396,6 +396,11 @@ REVERIE_CAPABILITIES = {
         "arm": "reconsolidation",
         "policy": "reconsolidation",
         "evaluation": "reconsolidation",
+        # certify reads the labels from this fixture, never from results.json.
+        "datasets": {
+            "fixtures": "21540fc755bed40a9d22a0bac7995082c6a46e3f074e2d886e3ef4da73614f54"
+        },
+        "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
         "thresholds": {
             "cases": {"min": 40},
             "failed": {"max": 0},

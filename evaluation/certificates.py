@@ -30,6 +30,7 @@ from .formation_evaluation import (
 )
 from .models import Certificate
 from .provenance import code_digest, policy_versions
+from .reconsolidation_runner import DEFAULT_FIXTURES, FixtureError, read_fixtures
 from .reconsolidation_scoring import reconsolidation_metrics
 from .results import arm_metrics
 
@@ -68,8 +69,11 @@ class Capability:
     # the provider's server and model.
     provider: bool = False
     # SHA-256 of the data its evaluation must have read, by input ("dataset",
-    # "heldout"); certify checks the files themselves.
+    # "heldout", "fixtures"); certify checks the files themselves.
     datasets: dict = field(default_factory=dict)
+    # For reconsolidation: the least a labelled fixture must hold
+    # ({"merges" | "notices" | "no_merge_traps": count}).
+    fixture_minimums: dict = field(default_factory=dict)
 
     @property
     def how(self):
@@ -129,6 +133,47 @@ def _reconsolidation_metrics(results, spec):
         results["observed"][spec.arm],
         k=results["meta"]["settings"]["k"],
     )
+
+
+def _fixture_counts(cases):
+    labels = [case["labels"] for case in cases]
+    return {
+        "merges": sum(len(label.get("merge", [])) for label in labels),
+        "notices": sum(len(label.get("notice", [])) for label in labels),
+        "no_merge_traps": sum(len(label.get("no_merge", [])) for label in labels),
+    }
+
+
+def _reconsolidation_inputs(results, spec):
+    """The results with the labels of the shipped fixture, and its digest.
+
+    The labels are read from the fixture in the repository, which must be the
+    pinned one and hold at least the labelled merges, notices and no-merge traps
+    it holds today; the results must be of exactly it. Nothing is taken from
+    results.json but the observations.
+    """
+    raw = DEFAULT_FIXTURES.read_bytes()
+    pin = spec.datasets.get("fixtures")
+    if pin and sha256(raw) != pin:
+        raise CertificationError(
+            f"the labelled fixture (sha256 {sha256(raw)[:12]}) is not the one "
+            f"{spec.name} is certified on (sha256 {pin[:12]})"
+        )
+    try:
+        cases, digest = read_fixtures(DEFAULT_FIXTURES)
+    except FixtureError as error:
+        raise CertificationError(str(error)) from None
+    counts = _fixture_counts(cases)
+    short = [
+        f"{name} = {counts[name]} is below {minimum}"
+        for name, minimum in sorted(spec.fixture_minimums.items())
+        if counts[name] < minimum
+    ]
+    if short:
+        raise CertificationError("the labelled fixture is too small: " + "; ".join(short))
+    if results["meta"].get("dataset_digest") != digest:
+        raise CertificationError(f"the results are not of the shipped labelled fixture; {spec.how}")
+    return {**results, "labels": {"cases": cases}}, digest
 
 
 RECOMPUTE = {
@@ -206,6 +251,8 @@ def certify(*, raw_results, capability_name, dataset=None):
     dataset_digest = meta.get("dataset_digest", "")
     if spec.evaluation == "formation":
         results, dataset_digest = _formation_inputs(results, spec, dataset)
+    elif spec.evaluation == "reconsolidation":
+        results, dataset_digest = _reconsolidation_inputs(results, spec)
     if meta.get("provider", "") != provider:
         raise CertificationError(
             f"the results are of provider {meta.get('provider')!r}, the configured one is "

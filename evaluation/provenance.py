@@ -9,53 +9,43 @@ from memory.formation.candidates import POLICY_PROVIDER_ASSISTED
 from memory.services.formation import configured_extractor
 from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 
-# The code that decides what an evaluated capability does, by part. A change
-# to any of these files changes the digest, and so invalidates certificates
-# issued for the code before it.
-POLICY_CODE = {
-    "formation": ("memory/formation", "memory/services/formation.py"),
-    # Provider-assisted formation: the same, and the adapter, egress policy and ledger.
+from .code_closure import closure_files
+
+# Where the code that decides what an evaluated capability does starts, by part:
+# the digest covers these modules and every project module they import
+# (``evaluation.code_closure``), so a change anywhere in that code invalidates
+# the certificates issued before it. Modules loaded by name from settings (the
+# configured extractor) are entries of their own.
+POLICY_ENTRIES = {
+    "formation": ("memory.services.formation", "memory.formation.extractor"),
     "formation_provider": (
-        "memory/formation",
-        "memory/services/formation.py",
-        "memory/providers",
+        "memory.services.formation",
+        "memory.formation.extractor",
+        "memory.formation.hybrid",
     ),
-    "recall": ("memory/selectors/recall.py", "memory/search"),
-    # What reconsolidation reads, plans, applies and invalidates, and how derived
-    # memories are recalled. Scheduling, budgets and the owner's actions and undo
-    # decide nothing the evaluation measures, so changing them needs no new certificate.
+    # Recall, and the derived memories the hybrid arm recalls through reconsolidation.
+    "recall": ("memory.selectors.recall", "reconsolidation.selectors.recall"),
     "reconsolidation": (
-        "reconsolidation/planning.py",
-        "reconsolidation/planners",
-        "reconsolidation/services/passes.py",
-        "reconsolidation/services/operations.py",
-        "reconsolidation/services/summaries.py",
-        "reconsolidation/services/hypotheses.py",
-        "reconsolidation/services/invalidation.py",
-        "reconsolidation/selectors/sources.py",
-        "reconsolidation/selectors/hypotheses.py",
-        "reconsolidation/selectors/summaries.py",
-        "reconsolidation/selectors/recall.py",
+        "reconsolidation.services.passes",
+        "reconsolidation.services.operations",
+        "reconsolidation.selectors.recall",
+        "memory.selectors.recall",
     ),
 }
 
 
-def _files(relative):
-    path = Path(settings.BASE_DIR) / relative
-    if path.is_dir():
-        return sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
-    return [path]
+def code_files(parts=tuple(POLICY_ENTRIES)):
+    """The files the named parts' digest covers, relative to the project, sorted."""
+    return sorted(set().union(*(closure_files(POLICY_ENTRIES[part]) for part in parts)))
 
 
-def code_digest(parts=tuple(POLICY_CODE)):
-    """SHA-256 over the named parts' files: their paths and contents, in a fixed order."""
+def code_digest(parts=tuple(POLICY_ENTRIES)):
+    """SHA-256 over the named parts' code: each file's path and contents, in a fixed order."""
     digest = hashlib.sha256()
     base = Path(settings.BASE_DIR)
-    for part in sorted(parts):
-        for relative in POLICY_CODE[part]:
-            for path in _files(relative):
-                digest.update(str(path.relative_to(base)).encode() + b"\0")
-                digest.update(path.read_bytes() + b"\0")
+    for relative in code_files(parts):
+        digest.update(relative.encode() + b"\0")
+        digest.update((base / relative).read_bytes() + b"\0")
     return digest.hexdigest()
 
 

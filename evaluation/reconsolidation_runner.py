@@ -34,7 +34,7 @@ from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.selectors.recall import derived_recall_evaluating
 
 from .arms import database_description, reconsolidate_bank
-from .provenance import POLICY_CODE, code_digest, policy_versions
+from .provenance import POLICY_ENTRIES, code_digest, policy_versions
 from .reconsolidation_scoring import reconsolidation_metrics
 
 ARM = "reconsolidation"
@@ -254,7 +254,7 @@ def evaluate_reconsolidation(path, *, k, out_dir, progress=None):
             "evaluation": ARM,
             "policy_versions": policy_versions(),
             "code_digest": code_digest(),
-            "code_digests": {part: code_digest([part]) for part in POLICY_CODE},
+            "code_digests": {part: code_digest([part]) for part in POLICY_ENTRIES},
             "dataset_digest": digest,
             "dataset": Path(path).name,
             "database": database_description(),

@@ -21,7 +21,7 @@ from django.db import connection
 from memory.services.formation import MAX_CONSUMED
 
 from .arms import ARMS
-from .provenance import POLICY_CODE, code_digest, policy_versions
+from .provenance import POLICY_ENTRIES, code_digest, policy_versions
 from .results import arm_metrics, case_records, labels_of
 
 
@@ -109,7 +109,7 @@ def evaluate(dataset, path, *, arms, k, out_dir, keep_databases=False, progress=
         "meta": {
             "policy_versions": policy_versions(),
             "code_digest": code_digest(),
-            "code_digests": {part: code_digest([part]) for part in POLICY_CODE},
+            "code_digests": {part: code_digest([part]) for part in POLICY_ENTRIES},
             "dataset_digest": dataset.digest,
             "dataset": Path(path).name,
             "database": None,

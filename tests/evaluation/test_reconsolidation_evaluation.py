@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 from evaluation.certificates import certificate_refusal
 from evaluation.models import Certificate
 from evaluation.reconsolidation_runner import DEFAULT_FIXTURES, read_fixtures
+from evaluation.reconsolidation_scoring import reconsolidation_metrics
 from reconsolidation.planning import POLICY_VERSION
 
 pytestmark = pytest.mark.django_db
@@ -199,14 +200,64 @@ def test_tampered_results_are_not_certified(results, edit, reason):
     assert not Certificate.objects.filter(capability="reconsolidation").exists()
 
 
-def test_results_that_miss_a_threshold_are_not_certified(tmp_path):
-    (case,) = [case for case in bundled_cases() if case["id"] == "merge-articles"]
-    mislabelled = {**case, "labels": {**case["labels"], "merge": []}}
-    path, _ = evaluate(tmp_path, write_cases(tmp_path / "few.jsonl", [mislabelled] * 1))
+def test_results_that_miss_a_threshold_are_not_certified(results):
+    path, data = results
+    # One derived merge of two beliefs the labels keep apart, with the metrics it implies.
+    case, observation = data["labels"]["cases"][0], data["observed"]["reconsolidation"][0]
+    observation["derived"].append(
+        {
+            "kind": "merged",
+            "status": "active",
+            "statement": "",
+            "subject": "",
+            "sensitivity": "normal",
+            "portability": "portable",
+            "scope": "principal",
+            "sources": [belief["key"] for belief in case["beliefs"]][:1] + ["zz"],
+            "foreign_sources": 0,
+            "claims": [],
+        }
+    )
+    data["arms"]["reconsolidation"] = reconsolidation_metrics(
+        data["labels"]["cases"], data["observed"]["reconsolidation"], k=10
+    )
+    path.write_text(json.dumps(data), encoding="utf-8")
 
     with pytest.raises(CommandError, match="false_merges = 1 is above the maximum 0"):
         certify(path)
-    with pytest.raises(CommandError, match="cases = 1 is below the minimum 40"):
+
+
+def test_a_self_written_trivial_fixture_is_refused(tmp_path):
+    # Forty copies of one case with nothing to merge: no false merge, and no evidence.
+    (case,) = [case for case in bundled_cases() if case["id"] == "merge-articles"]
+    trivial = {**case, "labels": {**case["labels"], "merge": []}}
+    fixture = write_cases(
+        tmp_path / "trivial.jsonl",
+        [{**trivial, "id": f"trivial-{number}"} for number in range(40)],
+    )
+    path, _ = evaluate(tmp_path, fixture)
+
+    with pytest.raises(CommandError, match="not of the shipped labelled fixture"):
+        certify(path)
+    assert not Certificate.objects.exists()
+
+
+def test_an_edited_shipped_fixture_is_refused(results, tmp_path, monkeypatch, settings):
+    from evaluation import certificates
+
+    path, _ = results
+    thinned = [{**case, "labels": {**case["labels"], "merge": []}} for case in bundled_cases()]
+    monkeypatch.setattr(
+        certificates, "DEFAULT_FIXTURES", write_cases(tmp_path / "thin.jsonl", thinned)
+    )
+
+    with pytest.raises(CommandError, match="is not the one reconsolidation is certified on"):
+        certify(path)
+
+    capabilities = dict(settings.REVERIE_CAPABILITIES)
+    capabilities["reconsolidation"] = {**capabilities["reconsolidation"], "datasets": {}}
+    settings.REVERIE_CAPABILITIES = capabilities
+    with pytest.raises(CommandError, match="too small: merges = 0 is below 16"):
         certify(path)
 
 

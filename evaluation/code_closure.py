@@ -1,0 +1,94 @@
+"""The code a capability's decisions depend on: the project modules its entry points import.
+
+Computed, not listed by hand: starting from a part's entry modules, every
+module of the project they import (directly, through a package's
+``__init__``, or as a name imported from a package) is followed in turn, by
+reading the source (``ast``), never by importing it. Modules loaded by name at
+run time (a configured extractor, say) are named among the entries.
+"""
+
+import ast
+from functools import cache
+from pathlib import Path
+
+from django.conf import settings
+
+# The project's packages; anything else (Django, the standard library) is not ours to digest.
+PROJECT_PACKAGES = ("accounts", "core", "evaluation", "memory", "reconsolidation")
+
+
+def _base():
+    return Path(settings.BASE_DIR)
+
+
+def module_file(name):
+    """The file of project module ``name``, or None when it is not one."""
+    if name.split(".")[0] not in PROJECT_PACKAGES:
+        return None
+    path = _base().joinpath(*name.split("."))
+    if (path / "__init__.py").is_file():
+        return path / "__init__.py"
+    if path.with_suffix(".py").is_file():
+        return path.with_suffix(".py")
+    return None
+
+
+def _prefixes(name):
+    parts = name.split(".")
+    return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
+
+
+def _absolute(node, module, is_package):
+    """The module an ``ImportFrom`` node names, resolved against ``module``."""
+    if not node.level:
+        return node.module
+    package = module.split(".")
+    if not is_package:
+        package = package[:-1]
+    if node.level > 1:
+        package = package[: len(package) - node.level + 1]
+    return ".".join(package + ([node.module] if node.module else []))
+
+
+@cache
+def _imports(name, text):
+    tree = ast.parse(text)
+    is_package = module_file(name).name == "__init__.py"
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                found.update(_prefixes(alias.name))
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node, name, is_package)
+            found.update(_prefixes(base))
+            # "from memory.formation import hybrid" imports a module, not a name.
+            found.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+    return frozenset(found)
+
+
+def project_imports(name):
+    """The project modules that module ``name`` imports."""
+    text = module_file(name).read_text(encoding="utf-8")
+    return {imported for imported in _imports(name, text) if module_file(imported)}
+
+
+def import_closure(entries):
+    """Every project module ``entries`` import, transitively, with the entries themselves."""
+    seen, pending = (
+        set(),
+        [prefix for entry in entries for prefix in _prefixes(entry) if module_file(prefix)],
+    )
+    while pending:
+        name = pending.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        pending.extend(project_imports(name) - seen)
+    return seen
+
+
+def closure_files(entries):
+    """The files of ``import_closure(entries)``, relative to the project, sorted."""
+    base = _base()
+    return sorted(str(module_file(name).relative_to(base)) for name in import_closure(entries))
