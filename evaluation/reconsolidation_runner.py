@@ -23,12 +23,11 @@ from django.utils.crypto import get_random_string
 from django.utils.dateparse import parse_datetime
 
 from core.errors import ReverieError
-from memory.enums import Actor, AuditAction, Authority, BeliefStatus, EventType
+from memory.enums import BeliefStatus, EventType
 from memory.models import Belief
-from memory.principal import principal_context, principal_transaction
+from memory.principal import principal_context
 from memory.selectors.recall import recall
-from memory.services.beliefs import belief_delete
-from memory.services.records import create_belief
+from memory.services.beliefs import belief_delete, belief_import
 from memory.services.sessions import event_append, session_create
 from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.selectors.recall import derived_recall_evaluating
@@ -101,29 +100,22 @@ def _load(principal, case):
                 )
             )
         status = spec.get("status", BeliefStatus.ACTIVE)
-        with principal_transaction(principal):
-            beliefs[spec["key"]] = create_belief(
-                principal=principal,
-                sources=events,
-                action=AuditAction.REMEMBERED,
-                actor=Actor.PRINCIPAL,
-                type=spec["type"],
-                subject=spec["subject"],
-                statement=spec["statement"],
-                polarity=spec["polarity"],
-                authority=Authority.EXPLICIT
-                if status == BeliefStatus.ACTIVE
-                else Authority.INFERRED,
-                status=status,
-                needs_review=status == BeliefStatus.PROVISIONAL,
-                confidence=CONFIDENCE[status],
-                scope=spec["scope"],
-                portability=spec["portability"],
-                sensitivity=spec["sensitivity"],
-                valid_from=_moment(spec.get("valid_from")),
-                valid_until=_moment(spec.get("valid_until")),
-                evidence_at=max(event.occurred_at for event in events) if events else None,
-            )
+        beliefs[spec["key"]] = belief_import(
+            principal=principal,
+            status=status,
+            source_event_ids=[event.public_id for event in events],
+            type=spec["type"],
+            subject=spec["subject"],
+            statement=spec["statement"],
+            polarity=spec["polarity"],
+            confidence=CONFIDENCE[status],
+            scope=spec["scope"],
+            portability=spec["portability"],
+            sensitivity=spec["sensitivity"],
+            valid_from=_moment(spec.get("valid_from")),
+            valid_until=_moment(spec.get("valid_until")),
+            expires_at=None,
+        )
     return beliefs
 
 

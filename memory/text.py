@@ -22,7 +22,9 @@ STOPWORDS = frozenset(
 
 _WORD_RE = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 _SPACE_RE = re.compile(r"\s+")
-_SUBJECT_RE = re.compile(r"^[a-z][a-z0-9]*:[a-z0-9]+(?:[-:][a-z0-9]+)*$")
+# A subject is the conflict key '<kind>:<entity>', e.g. 'device:apple-watch'.
+SUBJECT_PATTERN = r"^[a-z][a-z0-9]*:[a-z0-9]+(?:[-:][a-z0-9]+)*$"
+_SUBJECT_RE = re.compile(SUBJECT_PATTERN)
 SUBJECT_MAX_CHARS = 200
 MAX_QUERY_TERMS = 16
 

@@ -12,21 +12,21 @@ from core.errors import HTTP_STATUS_BY_CODE
 from memory.enums import (
     LIVE_BELIEF_STATUS_CHOICES,
     MESSAGE_EVENT_TYPE_CHOICES,
+    SCOPE_PATTERN,
     BeliefType,
     PartType,
     Polarity,
     Portability,
     Sensitivity,
 )
-
-SUBJECT_PATTERN = r"^[a-z][a-z0-9]*:[a-z0-9]+(?:[-:][a-z0-9]+)*$"
-SCOPE_PATTERN = r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$"
+from memory.services.sessions import AUTHOR_NAME_MAX_CHARS, EXTERNAL_ID_MAX_CHARS
+from memory.text import SUBJECT_MAX_CHARS, SUBJECT_PATTERN
 
 
 def subject_field():
     return serializers.RegexField(
         SUBJECT_PATTERN,
-        max_length=200,
+        max_length=SUBJECT_MAX_CHARS,
         required=False,
         allow_null=True,
         default=None,
@@ -73,7 +73,9 @@ class ErrorSerializer(serializers.Serializer):
 
 class SessionCreateInput(StrictSerializer):
     scope = scope_field()
-    external_id = serializers.CharField(required=False, allow_null=True, max_length=200)
+    external_id = serializers.CharField(
+        required=False, allow_null=True, max_length=EXTERNAL_ID_MAX_CHARS
+    )
 
 
 class SessionOutput(serializers.Serializer):
@@ -96,9 +98,11 @@ class EventAppendInput(StrictSerializer):
     type = serializers.ChoiceField(choices=MESSAGE_EVENT_TYPE_CHOICES)
     parts = PartInput(many=True)
     author_name = serializers.CharField(
-        required=False, default="", allow_blank=True, max_length=120
+        required=False, default="", allow_blank=True, max_length=AUTHOR_NAME_MAX_CHARS
     )
-    external_id = serializers.CharField(required=False, allow_null=True, max_length=200)
+    external_id = serializers.CharField(
+        required=False, allow_null=True, max_length=EXTERNAL_ID_MAX_CHARS
+    )
     occurred_at = serializers.DateTimeField(required=False, allow_null=True)
 
 

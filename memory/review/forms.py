@@ -2,6 +2,8 @@
 
 from django import forms
 
+from memory.text import SUBJECT_MAX_CHARS
+
 
 class RevisionForm(forms.Form):
     """The revision of a memory the owner saw when they chose to act on it."""
@@ -16,7 +18,7 @@ class CorrectionForm(RevisionForm):
     )
     subject = forms.CharField(
         required=False,
-        max_length=200,
+        max_length=SUBJECT_MAX_CHARS,
         help_text=(
             "Optional. The key this memory is about, like device:apple-watch. "
             "Leave it empty to keep the current one."

@@ -20,11 +20,21 @@ def _check_choices(values, allowed, field):
 
 
 def belief_list(
-    *, principal, statuses=None, types=None, needs_review=None, since=None, access=FULL_ACCESS
+    *,
+    principal,
+    statuses=None,
+    types=None,
+    needs_review=None,
+    since=None,
+    access=FULL_ACCESS,
+    related=False,
 ):
     """The principal's beliefs that ``access`` sees, newest change first; every filter is
-    optional."""
+    optional. ``related`` fetches what a memory's representation shows with each page of
+    them (see ``with_relations``)."""
     beliefs = access.filter(Belief.objects.filter(owner=principal))
+    if related:
+        beliefs = with_relations(beliefs)
     if statuses is not None:
         beliefs = beliefs.filter(
             status__in=_check_choices(statuses, BeliefStatus.values, "statuses")
@@ -109,10 +119,20 @@ def belief_history(*, principal, belief_id, access=FULL_ACCESS):
     return {"belief": belief, "versions": versions, "changes": list(changes)}
 
 
-def belief_changes(*, principal, after=None, limit, now=None):
+def belief_changes(*, principal, after=None, limit, now=None, among=None):
     """Beliefs changed after ``after`` (a position), oldest change first.
 
     A position is ``(updated_at, row id)``. Returns the beliefs and the position
-    to ask from next time (see ``memory.selectors.feeds``).
+    to ask from next time (see ``memory.selectors.feeds``). With ``among`` (a
+    ``belief_list``), only the changed beliefs it holds are returned, as it
+    fetches them; the position still moves past the others, so that a filtered
+    feed advances through the principal's changes as the unfiltered one does.
     """
-    return change_feed(Belief.objects.filter(owner=principal), after=after, limit=limit, now=now)
+    changed, position = change_feed(
+        Belief.objects.filter(owner=principal), after=after, limit=limit, now=now
+    )
+    if among is not None:
+        changed = list(
+            among.filter(pk__in=[belief.pk for belief in changed]).order_by("updated_at", "id")
+        )
+    return changed, position

@@ -40,7 +40,15 @@ EXPLICIT_CONFIDENCE = 0.95
 MAX_SOURCES = 20
 
 
-def _check_revision(belief, expected_revision):
+def _belief_at_revision(*, principal, belief_id, expected_revision):
+    """The principal's belief, locked until the transaction ends, if it is still at
+    ``expected_revision``; else a conflict naming its current revision.
+
+    The row is locked before its revision is compared, so that of two requests acting on
+    the same revision the second waits for the first to commit, then sees the revision the
+    first made and is refused, instead of both passing the check.
+    """
+    belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
     if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
         raise validation_error("expected_revision must be an integer.", field="expected_revision")
     if belief.revision != expected_revision:
@@ -49,6 +57,20 @@ def _check_revision(belief, expected_revision):
             field="expected_revision",
             current_revision=belief.revision,
         )
+    return belief
+
+
+def _settle(belief, status, *, action, details=None):
+    """The owner's decision on ``belief``: its new status, and nothing left for them to review."""
+    belief.needs_review = False
+    return set_status(
+        belief,
+        status,
+        action=action,
+        actor=Actor.PRINCIPAL,
+        extra_fields=["needs_review"],
+        details=details,
+    )
 
 
 def _check_choice(value, enum, field):
@@ -137,6 +159,66 @@ def _source_events(principal, source_event_ids):
     return [events[i] for i in ids]
 
 
+def _stated_claim(
+    *,
+    statement,
+    type,
+    subject,
+    polarity,
+    confidence,
+    scope,
+    portability,
+    sensitivity,
+    valid_from,
+    valid_until,
+    expires_at,
+):
+    """A claim as it is stated to be stored, checked, as the fields of a belief."""
+    _check_choice(type, BeliefType, "type")
+    _check_choice(polarity, Polarity, "polarity")
+    _check_choice(portability, Portability, "portability")
+    _check_choice(sensitivity, Sensitivity, "sensitivity")
+    statement, subject, confidence = _check_claim(
+        statement=statement,
+        subject=subject,
+        confidence=confidence,
+        scope=scope,
+        valid_from=valid_from,
+        valid_until=valid_until,
+        expires_at=expires_at,
+    )
+    return {
+        "type": type,
+        "subject": subject,
+        "statement": statement,
+        "polarity": polarity,
+        "confidence": confidence,
+        "scope": scope,
+        "portability": portability,
+        "sensitivity": sensitivity,
+        "valid_from": valid_from,
+        "valid_until": valid_until,
+        "expires_at": expires_at,
+    }
+
+
+def _store(principal, claim, sources, *, status, supersedes=None):
+    """A belief of a stated claim: explicit when it is active, else inferred and waiting for
+    the owner's review."""
+    return create_belief(
+        principal=principal,
+        sources=sources,
+        action=AuditAction.REMEMBERED,
+        actor=Actor.PRINCIPAL,
+        authority=Authority.EXPLICIT if status == BeliefStatus.ACTIVE else Authority.INFERRED,
+        status=status,
+        needs_review=status == BeliefStatus.PROVISIONAL,
+        evidence_at=max((e.occurred_at for e in sources), default=None),
+        supersedes=supersedes,
+        **claim,
+    )
+
+
 def belief_remember(
     *,
     principal,
@@ -159,22 +241,22 @@ def belief_remember(
     an active explicit memory returns that memory unchanged; an equal inferred
     memory is superseded by the explicit one.
     """
-    _check_choice(type, BeliefType, "type")
-    _check_choice(polarity, Polarity, "polarity")
-    _check_choice(portability, Portability, "portability")
-    _check_choice(sensitivity, Sensitivity, "sensitivity")
-    statement, subject, confidence = _check_claim(
+    claim = _stated_claim(
         statement=statement,
+        type=type,
         subject=subject,
+        polarity=polarity,
         confidence=confidence,
         scope=scope,
+        portability=portability,
+        sensitivity=sensitivity,
         valid_from=valid_from,
         valid_until=valid_until,
         expires_at=expires_at,
     )
     with principal_transaction(principal):
         sources = _source_events(principal, source_event_ids)
-        fingerprint = claim_fingerprint(subject, statement)
+        fingerprint = claim_fingerprint(claim["subject"], claim["statement"])
         equal = list(
             Belief.objects.select_for_update()
             .filter(
@@ -191,27 +273,7 @@ def belief_remember(
                 return existing
         # The explicit statement replaces an equal memory that was only inferred.
         replaced = equal[0] if equal else None
-        belief = create_belief(
-            principal=principal,
-            sources=sources,
-            action=AuditAction.REMEMBERED,
-            actor=Actor.PRINCIPAL,
-            type=type,
-            subject=subject,
-            statement=statement,
-            polarity=polarity,
-            authority=Authority.EXPLICIT,
-            status=BeliefStatus.ACTIVE,
-            confidence=confidence,
-            scope=scope,
-            portability=portability,
-            sensitivity=sensitivity,
-            valid_from=valid_from,
-            valid_until=valid_until,
-            expires_at=expires_at,
-            evidence_at=max((e.occurred_at for e in sources), default=None),
-            supersedes=replaced,
-        )
+        belief = _store(principal, claim, sources, status=BeliefStatus.ACTIVE, supersedes=replaced)
         if replaced is not None:
             set_status(
                 replaced,
@@ -223,22 +285,41 @@ def belief_remember(
         return belief
 
 
+IMPORTED_STATUSES = (BeliefStatus.ACTIVE.value, BeliefStatus.PROVISIONAL.value)
+
+
+def belief_import(*, principal, status, source_event_ids=(), **claim):
+    """Store a memory as another bank of memories held it, for the owner.
+
+    An active memory is explicit; a provisional one is inferred and waits for
+    the owner's review. ``claim`` is every field ``belief_remember`` takes
+    besides its sources (statement, type, subject, polarity, confidence, scope,
+    portability, sensitivity, valid_from, valid_until, expires_at), checked the
+    same way. Unlike ``belief_remember``, a memory equal to one already held is
+    stored beside it, not merged into it: the bank being loaded decides what it
+    holds (the reconsolidation evaluation loads its labelled banks so).
+    """
+    if status not in IMPORTED_STATUSES:
+        raise validation_error(
+            f"status must be one of {', '.join(IMPORTED_STATUSES)}.",
+            field="status",
+            allowed=list(IMPORTED_STATUSES),
+        )
+    claim = _stated_claim(**claim)
+    with principal_transaction(principal):
+        return _store(principal, claim, _source_events(principal, source_event_ids), status=status)
+
+
 def belief_confirm(*, principal, belief_id, expected_revision):
     """The owner confirms a memory: provisional becomes active, review is done."""
     with principal_transaction(principal):
-        belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
-        _check_revision(belief, expected_revision)
+        belief = _belief_at_revision(
+            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+        )
         if belief.status == BeliefStatus.PROVISIONAL or (
             belief.status == BeliefStatus.ACTIVE and belief.needs_review
         ):
-            belief.needs_review = False
-            return set_status(
-                belief,
-                BeliefStatus.ACTIVE,
-                action=AuditAction.CONFIRMED,
-                actor=Actor.PRINCIPAL,
-                extra_fields=["needs_review"],
-            )
+            return _settle(belief, BeliefStatus.ACTIVE, action=AuditAction.CONFIRMED)
         raise conflict(
             f"A {belief.status} memory cannot be confirmed.", field="status", status=belief.status
         )
@@ -247,22 +328,16 @@ def belief_confirm(*, principal, belief_id, expected_revision):
 def belief_reject(*, principal, belief_id, expected_revision):
     """The owner rejects a memory. Formation will not propose the same claim again."""
     with principal_transaction(principal):
-        belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
-        _check_revision(belief, expected_revision)
+        belief = _belief_at_revision(
+            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+        )
         if belief.status not in LIVE_BELIEF_STATUSES:
             raise conflict(
                 f"A {belief.status} memory cannot be rejected.",
                 field="status",
                 status=belief.status,
             )
-        belief.needs_review = False
-        return set_status(
-            belief,
-            BeliefStatus.REJECTED,
-            action=AuditAction.REJECTED,
-            actor=Actor.PRINCIPAL,
-            extra_fields=["needs_review"],
-        )
+        return _settle(belief, BeliefStatus.REJECTED, action=AuditAction.REJECTED)
 
 
 def belief_correct(
@@ -285,8 +360,9 @@ def belief_correct(
     one is given, so it supersedes only the belief it corrects.
     """
     with principal_transaction(principal):
-        old = belief_get(principal=principal, belief_id=belief_id, for_update=True)
-        _check_revision(old, expected_revision)
+        old = _belief_at_revision(
+            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+        )
         if old.status not in LIVE_BELIEF_STATUSES:
             raise conflict(
                 f"A {old.status} memory cannot be corrected.", field="status", status=old.status
@@ -332,13 +408,10 @@ def belief_correct(
             evidence_at=old.evidence_at,
             supersedes=old,
         )
-        old.needs_review = False
-        set_status(
+        _settle(
             old,
             BeliefStatus.SUPERSEDED,
             action=AuditAction.SUPERSEDED,
-            actor=Actor.PRINCIPAL,
-            extra_fields=["needs_review"],
             details={"superseded_by": str(new.public_id)},
         )
         return new
@@ -352,8 +425,9 @@ def belief_delete(*, principal, belief_id, expected_revision):
     the same messages.
     """
     with principal_transaction(principal):
-        belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
-        _check_revision(belief, expected_revision)
+        belief = _belief_at_revision(
+            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+        )
         if belief.status == BeliefStatus.DELETED:
             raise conflict("The memory is already deleted.", field="status", status=belief.status)
         versions = belief_versions(principal=principal, belief=belief)

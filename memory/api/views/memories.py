@@ -22,7 +22,6 @@ from memory.selectors.beliefs import (
     belief_get,
     belief_history,
     belief_list,
-    with_relations,
 )
 from memory.services.beliefs import (
     belief_confirm,
@@ -121,19 +120,18 @@ class MemoryListApi(ApiView):
             types=_csv(request, "type"),
             needs_review=_bool(request, "needs_review"),
             access=request.access,
+            related=True,
         )
         changed_since = request.query_params.get("changed_since")
         if changed_since is None:
-            page = Page(request)
-            rows, cursor = list(with_relations(page.slice(beliefs))), None
+            rows, cursor = list(Page(request).slice(beliefs)), None
         else:
             rows, position = belief_changes(
                 principal=request.user,
                 after=cursor_decode(changed_since),
                 limit=Page(request).limit,
+                among=beliefs,
             )
-            rows = list(with_relations(beliefs.filter(pk__in=[r.pk for r in rows])))
-            rows.sort(key=lambda belief: (belief.updated_at, belief.pk))
             cursor = cursor_encode(position) or changed_since
         body = {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
         if provider is not None:
