@@ -351,14 +351,22 @@ class OwnedIndex:
     def remove(self, subject):
         self._entries.pop(subject, None)
 
+    def matches(self, mentioned):
+        """The owned subjects whose tokens contain every mentioned token, in order."""
+        wanted = {singular(t.lower()) for t in mentioned}
+        if not wanted:
+            return []
+        return [s for s, tokens in self._entries.items() if wanted <= tokens]
+
     def resolve(self, mentioned):
         """The one owned subject whose tokens contain every mentioned token, else None.
 
         Several matches are ambiguous ("I sold the car" with two cars) and
         resolve to nothing, like no match at all.
         """
-        wanted = {singular(t.lower()) for t in mentioned}
-        if not wanted:
-            return None
-        matches = [s for s, tokens in self._entries.items() if wanted <= tokens]
+        matches = self.matches(mentioned)
         return matches[0] if len(matches) == 1 else None
+
+    def holds_kind(self, kind):
+        """Whether the owner has anything of ``kind`` (``"vehicle"``)."""
+        return any(subject.split(":", 1)[0] == kind for subject in self._entries)

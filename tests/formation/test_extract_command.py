@@ -75,7 +75,9 @@ def test_a_later_line_of_a_session_can_retract_what_an_earlier_one_formed(tmp_pa
         ],
     )
 
-    assert output[1]["candidates"] == []
+    # Another session knows no BMW X3: its retraction stands alone, under its own subject.
+    (unknown,) = output[1]["candidates"]
+    assert unknown["subject"] == "vehicle:bmw"
     (retraction,) = output[2]["candidates"]
     assert (retraction["subject"], retraction["polarity"], retraction["statement"]) == (
         "vehicle:bmw-x3",
@@ -238,9 +240,9 @@ def run_coverage(tmp_path, *args):
 def test_coverage_counts_facts_with_an_accepted_memory_from_their_evidence(tmp_path):
     report = json.loads(run_coverage(tmp_path, "--json"))
 
-    # Ana's puppy, Ben's cats and Ana's hiking; not the question, not the
-    # unresolved retraction, not the broken evidence id.
-    assert (report["covered"], report["facts"]) == (3, 6)
+    # Ana's puppy, Ben's cats, Ana's hiking and Ben's Vespa sale; not the
+    # question, not the broken evidence id.
+    assert (report["covered"], report["facts"]) == (4, 6)
     assert report["conversations"][0]["sample_id"] == "conv-x"
     assert report["participant_proposals"] == 0
     assert report["principal_turns"] == 5
@@ -249,8 +251,8 @@ def test_coverage_counts_facts_with_an_accepted_memory_from_their_evidence(tmp_p
 def test_coverage_prints_a_readable_report(tmp_path):
     text = run_coverage(tmp_path)
 
-    assert "3 / 6 (50.0%)" in text
-    assert "conv-x: 3 / 6" in text
+    assert "4 / 6 (66.7%)" in text
+    assert "conv-x: 4 / 6" in text
     assert "candidates per owner turn" in text
 
 

@@ -155,8 +155,10 @@ def test_an_ambiguous_retraction_proposes_nothing():
     assert extract("I sold the car.", known=(BMW, CIVIC)) == ()
 
 
-def test_a_retraction_of_something_unknown_proposes_nothing_not_even_ownership():
-    assert extract("I sold my Porsche.", known=(BMW,)) == ()
+def test_a_retraction_of_something_unknown_stands_alone_under_its_own_subject():
+    assert claims(extract("I sold my Porsche.", known=(BMW,))) == [
+        ("vehicle:porsche", "User no longer owns a Porsche.", "negative")
+    ]
 
 
 def test_a_subject_retracted_in_a_message_is_not_also_proposed_positively_by_it():
@@ -378,7 +380,8 @@ def test_sentences_clauses_and_parts_keep_unrelated_statements_apart():
 
 def test_a_second_verb_of_the_same_speaker_is_its_own_claim():
     assert claims(extract("I sold my bike and bought a Vespa.")) == [
-        ("vehicle:vespa", "User owns a Vespa.", "positive")
+        ("vehicle:bike", "User no longer owns a bike.", "negative"),
+        ("vehicle:vespa", "User owns a Vespa.", "positive"),
     ]
 
 

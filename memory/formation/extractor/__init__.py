@@ -71,8 +71,9 @@ def _read_message(message, reader):
         for sentence in statements(part):
             if reader.tally.exhausted:
                 return
-            for clause_text in clauses(sentence):
-                clause = Clause(clause_text, reader)
+            found = clauses(sentence)
+            for index, clause_text in enumerate(found):
+                clause = Clause(clause_text, reader, before=found[:index], after=found[index + 1 :])
                 if wishful(clause_text):
                     # Only a present preference survives a wish ("I want short
                     # answers"), and what is arranged survives the plain future.

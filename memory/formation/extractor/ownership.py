@@ -2,8 +2,10 @@
 
 "I have an Apple Watch and a BMW X3", "my dog Biscuit", "I adopted a cat named
 Luna" form positive ownership; "I sold my BMW", "I gave the dog away", "I no
-longer have a car" and "my bike was stolen" retract a thing the owner is known
-to have. Someone else's thing ("my sister's car") is never the owner's.
+longer have a car", "my bike was stolen" and "my iPad died and I threw it out"
+retract a thing: the one the owner is known to have, or, when none is known
+and the words leave no doubt, the thing under the subject its positive claim
+would have. Someone else's thing ("my sister's car") is never the owner's.
 """
 
 import re
@@ -13,7 +15,7 @@ from memory.enums import BeliefType, Polarity
 from .. import subjects as S
 from .reading import Proposal, hint, triggers
 from .things import noun_phrases
-from .vocabulary import ADV, WHO, is_capitalised, is_name
+from .vocabulary import ADV, BOUNDARY_WORDS, WHO, is_capitalised, is_name
 
 _OWN_RE = re.compile(
     WHO + ADV + r"(?P<verb>have got|have|got|own|bought|purchased|picked up|adopted|rescued|"
@@ -28,15 +30,39 @@ _LATER_ITEM_RE = re.compile(r"(?:,\s*|\s+)and\s+(?=(?:a|an|two|three|four|\d+)\s
 _POSSESSIVE_KINDS = frozenset({"device", "vehicle", "pet", "instrument"})
 _APPOSED_NAME_RE = re.compile(r"(?-i:\b([A-Z][\w'-]+)),\s*$")
 _RETRACT_RE = re.compile(
-    WHO + ADV + r"(?:have\s+)?(?P<verb>sold|gave away|given away|got rid of|gotten rid of|"
-    r"traded in|traded|swapped|donated|scrapped|returned|replaced|sold off|gave up)\s+",
+    WHO
+    + ADV
+    + r"(?:have\s+"
+    + ADV
+    + r")?(?P<verb>sold off|sold|gave away|given away|got rid of|gotten rid of|"
+    r"traded in|traded|swapped|donated|scrapped|returned|replaced|gave up|threw out|threw away|"
+    r"thrown out|thrown away|recycled|rehomed|pawned)\s+",
     re.I,
 )
-_GAVE_RE = re.compile(WHO + ADV + r"(?:have\s+)?(?:gave|given)\s+(?=(?:my|our|the)\s)", re.I)
+# "I gave my Kindle to my niece", "I threw my Fitbit away".
+_PARTICLE_RE = re.compile(
+    WHO + ADV + r"(?:have\s+)?(?P<verb>gave|given|threw|thrown)\s+(?=(?:my|our|the|it|them)\b)",
+    re.I,
+)
+_PARTICLES = {
+    "gave": ("to", "away"),
+    "given": ("to", "away"),
+    "threw": ("out", "away"),
+    "thrown": ("out", "away"),
+}
+# "out the window" is where a thing went, not that it was thrown out.
+_PARTICLE_AFTER_RE = re.compile(
+    r"\s+(?P<particle>to|away|out(?!\s+(?:the|of|into|onto|at|across|over)\b))\b", re.I
+)
+_TRADED_IN_RE = re.compile(r"\s+in\b", re.I)
+# Saying it is theirs no longer, in so many words; what they no longer drive
+# or ride ("I don't ride my bike anymore") they may still own.
 _NO_LONGER_RE = re.compile(
-    WHO + r"(?P<how>no longer|do not|did not|used to)\s+(?:have|own|drive|ride|have got)\s+",
+    WHO + r"(?P<how>no longer|do not|did not|used to)\s+"
+    r"(?P<verb>have got|have|own|drive|ride)\s+",
     re.I,
 )
+_NO_LONGER_OWNED = frozenset({"have", "have got", "own"})
 # Someone else parting with the owner's thing ("my dad sold my BMW") says the
 # owner no longer has it; such a possessive is never a positive claim.
 _LOST_BY_OTHERS_RE = re.compile(
@@ -51,9 +77,72 @@ _LOST_THING_RE = re.compile(
     re.I,
 )
 _PET_GONE_RE = re.compile(
-    r"\s+(?:died|passed away|passed|was put down|was put to sleep|ran away)\b", re.I
+    r"\s+(?:(?P<gone>died|passed away|was put down|was put to sleep)|passed|ran away)\b", re.I
 )
-_EXCHANGE_RE = re.compile(r"^\s+(?:for|with)\s+", re.I)
+_EXCHANGE_RE = re.compile(r"^\s+(?:in\s+)?(?:for|with)\s+", re.I)
+
+# -- what retracts a thing nobody said the owner has --------------------------------
+#
+# A retraction of a thing the owner is known to have takes that thing's subject.
+# One of a thing not known stands on its own, under the subject the positive
+# claim would have had ("I own a Toyota Corolla" and "I sold my Toyota Corolla"
+# share ``vehicle:toyota-corolla``), when nothing in it leaves room for doubt:
+#
+# - the verb says the owner parted with it for good. "returned" (often what was
+#   borrowed or rented), "gave up" (often a pastime: "I gave up my guitar"),
+#   "replaced", "traded" or "swapped" without what took its place ("I replaced
+#   my phone screen"), giving it "to" anyone but a person or a charity ("to the
+#   mechanic"), no longer driving or riding it, and a pet that "ran away" (it
+#   may come back) retract only what is known. "Lost" (usually found again) and
+#   "broke" (still owned) retract nothing;
+# - the thing was the owner's: "my" or "our", named by "I no longer have", or
+#   "it" standing for the one thing the sentence said was theirs before;
+# - it is a thing of the lexicon, ending where the phrase ends ("my Tesla
+#   shares", "my dog's bed" are not the Tesla or the dog), and not one that was
+#   never theirs ("my dream car") or a generic one past ("my old car" went when a
+#   new one came);
+# - a generic thing ("my car") is not what a known thing of the same kind may
+#   be called, and the sentence does not go on to get another ("... and bought
+#   a new one").
+_PARTED = frozenset(
+    {
+        *("sold", "sold off", "gave away", "given away", "got rid of", "gotten rid of"),
+        *("traded in", "donated", "scrapped", "recycled", "rehomed", "pawned"),
+        *("threw out", "threw away", "thrown out", "thrown away"),
+    }
+)
+_EXCHANGED = frozenset({"traded", "swapped", "replaced"})
+_STANDALONE_KINDS = frozenset({"device", "vehicle", "pet", "instrument", "appliance"})
+# Past words that still name the thing the owner had until now.
+_FORMER = frozenset({"old", "former", "previous"})
+_NUMBER_WORDS = frozenset(
+    "one two three four five six seven eight nine ten few couple several years months weeks "
+    "days".split()
+)
+# Words that may follow a whole thing: a preposition, a time, a manner.
+_AFTER_THING = (
+    BOUNDARY_WORDS
+    | _NUMBER_WORDS
+    | frozenset(
+        "any through via recently finally eventually earlier online privately cheaply".split()
+    )
+)
+# ... and, where the sentence goes on about the thing, a verb ("My iPhone kept
+# crashing, so I sold it").
+_VERB_AFTER_THING = frozenset("kept broke went began fell ran took made cost quit".split())
+_NEXT_WORD_RE = re.compile(r"\s*(?P<word>'s\b|[^\W_][\w'-]*)")
+_PRONOUN_RE = re.compile(r"(?P<pronoun>it|them)\b", re.I)
+# "I sold both my cars", "I gave away all of my guitars".
+_ALL_OF_RE = re.compile(r"(?:both|all)\s+(?:of\s+)?(?=(?:my|our|the)\s)", re.I)
+_ANTECEDENT_RE = re.compile(
+    r"\b(?P<my>my|our)\s+|"
+    + WHO
+    + ADV
+    + r"(?:had|have|owned|own|bought|got|purchased|adopted|inherited|picked up)\s+",
+    re.I,
+)
+_RECIPIENT_RE = re.compile(r"\s*(?:(?:my|our|a|an|his|her|their)\s+)?(?P<who>[\w'-]+)", re.I)
+_RECIPIENTS = frozenset("charity him her them someone somebody".split())
 
 
 def _ownership_statement(phrase):
@@ -136,28 +225,32 @@ def read_ownership(clause, reader):
                 reader.add(proposal)
 
 
-def _retract(clause, reader, phrase, near):
+def _retract(clause, reader, phrase, near, *, alone=False):
+    """Propose that the owner no longer has ``phrase``'s thing.
+
+    A thing the owner is known to have keeps its subject; several known things
+    matching is ambiguous ("I sold the car" with two cars) and proposes nothing.
+    Otherwise only a retraction that stands ``alone`` proposes, under the
+    subject the positive claim would have.
+    """
     mentioned = S.entity_tokens(phrase.text + " " + phrase.name)
     if not mentioned:
         return
     reader.retracted_mentions.append(frozenset(mentioned))
-    subject = reader.owned.resolve(mentioned)
-    if subject is None:
-        # Nothing the owner has matches, or several things do: no proposal.
+    matches = reader.owned.matches(mentioned)
+    if len(matches) == 1:
+        subject = matches[0]
+    elif matches or not alone:
         return
-    thing = phrase.text
-    if phrase.kind == "pet":
-        named = f" named {phrase.name}" if phrase.name else ""
-        statement = f"User no longer has {S.article(thing)} {thing}{named}."
-    elif S.is_plural(phrase.words) or phrase.quantity:
-        statement = f"User no longer owns {thing}."
     else:
-        statement = f"User no longer owns {S.article(thing)} {thing}."
+        subject = _ownership_subject(phrase)
+        if subject is None:
+            return
     reader.add_negative(
         Proposal(
             type=BeliefType.OWNERSHIP,
             subject=subject,
-            statement=statement,
+            statement=_retraction_statement(phrase),
             polarity=Polarity.NEGATIVE,
             confidence=0.8,
             temporal=hint(clause.temporal, near),
@@ -165,29 +258,168 @@ def _retract(clause, reader, phrase, near):
     )
 
 
+def _retraction_statement(phrase):
+    thing = phrase.text
+    if phrase.kind == "pet":
+        if phrase.quantity:
+            return f"User no longer has {phrase.quantity} {thing}."
+        if S.is_plural(phrase.words):
+            return f"User no longer has {thing}."
+        named = f" named {phrase.name}" if phrase.name else ""
+        return f"User no longer has {S.article(thing)} {thing}{named}."
+    if S.is_plural(phrase.words) or phrase.quantity:
+        return f"User no longer owns {thing}."
+    return f"User no longer owns {S.article(thing)} {thing}."
+
+
+def _ends_thing(after, *, verb=False):
+    """Whether the words after a thing leave it whole: not "my Tesla shares", "my dog's bed".
+
+    With ``verb``, a verb may follow it ("my iPhone kept crashing").
+    """
+    following = _NEXT_WORD_RE.match(after)
+    if following is None:
+        return True
+    word = following.group("word").lower()
+    if verb and (word in _VERB_AFTER_THING or _past_tense(word)):
+        return True
+    return word in _AFTER_THING or word.isdigit()
+
+
+def _past_tense(word):
+    # "crashed", "stopped"; not "bed", "shed" or "feed".
+    return len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
+
+
+def _owned_by_it(after):
+    """Whether a thing is named only as the owner of another ("my dog's bed")."""
+    return after.startswith("'s")
+
+
+def _specific(phrase):
+    """Whether the thing has a name, a brand or a model ("my Corolla", "an iPhone 12")."""
+    return bool(phrase.name) or any(
+        is_capitalised(word) or any(c.isdigit() for c in word) for word in phrase.words
+    )
+
+
+def _stands_alone(clause, reader, phrase, after, *, whole=False):
+    """Whether a retraction of a thing not known to be the owner's may stand on its own.
+
+    ``after`` is the clause after the thing; ``whole`` says the thing is known
+    to end there (a pronoun or a verb follows it). The rules are those of the
+    comment above ``_PARTED``.
+    """
+    if phrase.kind not in _STANDALONE_KINDS or set(phrase.past) - _FORMER:
+        return False
+    if not whole and not _ends_thing(after):
+        return False
+    if not _specific(phrase) and (phrase.past or reader.owned.holds_kind(phrase.kind)):
+        return False
+    later = " ".join((after, *clause.after))
+    head = re.escape(phrase.words[-1])
+    return not re.search(
+        rf"\b(?:a|an|another)\s+(?:[\w-]+\s+){{0,2}}?(?:ones?|{head}s?)\b", later, re.I
+    )
+
+
+def _owners(phrase):
+    return phrase.determiner in {"my", "our"}
+
+
+def _antecedent(clause, start, pronoun):
+    """The one thing the sentence named before ``it`` or ``them`` at ``start``, or None.
+
+    Only the owner's things count: "my ..." and what the owner had or bought.
+    """
+    text = " . ".join((*clause.before, clause.text[:start]))
+    found = {}
+    for match in _ANTECEDENT_RE.finditer(text):
+        phrases, _ = noun_phrases(
+            text[match.end() :],
+            allow_unknown=not match.group("my"),
+            determiner_required=not match.group("my"),
+        )
+        for phrase in phrases:
+            if match.group("my"):
+                phrase.determiner = match.group("my").lower()
+            if not _ends_thing(text[match.end() + phrase.end :], verb=True):
+                continue
+            found.setdefault(_ownership_subject(phrase), phrase)
+    if len(found) != 1:
+        return None
+    phrase = next(iter(found.values()))
+    several = bool(phrase.quantity) or S.is_plural(phrase.words)
+    return phrase if several == (pronoun.lower() == "them") else None
+
+
+def _object(clause, match, **options):
+    """The things a verb at ``match`` parts with, and where they end in the clause's rest.
+
+    The things are found where the verb's object is, or for ``it`` and ``them``
+    earlier in the sentence; the latter end with the pronoun and are marked
+    with ``pronoun`` True.
+    """
+    rest = clause.text[match.end() :]
+    pronoun = _PRONOUN_RE.match(rest)
+    if pronoun:
+        phrase = _antecedent(clause, match.start(), pronoun.group("pronoun"))
+        return ([phrase] if phrase else []), pronoun.end(), True
+    every = _ALL_OF_RE.match(rest)
+    skipped = every.end() if every else 0
+    phrases, end = noun_phrases(rest[skipped:], **options)
+    for phrase in phrases:
+        phrase.end += skipped
+    return phrases, end + skipped, False
+
+
+def _recipient(after):
+    """Whether a thing given "to" someone went to a person or a charity, not a mechanic."""
+    named = _RECIPIENT_RE.match(after)
+    if named is None:
+        return False
+    who = named.group("who")
+    return who.lower() in S.KIN or who.lower() in _RECIPIENTS or is_name(who)
+
+
 def read_retractions(clause, reader):
     text = clause.text
     for match in clause.find(_RETRACT_RE):
+        verb = " ".join(match.group("verb").lower().split())
         rest = text[match.end() :]
-        phrases, end = noun_phrases(rest, allow_unknown=True)
-        for phrase in phrases:
-            _retract(clause, reader, phrase, match.start())
+        phrases, end, pronoun = _object(clause, match, allow_unknown=True)
         exchange = _EXCHANGE_RE.match(rest[end:]) if phrases else None
-        if exchange:
-            gained, _ = noun_phrases(rest[end + exchange.end() :], determiner_required=True)
-            for phrase in gained:
-                proposal = _owned(clause, phrase, 0.7, match.start())
-                if proposal:
-                    reader.add(proposal)
-    for match in clause.find(_GAVE_RE):
-        rest = text[match.end() :]
-        phrases, end = noun_phrases(rest)
-        if phrases and re.match(r"\s+(?:away|to)\b", rest[end:], re.I):
-            for phrase in phrases:
-                _retract(clause, reader, phrase, match.start())
-    for match in clause.find(_LOST_BY_OTHERS_RE):
-        phrases, _ = noun_phrases(text[match.end() :], allow_unknown=True)
+        # "I traded my Civic in" is a trade-in, with or without what came for it.
+        traded_in = verb == "traded" and _TRADED_IN_RE.match(rest[end:])
+        parted = verb in _PARTED or (verb in _EXCHANGED and exchange) or traded_in
         for phrase in phrases:
+            if not pronoun and _owned_by_it(rest[phrase.end :]):
+                continue
+            alone = bool(parted) and (pronoun or _owners(phrase))
+            after = rest[end:] if pronoun else rest[phrase.end :]
+            alone = alone and _stands_alone(clause, reader, phrase, after, whole=pronoun)
+            _retract(clause, reader, phrase, match.start(), alone=alone)
+        if exchange:
+            _gained(clause, reader, rest[end + exchange.end() :], match.start())
+    for match in clause.find(_PARTICLE_RE):
+        verb = match.group("verb").lower()
+        rest = text[match.end() :]
+        phrases, end, pronoun = _object(clause, match)
+        particle = _PARTICLE_AFTER_RE.match(rest[end:]) if phrases else None
+        if particle is None or particle.group("particle").lower() not in _PARTICLES[verb]:
+            continue
+        beyond = rest[end + particle.end() :]
+        given = particle.group("particle").lower() != "to" or _recipient(beyond)
+        for phrase in phrases:
+            alone = given and (pronoun or _owners(phrase))
+            alone = alone and _stands_alone(clause, reader, phrase, beyond, whole=True)
+            _retract(clause, reader, phrase, match.start(), alone=alone)
+    for match in clause.find(_LOST_BY_OTHERS_RE):
+        rest = text[match.end() :]
+        phrases, _ = noun_phrases(rest, allow_unknown=True)
+        for phrase in phrases:
+            if _owned_by_it(rest[phrase.end :]):
+                continue
             reader.retracted_mentions.append(
                 frozenset(S.entity_tokens(phrase.text + " " + phrase.name))
             )
@@ -195,20 +427,36 @@ def read_retractions(clause, reader):
         how = match.group("how").lower()
         if how in {"do not", "did not"} and not _ANYMORE_RE.search(text, match.end()):
             continue
-        phrases, _ = noun_phrases(text[match.end() :], allow_unknown=True)
+        owned = " ".join(match.group("verb").lower().split()) in _NO_LONGER_OWNED
+        rest = text[match.end() :]
+        phrases, _ = noun_phrases(rest, allow_unknown=True)
         for phrase in phrases:
-            _retract(clause, reader, phrase, match.start())
+            if _owned_by_it(rest[phrase.end :]):
+                continue
+            alone = owned and _stands_alone(clause, reader, phrase, rest[phrase.end :])
+            _retract(clause, reader, phrase, match.start(), alone=alone)
     for match in clause.find(_POSSESSIVE_RE):
         phrases, end = noun_phrases(text[match.end() :], allow_unknown=False)
         if not phrases:
             continue
         after = text[match.end() + end :]
-        gone = _LOST_THING_RE.match(after) or (
-            phrases[-1].kind == "pet" and _PET_GONE_RE.match(after)
-        )
-        if gone:
+        lost = _LOST_THING_RE.match(after)
+        pet_gone = phrases[-1].kind == "pet" and _PET_GONE_RE.match(after)
+        if lost or pet_gone:
+            # A pet that "ran away" may come back.
+            final = bool(lost) or bool(pet_gone.group("gone"))
             for phrase in phrases:
-                _retract(clause, reader, phrase, match.start())
+                alone = final and _stands_alone(clause, reader, phrase, after, whole=True)
+                _retract(clause, reader, phrase, match.start(), alone=alone)
+
+
+def _gained(clause, reader, text, near):
+    """What the owner got in exchange ("... for a Tesla")."""
+    phrases, _ = noun_phrases(text, determiner_required=True)
+    for phrase in phrases:
+        proposal = _owned(clause, phrase, 0.7, near)
+        if proposal:
+            reader.add(proposal)
 
 
 # A clause must contain one of a pattern's words for the pattern to match.
@@ -216,8 +464,11 @@ triggers(
     {
         _OWN_RE: "have got own bought purchased picked adopted rescued inherited built drive ride",
         _POSSESSIVE_RE: "my our",
-        _RETRACT_RE: "sold gave given rid traded swapped donated scrapped returned replaced",
-        _GAVE_RE: "gave given",
+        _RETRACT_RE: (
+            "sold gave given rid traded swapped donated scrapped returned replaced threw thrown "
+            "recycled rehomed pawned"
+        ),
+        _PARTICLE_RE: "gave given threw thrown",
         _NO_LONGER_RE: "longer not used",
         _LOST_BY_OTHERS_RE: (
             "sold gave rid traded donated scrapped returned stole crashed wrecked totaled totalled"

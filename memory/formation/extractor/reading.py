@@ -59,11 +59,18 @@ _CLAUSE_WORD_RE = re.compile(r"[a-z]+")
 
 
 class Clause:
-    """One clause being read, with what the grammars found so far."""
+    """One clause being read, with what the grammars found so far.
 
-    def __init__(self, text, context):
+    ``before`` and ``after`` hold the other clauses of its sentence: where a
+    pronoun of the clause finds what it stands for ("My iPad died and I threw
+    it out"), and what the sentence goes on to say ("... and bought a new one").
+    """
+
+    def __init__(self, text, context, *, before=(), after=()):
         self.text = text
         self.context = context
+        self.before = tuple(before)
+        self.after = tuple(after)
         self._temporal = None
         self._dates = None
         self.words = frozenset(_CLAUSE_WORD_RE.findall(text.lower()))

@@ -44,11 +44,19 @@ class NounPhrase:
     quantity: str = ""
     name: str = ""
     end: int = 0
-    blocked: bool = False
+    # The determiner the phrase opened with ("my", "a"), and the words that put
+    # the thing in the past or in a wish ("old", "dream").
+    determiner: str = ""
+    past: tuple = ()
 
     @property
     def text(self):
         return " ".join(self.words)
+
+    @property
+    def blocked(self):
+        """Whether the thing is one the owner had or wishes for, not one they have."""
+        return bool(self.past)
 
 
 def _noun_phrase(text, *, allow_unknown=False, determiner_required=False):
@@ -72,9 +80,10 @@ def _noun_phrase(text, *, allow_unknown=False, determiner_required=False):
             i += 1
     if determiner_required and not (determiner or quantity):
         return None
-    blocked = False
+    past = []
     while i < len(tokens) and tokens[i][0].lower() in _MODIFIERS:
-        blocked = blocked or tokens[i][0].lower() in S.PAST_OR_WISHED
+        if tokens[i][0].lower() in S.PAST_OR_WISHED:
+            past.append(tokens[i][0].lower())
         i += 1
     window = []
     while i < len(tokens) and len(window) < 6:
@@ -128,7 +137,13 @@ def _noun_phrase(text, *, allow_unknown=False, determiner_required=False):
             kept += 1
         words = words[:kept]
     return NounPhrase(
-        words=words, kind=kind, quantity=quantity, name=name, end=window[end][2], blocked=blocked
+        words=words,
+        kind=kind,
+        quantity=quantity,
+        name=name,
+        end=window[end][2],
+        determiner=determiner,
+        past=tuple(past),
     )
 
 
@@ -168,6 +183,9 @@ def noun_phrases(text, **options):
                 phrase.kind = sibling
         if phrase is None:
             break
+        if phrases and not phrase.determiner:
+            # "my BMW and Vespa": the later thing shares the first one's determiner.
+            phrase.determiner = phrases[-1].determiner
         phrase.end += offset
         if phrase.kind == "pet" and not phrase.name:
             named = _PET_NAME_RE.match(text[phrase.end :])
