@@ -358,7 +358,7 @@ REVERIE_RECONSOLIDATION = {
     ),
 }
 
-# Capabilities that DESIGN keeps off until evaluated: a flag naming one may only be
+# Capabilities that stay off until evaluated: a flag naming one may only be
 # on while a certificate of the capability's current code exists. Each names the
 # evaluation arm that measures it, the policy part its code digest covers and
 # the thresholds its metrics must meet ({"metric": {"min" | "max": value}}).

@@ -1,4 +1,5 @@
-"""Reading LoCoMo-format conversation files (see ``../shared/data/locomo/README.md``).
+"""Reading LoCoMo-format conversation files: a JSON list of samples, each a conversation
+between two speakers in dated sessions with its questions and per-speaker observation facts.
 
 A file that is not the format is refused with ``DatasetError`` before anything
 is written. Quirks of real data (date keys of sessions that do not exist,

@@ -300,7 +300,7 @@ class IndexMessageAuthors(_VendorSQL):
 
     Replaces the message index of ``AddFullTextIndex("event", "text", ...)``:
     PostgreSQL's generated ``search_vector`` becomes the text at weight A and
-    the author's name at weight B (``ts_rank`` counts B at 0.4 of A); SQLite's
+    the author's name at weight B (the search counts B at 0.4 of A); SQLite's
     FTS5 table gets an ``author_name`` column, which the search ranks at 0.4 of
     the text with ``bm25`` column weights. So "What did Caroline say about
     pottery?" can match Caroline's messages, and a message that says "Caroline"

@@ -9,7 +9,6 @@ import os
 import subprocess
 import sys
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -256,11 +255,13 @@ def test_coverage_prints_a_readable_report(tmp_path):
     assert "candidates per owner turn" in text
 
 
-def test_coverage_defaults_to_the_shared_dataset_outside_the_repository():
-    from evaluation.management.commands.formation_coverage import DEFAULT_LOCOMO
-
-    assert Path(settings.BASE_DIR).parent / "shared/data/locomo/locomo-dev.json" == DEFAULT_LOCOMO
-    assert not str(DEFAULT_LOCOMO).startswith(str(settings.BASE_DIR) + os.sep)
+@pytest.mark.parametrize(
+    "arguments", [["formation_coverage"], ["evaluate_formation", "--out", "unused"]]
+)
+def test_the_dataset_is_named_on_the_command_line_never_assumed(arguments):
+    # The dataset lives outside the repository, wherever its user keeps it.
+    with pytest.raises(CommandError, match="required: --locomo"):
+        call_command(*arguments, stdout=StringIO())
 
 
 def test_coverage_of_an_unreadable_dataset_is_a_command_error(tmp_path):

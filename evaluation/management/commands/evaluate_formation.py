@@ -8,7 +8,6 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.formation_evaluation import PROVIDER, formation_results
-from evaluation.management.commands.formation_coverage import DEFAULT_LOCOMO
 from evaluation.management.commands.import_conversations import read_dataset
 from memory.formation.hybrid import HybridExtractor
 from memory.formation.scoring import load_corpus
@@ -50,7 +49,7 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser):
-        parser.add_argument("--locomo", default=str(DEFAULT_LOCOMO), help="LoCoMo JSON file")
+        parser.add_argument("--locomo", required=True, help="LoCoMo JSON file")
         parser.add_argument(
             "--heldout", default=str(DEFAULT_HELDOUT), help="labelled corpus (JSON lines)"
         )

@@ -16,7 +16,6 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand
 
 from evaluation.locomo import Dataset
@@ -27,8 +26,6 @@ from memory.formation.extraction import KnownLedger, extraction_decide, user_mes
 from memory.formation.extractor import DeterministicExtractor
 from memory.formation.scoring import fabricated
 from memory.services.formation import MAX_CONSUMED
-
-DEFAULT_LOCOMO = Path(settings.BASE_DIR).parent / "shared" / "data" / "locomo" / "locomo-dev.json"
 
 
 def coverage(dataset: Dataset, *, extractor=None):
@@ -128,11 +125,7 @@ class Command(BaseCommand):
     requires_system_checks = []
 
     def add_arguments(self, parser):
-        parser.add_argument(
-            "--locomo",
-            default=str(DEFAULT_LOCOMO),
-            help="path of the LoCoMo JSON file (default: %(default)s)",
-        )
+        parser.add_argument("--locomo", required=True, help="path of the LoCoMo JSON file")
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
     def handle(self, *args, **options):
