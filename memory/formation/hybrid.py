@@ -80,6 +80,8 @@ class _Attempt:
     usage: dict
     model: str = ""
     returned: int = 0
+    # What the call is charged: its reservation until the reported usage is known.
+    cost: Decimal = Decimal(0)
 
 
 def _owner_message(message):
@@ -127,9 +129,7 @@ class HybridExtractor:
 
     policy_version = POLICY_PROVIDER_ASSISTED
 
-    def __init__(
-        self, deterministic, *, config=None, budget=BUDGET, transport=None, evaluation=False
-    ):
+    def __init__(self, deterministic, *, config=None, budget=BUDGET, evaluation=False):
         self.deterministic = deterministic
         self.config = config if config is not None else provider_config()
         self.budget = budget
@@ -137,8 +137,6 @@ class HybridExtractor:
         # dataset with no owner behind it: the one caller the owner's choice and the
         # egress policy do not bind. Its calls count against the global cap.
         self.evaluation = evaluation
-        # An httpx transport, for tests that must not reach the network at all.
-        self.transport = transport
 
     def extract(self, request):
         base = self.deterministic.extract(request)
@@ -172,22 +170,14 @@ class HybridExtractor:
 
     def _propose(self, request, attempt):
         """The model's parsed proposals and the messages sent, or _Fallback."""
-        config = self.config
-        if config is None:
+        if self.config is None:
             raise _Fallback("not_configured")
-        if self.evaluation:
-            rules = None
-        else:
-            if request.principal is None or not model_processing_allowed(request.principal):
-                raise _Fallback("opted_out")
-            if not residency_allowed(config.residency):
-                raise _Fallback("egress_denied")
-            rules = egress_rules()
+        rules = self._rules(request)
         sent = dict(_trusted_messages(request, rules))
         if not sent:
             raise _Fallback("egress_denied")
         payload = request_bytes(
-            config,
+            self.config,
             system=SYSTEM_PROMPT,
             user=user_content(sent.items(), _known_view(request, rules)),
             schema=SCHEMA,
@@ -197,7 +187,8 @@ class HybridExtractor:
         if len(payload) > self.budget.input_bytes:
             raise _Fallback("input_too_large")
         most = min(
-            config.cost(self.budget.input_tokens, self.budget.output_tokens), self.budget.usd
+            self.config.cost(self.budget.input_tokens, self.budget.output_tokens),
+            self.budget.usd,
         )
         try:
             reservation = ledger.reserve(
@@ -205,14 +196,32 @@ class HybridExtractor:
             )
         except ledger.SpendRefused as refusal:
             raise _Fallback(refusal.error_class) from None
-        cost = Decimal(most)
+        completion = self._call(payload, reservation, attempt)
+        # Until the usage is known, what the call may have cost stays reserved.
+        attempt.cost = Decimal(most)
+        try:
+            return self._accepted(completion, attempt), sent
+        finally:
+            ledger.settle(reservation, usd=attempt.cost)
+
+    def _rules(self, request):
+        """The egress rules that apply (None: an evaluation run), or _Fallback when the owner
+        or the residency pin allows nothing at all."""
+        if self.evaluation:
+            return None
+        if request.principal is None or not model_processing_allowed(request.principal):
+            raise _Fallback("opted_out")
+        if not residency_allowed(self.config.residency):
+            raise _Fallback("egress_denied")
+        return egress_rules()
+
+    def _call(self, payload, reservation, attempt):
         started = time.monotonic()
         try:
-            completion = complete(
-                config,
+            return complete(
+                self.config,
                 payload=payload,
                 timeout=min(self.budget.seconds, settings.REVERIE_PROVIDER["timeout_seconds"]),
-                transport=self.transport,
             )
         except ProviderError as error:
             if error.error_class in NOT_BILLED:
@@ -220,30 +229,31 @@ class HybridExtractor:
             raise _Fallback(error.error_class) from None
         finally:
             attempt.usage["duration_ms"] = int((time.monotonic() - started) * 1000)
-        attempt.model = completion.model[:120]
+
+    def _accepted(self, completion, attempt):
+        """The completion's proposals, if its usage is known and within the budget and its
+        content is exactly the schema; else _Fallback."""
+        attempt.model = completion.model
+        if completion.input_tokens is None or completion.output_tokens is None:
+            raise _Fallback("usage_missing")
+        attempt.cost = self.config.cost(completion.input_tokens, completion.output_tokens)
+        attempt.usage.update(
+            input_tokens=completion.input_tokens,
+            output_tokens=completion.output_tokens,
+            cost_usd=str(attempt.cost.quantize(Decimal("0.000001"))),
+        )
+        if (
+            completion.input_tokens > self.budget.input_tokens
+            or completion.output_tokens > self.budget.output_tokens
+            or attempt.cost > self.budget.usd
+        ):
+            raise _Fallback("over_budget")
         try:
-            if completion.input_tokens is None or completion.output_tokens is None:
-                raise _Fallback("usage_missing")
-            cost = config.cost(completion.input_tokens, completion.output_tokens)
-            attempt.usage.update(
-                input_tokens=completion.input_tokens,
-                output_tokens=completion.output_tokens,
-                cost_usd=str(cost.quantize(Decimal("0.000001"))),
-            )
-            if (
-                completion.input_tokens > self.budget.input_tokens
-                or completion.output_tokens > self.budget.output_tokens
-                or cost > self.budget.usd
-            ):
-                raise _Fallback("over_budget")
-            try:
-                proposals = parse_proposals(completion.content, max_proposals=self.budget.proposals)
-            except ProposalError as error:
-                raise _Fallback(error.error_class) from None
-            attempt.returned = len(proposals)
-            return proposals, sent
-        finally:
-            ledger.settle(reservation, usd=cost)
+            proposals = parse_proposals(completion.content, max_proposals=self.budget.proposals)
+        except ProposalError as error:
+            raise _Fallback(error.error_class) from None
+        attempt.returned = len(proposals)
+        return proposals
 
     def _grounded(self, request, proposals, sent, deterministic):
         """The model proposals to add, and {"reason": count} of those left out."""

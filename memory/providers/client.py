@@ -119,7 +119,7 @@ def _completion(raw):
     )
 
 
-def complete(config, *, payload, timeout, transport=None):
+def complete(config, *, payload, timeout):
     """Send ``payload`` (``request_bytes``) and return the completion, or raise ProviderError.
 
     ``timeout`` bounds the whole call, connecting to the last byte.
@@ -131,7 +131,7 @@ def complete(config, *, payload, timeout, transport=None):
     url = config.base_url.rstrip("/") + "/chat/completions"
     try:
         with (
-            httpx.Client(transport=transport, timeout=timeout, follow_redirects=False) as client,
+            httpx.Client(timeout=timeout, follow_redirects=False) as client,
             client.stream("POST", url, content=payload, headers=headers) as response,
         ):
             if response.status_code == 429:
