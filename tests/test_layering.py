@@ -1,6 +1,10 @@
 """``memory`` is the base the other apps build on: it never imports them. They reach its
 surfaces through its registries (``memory.changes``, ``memory.derived``, recall sources,
-maintenance extensions, review sections)."""
+maintenance extensions, review sections).
+
+No two of the project's packages import each other, even through a third, and none
+imports another's private (``_``-prefixed) module or name: what every app needs (errors,
+public ids, scopes) is in ``core``, which imports none of them."""
 
 import ast
 from pathlib import Path
@@ -10,13 +14,20 @@ from django.conf import settings
 BUILT_ON_MEMORY = ("reconsolidation", "evaluation")
 
 
-def imported_modules(path):
+def imports(path):
+    """``(module, names)`` of each absolute import in ``path``, imports inside functions
+    included: ``names`` are those a ``from`` import takes from the module."""
     tree = ast.parse(path.read_text(), filename=str(path))
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
+            yield from ((alias.name, ()) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.module
+            yield node.module, tuple(alias.name for alias in node.names)
+
+
+def imported_modules(path):
+    for module, _ in imports(path):
+        yield module
 
 
 def test_memory_never_imports_the_apps_built_on_it():
@@ -58,18 +69,14 @@ def project_packages():
 def imported_names(path):
     """Every module an import in ``path`` names, and each name a ``from`` import takes from
     one (``from memory.selectors import _ids`` gives ``memory.selectors._ids``)."""
-    tree = ast.parse(path.read_text(), filename=str(path))
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.module
-            yield from (f"{node.module}.{alias.name}" for alias in node.names)
+    for module, names in imports(path):
+        yield module
+        yield from (f"{module}.{name}" for name in names)
 
 
 def cross_package_imports():
-    """``(importer, imported, "file: name")`` for every import one package makes of another,
-    imports inside functions included: a lazy import is still a dependency."""
+    """``(importer, imported, "file: name")`` for every import one package makes of another
+    (a lazy import inside a function is still a dependency)."""
     base = Path(settings.BASE_DIR)
     packages = project_packages()
     for package in packages:
