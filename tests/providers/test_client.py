@@ -187,6 +187,23 @@ class _Server:
         self.server.server_close()
 
 
+def complete_against(config, reply):
+    """``complete`` against a server answering ``reply()`` (status, body, headers)."""
+    server = _Server(reply)
+    try:
+        return complete(
+            ProviderConfig(**{**config.__dict__, "base_url": server.url}),
+            payload=payload(config),
+            timeout=5,
+        )
+    finally:
+        server.close()
+
+
+def answering(reply):
+    return lambda: (200, json.dumps(reply).encode(), {})
+
+
 @pytest.mark.parametrize(
     ("reply", "error"),
     [
@@ -199,16 +216,8 @@ class _Server:
     ids=["refused", "redirect-not-followed", "not-json", "no-choice", "too-large"],
 )
 def test_what_is_not_a_completion_is_refused(config, reply, error):
-    server = _Server(reply)
-    try:
-        with pytest.raises(error):
-            complete(
-                ProviderConfig(**{**config.__dict__, "base_url": server.url}),
-                payload=payload(config),
-                timeout=5,
-            )
-    finally:
-        server.close()
+    with pytest.raises(error):
+        complete_against(config, reply)
 
 
 def test_no_server_listening_is_unavailable(config):
@@ -220,15 +229,9 @@ def test_no_server_listening_is_unavailable(config):
 
 def test_missing_usage_is_reported_as_unknown(config):
     reply = {"model": "x", "choices": [{"message": {"content": "{}"}}]}
-    server = _Server(lambda: (200, json.dumps(reply).encode(), {}))
-    try:
-        completion = complete(
-            ProviderConfig(**{**config.__dict__, "base_url": server.url}),
-            payload=payload(config),
-            timeout=5,
-        )
-    finally:
-        server.close()
+
+    completion = complete_against(config, answering(reply))
+
     assert completion.input_tokens is None and completion.output_tokens is None
 
 
@@ -238,16 +241,8 @@ def test_a_model_name_that_is_not_a_name_is_not_kept(config):
         "choices": [{"message": {"content": "{}"}}],
         "usage": {"prompt_tokens": 1, "completion_tokens": 1},
     }
-    server = _Server(lambda: (200, json.dumps(reply).encode(), {}))
-    try:
-        completion = complete(
-            ProviderConfig(**{**config.__dict__, "base_url": server.url}),
-            payload=payload(config),
-            timeout=5,
-        )
-    finally:
-        server.close()
-    assert completion.model == ""
+
+    assert complete_against(config, answering(reply)).model == ""
 
 
 def test_a_base_url_httpx_cannot_use_is_unavailable(config):
