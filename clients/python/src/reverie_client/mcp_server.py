@@ -1,0 +1,422 @@
+"""``reverie-mcp``: Reverie as a Model Context Protocol server.
+
+Tools to remember, recall, list, correct and forget the owner's memories and to record
+the owner's conversation so that memories form from it; the owner's memories as
+resources. The server holds no state of its own: every tool call is one or a few API
+calls with the caller's token, and the service decides what that token may reach.
+
+- ``reverie-mcp`` (stdio): started by a desktop client; acts with ``REVERIE_TOKEN`` for
+  the one person using that client.
+- ``reverie-mcp --transport http``: streamable HTTP, bound to 127.0.0.1 by default.
+  Each request must carry its caller's own ``Authorization: Bearer <token>``; the token
+  is checked with the service (an unknown one is answered 401) and forwarded on every
+  call. The server never acts with a token of its own for whoever reaches its port:
+  ``REVERIE_TOKEN`` is ignored in this mode.
+
+Needs the ``mcp`` extra: ``pip install 'reverie-client[mcp]'``.
+"""
+
+import argparse
+import hashlib
+import ipaddress
+import json
+import logging
+import os
+import sys
+from typing import Annotated, Any
+
+from mcp.server.auth.middleware.auth_context import get_access_token
+from mcp.server.auth.provider import AccessToken
+from mcp.server.auth.settings import AuthSettings
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
+from mcp.types import ToolAnnotations
+from pydantic import AnyHttpUrl, Field
+
+from ._http import DEFAULT_URL, VERSION, Retries, api_url
+from .async_client import AsyncReverieClient
+from .errors import ApiError, ReverieError, ServiceUnavailableError
+from .models import Memory, MemoryType, RecallItem, Sensitivity
+
+logger = logging.getLogger("reverie_client.mcp")
+
+DEFAULT_PORT = 8100
+
+INSTRUCTIONS = (
+    "Reverie is the long-term memory of the person you are helping (the owner). Call "
+    "`recall` before answering anything that may depend on what you know about them. "
+    "After each exchange, call `record_message` with the conversation's id so that "
+    "Reverie can form memories from it in the background. Use `remember` only for what "
+    "the owner asks you to remember or states plainly about themselves, and "
+    "`correct_memory` / `forget_memory` only when they ask; both need the memory's "
+    "current revision, which `recall` and `list_memories` show."
+)
+
+
+def _memory(memory: Memory) -> dict[str, Any]:
+    """A memory as the model sees it: what it says, and what an owner action needs."""
+    return {
+        "id": memory.id,
+        "statement": memory.statement,
+        "type": memory.type,
+        "subject": memory.subject,
+        "status": memory.status,
+        "needs_review": memory.needs_review,
+        "revision": memory.revision,
+        "confidence": memory.confidence,
+        "sensitivity": memory.sensitivity,
+        "scope": memory.scope,
+        "updated_at": memory.updated_at.isoformat(),
+        "supersedes": memory.supersedes,
+    }
+
+
+def _recalled(item: RecallItem) -> dict[str, Any]:
+    found: dict[str, Any] = {"kind": item.kind, "id": item.id, "text": item.text}
+    if item.kind == "belief":
+        found.update(
+            type=item.type, subject=item.subject, status=item.status, revision=item.revision
+        )
+    elif item.kind == "message":
+        found.update(session_id=item.session_id, occurred_at=_iso(item.occurred_at))
+    else:
+        found.update(derived_kind=item.derived_kind, tentative=item.tentative)
+    return found
+
+
+def _iso(moment) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def _refusal(error: ReverieError) -> str:
+    """What the model reads when the service refused: the code first, then the why."""
+    if isinstance(error, ApiError):
+        details = ", ".join(f"{key}={value}" for key, value in sorted(error.details.items()))
+        text = f"{error.code}: {error.message}" + (f" ({details})" if details else "")
+        return text + (f" [request_id={error.request_id}]" if error.request_id else "")
+    return f"service unavailable: {error}"
+
+
+class ReverieTokenVerifier:
+    """Admits an HTTP caller whose bearer token the service accepts.
+
+    The check is one read of the caller's own sessions with that token; nothing is
+    kept. The session id the SDK binds to the caller is a digest of the token, never the
+    token itself.
+    """
+
+    def __init__(self, url: str):
+        self.url = url
+
+    async def verify_token(self, token: str) -> AccessToken | None:
+        async with AsyncReverieClient(self.url, token, retries=Retries(attempts=1)) as reverie:
+            try:
+                await reverie.session_list(limit=1)
+            except ApiError as error:
+                logger.info("refused a bearer token: %s", error.code)
+                return None
+            except ServiceUnavailableError as error:
+                logger.warning("cannot check a bearer token: %s", error)
+                return None
+        digest = hashlib.sha256(token.encode()).hexdigest()[:32]
+        return AccessToken(token=token, client_id=f"reverie-token-{digest}", scopes=[])
+
+
+def build_server(url: str, *, token: str | None = None, http: bool = False) -> MCPServer:
+    """The MCP server for the service at ``url``.
+
+    With ``http``, tools act with each request's verified bearer token and ``token``
+    must be ``None``; otherwise (stdio) they act with ``token``.
+    """
+    if http and token is not None:
+        raise ValueError("Over HTTP each caller brings its own token; the server has none.")
+    url = api_url(url)
+    auth: dict[str, Any] = {}
+    if http:
+        auth = {
+            # No OAuth: Reverie issues the tokens and the caller brings one.
+            "auth": AuthSettings(issuer_url=AnyHttpUrl(url), resource_server_url=None),
+            "token_verifier": ReverieTokenVerifier(url),
+        }
+    server = MCPServer("reverie", version=VERSION, instructions=INSTRUCTIONS, **auth)
+
+    def caller_token() -> str:
+        if not http:
+            return token or ""
+        access = get_access_token()
+        if access is None:
+            raise ToolError("unauthenticated: this request carries no verified bearer token.")
+        return access.token
+
+    def reverie() -> AsyncReverieClient:
+        return AsyncReverieClient(url, caller_token())
+
+    async def ask(call, refuse=ToolError):
+        """Run ``call(client)``; a refusal of the service becomes ``refuse`` (a tool
+        error the model reads, naming the code)."""
+        async with reverie() as client:
+            try:
+                return await call(client)
+            except ReverieError as error:
+                raise refuse(_refusal(error)) from error
+
+    # -- tools --------------------------------------------------------------------------
+
+    @server.tool(
+        description=(
+            "Store a new memory about the owner, in their words or as they stated it. It is "
+            "added to the owner's memory bank at once (active, explicit) and shows on their "
+            "review site; a memory with the same subject (e.g. 'pref:units') is superseded "
+            "by it. Refused if it holds a secret (password, key, card number) or an "
+            "instruction to the assistant. Use it only for what the owner asked you to "
+            "remember or clearly stated about themselves."
+        ),
+        annotations=ToolAnnotations(
+            title="Remember", read_only_hint=False, destructive_hint=False, open_world_hint=False
+        ),
+    )
+    async def remember(
+        statement: Annotated[
+            str, Field(description="The memory, e.g. 'User prefers metric units.'")
+        ],
+        type: Annotated[MemoryType, Field(description="What kind of memory it is.")] = "fact",
+        subject: Annotated[
+            str | None,
+            Field(
+                description="The conflict key '<kind>:<entity>', e.g. 'pref:units' or "
+                "'device:apple-watch'; a later memory with the same subject supersedes it."
+            ),
+        ] = None,
+        sensitivity: Annotated[
+            Sensitivity, Field(description="'sensitive' keeps it from narrowed tokens.")
+        ] = "normal",
+    ) -> dict[str, Any]:
+        memory = await ask(
+            lambda client: client.remember(
+                statement, type=type, subject=subject, sensitivity=sensitivity
+            )
+        )
+        return _memory(memory)
+
+    @server.tool(
+        description=(
+            "Search the owner's memories (active and provisional) for what bears on a "
+            "question, best match first, each with its id and revision. Call it before "
+            "answering. Read only: it changes nothing in the owner's data."
+        ),
+        annotations=ToolAnnotations(title="Recall", read_only_hint=True, open_world_hint=False),
+    )
+    async def recall(
+        query: Annotated[str, Field(description="What to look for, in plain words.")],
+        limit: Annotated[int, Field(ge=1, le=50, description="At most this many.")] = 10,
+        include_messages: Annotated[
+            bool, Field(description="Also search the owner's original messages.")
+        ] = False,
+    ) -> dict[str, Any]:
+        include = ["messages"] if include_messages else None
+        found = await ask(lambda client: client.recall(query, limit=limit, include=include))
+        return {"items": [_recalled(item) for item in found.items], "truncated": found.truncated}
+
+    @server.tool(
+        description=(
+            "List the owner's memories, most recently changed first, optionally by status "
+            "(active, provisional, superseded, rejected, deleted, ...) and type. Read only: "
+            "it changes nothing in the owner's data."
+        ),
+        annotations=ToolAnnotations(
+            title="List memories", read_only_hint=True, open_world_hint=False
+        ),
+    )
+    async def list_memories(
+        status: Annotated[
+            str | None, Field(description="One status, or several separated by commas.")
+        ] = None,
+        type: Annotated[MemoryType | None, Field(description="Only this kind.")] = None,
+        limit: Annotated[int, Field(ge=1, le=200)] = 20,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        page = await ask(
+            lambda client: client.memory_list(status=status, type=type, limit=limit, offset=offset)
+        )
+        return {"memories": [_memory(memory) for memory in page.results]}
+
+    @server.tool(
+        description=(
+            "Correct one of the owner's memories, when the owner says it is wrong or out of "
+            "date: a new memory with the corrected statement replaces it, and the old one is "
+            "kept as superseded in its history (the owner can see both). Needs the revision "
+            "you last saw; if the memory changed since, nothing changes and the error names "
+            "the conflict (read it again first)."
+        ),
+        annotations=ToolAnnotations(
+            title="Correct a memory", read_only_hint=False, destructive_hint=False
+        ),
+    )
+    async def correct_memory(
+        memory_id: Annotated[str, Field(description="The memory's id.")],
+        expected_revision: Annotated[int, Field(ge=1, description="Its revision as you saw it.")],
+        statement: Annotated[str, Field(description="The corrected memory.")],
+    ) -> dict[str, Any]:
+        memory = await ask(
+            lambda client: client.memory_correct(
+                memory_id, expected_revision=expected_revision, statement=statement
+            )
+        )
+        return _memory(memory)
+
+    @server.tool(
+        description=(
+            "Erase one of the owner's memories for good, when the owner asks you to forget "
+            "it: its text and the excerpts it keeps are deleted (a tombstone remains), and "
+            "it will not be formed again from the same messages. Cannot be undone. Needs the "
+            "revision you last saw; if the memory changed since, nothing is erased and the "
+            "error names the conflict."
+        ),
+        annotations=ToolAnnotations(
+            title="Forget a memory",
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=True,
+        ),
+    )
+    async def forget_memory(
+        memory_id: Annotated[str, Field(description="The memory's id.")],
+        expected_revision: Annotated[int, Field(ge=1, description="Its revision as you saw it.")],
+    ) -> dict[str, Any]:
+        memory = await ask(
+            lambda client: client.memory_delete(memory_id, expected_revision=expected_revision)
+        )
+        return {"id": memory.id, "status": memory.status, "revision": memory.revision}
+
+    @server.tool(
+        description=(
+            "Record one exchange of the owner's conversation: finds (or opens) the "
+            "conversation's session by its id, appends the owner's message verbatim (and "
+            "your reply, if given) to the owner's conversation log, and opens and completes "
+            "a run. Reverie forms memories from it later, in the background (after the "
+            "conversation has been quiet for a while); nothing is formed at once."
+        ),
+        annotations=ToolAnnotations(
+            title="Record a message", read_only_hint=False, destructive_hint=False
+        ),
+    )
+    async def record_message(
+        conversation_id: Annotated[
+            str,
+            Field(
+                min_length=1,
+                max_length=200,
+                description="Your stable id for this conversation.",
+            ),
+        ],
+        message: Annotated[str, Field(min_length=1, description="What the owner said.")],
+        reply: Annotated[
+            str | None, Field(description="Your answer to it, if you have given one.")
+        ] = None,
+    ) -> dict[str, Any]:
+        async def record(client: AsyncReverieClient):
+            conversation = await client.conversation(conversation_id)
+            return await conversation.record(message, reply)
+
+        recorded = await ask(record)
+        return {
+            "session_id": recorded.session.id,
+            "message_id": recorded.message.id,
+            "reply_id": recorded.reply.id if recorded.reply is not None else None,
+            "run_id": recorded.run.id,
+            "run_status": recorded.run.status,
+        }
+
+    # -- resources ----------------------------------------------------------------------
+
+    @server.resource(
+        "reverie://memories",
+        name="memories",
+        title="The owner's memories",
+        description=(
+            "The owner's active and provisional memories (up to 200, most recently "
+            "changed first), as JSON. Reading changes nothing."
+        ),
+        mime_type="application/json",
+    )
+    async def memories() -> str:
+        page = await ask(
+            lambda client: client.memory_list(status=["active", "provisional"], limit=200),
+            refuse=ResourceError,
+        )
+        return json.dumps([_memory(memory) for memory in page.results], indent=2)
+
+    @server.resource(
+        "reverie://memories/{memory_id}",
+        name="memory",
+        title="One memory",
+        description=(
+            "One of the owner's memories with its sources and every version and change, as "
+            "JSON. Reading changes nothing."
+        ),
+        mime_type="application/json",
+    )
+    async def memory(memory_id: str) -> str:
+        async def read(client: AsyncReverieClient):
+            return await client.memory_get(memory_id), await client.memory_history(memory_id)
+
+        found, history = await ask(read, refuse=ResourceError)
+        return json.dumps({**found.to_dict(), "history": history.to_dict()["changes"]}, indent=2)
+
+    return server
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="reverie-mcp",
+        description="Reverie's memory tools for MCP clients (see the package's README).",
+    )
+    parser.add_argument("--transport", choices=["stdio", "http"], default="stdio")
+    parser.add_argument(
+        "--url",
+        default=os.environ.get("REVERIE_URL") or DEFAULT_URL,
+        help="the Reverie service (default: $REVERIE_URL, else %(default)s)",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="HTTP only (default %(default)s)")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help="HTTP only")
+    args = parser.parse_args(argv)
+    # Standard output is the protocol's channel over stdio: logs go to standard error.
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr)
+    # One line per request to the service is noise in a desktop client's log.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+    if args.transport == "stdio":
+        token = os.environ.get("REVERIE_TOKEN")
+        if not token:
+            parser.error("set REVERIE_TOKEN to the API token of the person using this client")
+        server = build_server(args.url, token=token)
+        server.run("stdio")
+        return
+    if os.environ.get("REVERIE_TOKEN"):
+        logger.warning("REVERIE_TOKEN is ignored over HTTP: each caller sends its own token.")
+    if not _loopback(args.host):
+        logger.warning(
+            "Listening on %s: bearer tokens cross the network in clear unless a TLS proxy "
+            "fronts this port.",
+            args.host,
+        )
+    server = build_server(args.url, http=True)
+    # Stateless: no MCP session outlives its request, and every request is checked anew.
+    server.run(
+        "streamable-http",
+        host=args.host,
+        port=args.port,
+        stateless_http=True,
+        json_response=True,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,88 @@
+"""``reverie-mcp --transport http``: every caller brings its own token, and the server
+never lends one of its own, even when REVERIE_TOKEN is set where it runs."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+from support import unique
+
+pytest.importorskip("mcp", reason="needs the mcp extra")
+import httpx2
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+pytestmark = [pytest.mark.anyio, pytest.mark.mcp]
+
+
+@pytest.fixture(scope="module")
+def endpoint(service):
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    command = Path(sys.executable).parent / "reverie-mcp"
+    process = subprocess.Popen(
+        [str(command), "--transport", "http", "--port", str(port), "--url", service.url],
+        # A token in its environment must not become anyone's.
+        env={**os.environ, "REVERIE_TOKEN": service.token},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        for _ in range(100):
+            try:
+                httpx.get(url, timeout=1)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        yield url
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def connect(url: str, token: str | None) -> Client:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    transport = streamable_http_client(url, http_client=httpx2.AsyncClient(headers=headers))
+    return Client(transport, cache=None)
+
+
+LIST = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+@pytest.mark.parametrize("token", [None, "rvk_not-a-token"])
+def test_a_caller_without_a_valid_token_is_refused(endpoint, token):
+    headers = {**ACCEPT, **({"Authorization": f"Bearer {token}"} if token else {})}
+    answer = httpx.post(endpoint, json=LIST, headers=headers)
+    assert answer.status_code == 401
+    assert answer.headers["WWW-Authenticate"].startswith("Bearer")
+
+
+async def test_each_caller_acts_as_the_owner_of_their_own_token(endpoint, service):
+    statement = f"User keeps a {unique('bonsai')} on the desk."
+    async with connect(endpoint, service.tokens["bob"]) as bob:
+        assert {tool.name for tool in (await bob.list_tools()).tools} >= {"remember", "recall"}
+        remembered = await bob.call_tool("remember", {"statement": statement})
+        assert not remembered.is_error
+    async with connect(endpoint, service.token) as alice:
+        found = await alice.call_tool("recall", {"query": statement})
+        assert statement not in str(found.structured_content)
+        mine = await alice.call_tool("list_memories", {"limit": 200})
+        assert remembered.structured_content["id"] not in str(mine.structured_content)
+    async with connect(endpoint, service.tokens["bob"]) as bob:
+        found = await bob.call_tool("recall", {"query": statement})
+        assert remembered.structured_content["id"] in str(found.structured_content)
+
+
+async def test_a_read_only_token_reads_but_cannot_write(endpoint, service):
+    async with connect(endpoint, service.tokens["alice-read-only"]) as reader:
+        assert not (await reader.call_tool("recall", {"query": "anything"})).is_error
+        refused = await reader.call_tool("remember", {"statement": "User likes rain."})
+    assert refused.is_error and "forbidden" in refused.content[0].text
