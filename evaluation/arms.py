@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import connection
+from django.db.models import Max
 
 from core.errors import ReverieError
 from memory.models import Belief, BeliefSource, Event
@@ -77,11 +78,22 @@ def banks_for(question_text, speakers):
     return named if len(named) == 1 else list(speakers)
 
 
+def replay_clock(principal):
+    """The replayed bank's "now": the time of its newest evidence (message), or None for an
+    empty bank. Conversations recorded long ago would otherwise be judged by the day the
+    evaluation runs, when every hypothesis over them is past its lifetime."""
+    with principal_context(principal):
+        return Event.objects.filter(owner=principal).aggregate(newest=Max("occurred_at"))["newest"]
+
+
 def reconsolidate_bank(principal):
-    """Run passes over one bank until a full scan has completed; return their counts."""
+    """Run passes over one bank until a full scan has completed; return their counts.
+
+    The passes judge hypothesis lifetimes by the bank's replay clock."""
     passes, outcomes = 0, {}
+    now = replay_clock(principal)
     while True:
-        report = reconsolidation_pass(principal=principal)
+        report = reconsolidation_pass(principal=principal, now=now)
         passes += 1
         if report.stopped:
             raise RuntimeError(f"a reconsolidation pass stopped: {report.stopped}")
@@ -127,6 +139,7 @@ class _Bank:
 
     def __init__(self, principal, sample_id):
         self.principal = principal
+        self.now = replay_clock(principal)
         with principal_context(principal):
             self.turns = {
                 str(public_id): f"{sample_id}:{external_id}"
@@ -137,7 +150,7 @@ class _Bank:
 
     def ask(self, text, *, include, limit):
         # The evaluation measures derived recall before any certificate allows it.
-        with derived_recall_evaluating():
+        with derived_recall_evaluating(now=self.now):
             result = recall(principal=self.principal, query=text, include=include, limit=limit)
         return [
             (

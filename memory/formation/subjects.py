@@ -370,3 +370,73 @@ class OwnedIndex:
     def holds_kind(self, kind):
         """Whether the owner has anything of ``kind`` (``"vehicle"``)."""
         return any(subject.split(":", 1)[0] == kind for subject in self._entries)
+
+
+# -- shared subjects ---------------------------------------------------------------
+
+# Kinds whose subject names one person, animal or thing: the name is the entity
+# itself. Topic kinds ("event:pottery-class") key a claim, not an entity.
+_NAMED_SUBJECT_KINDS = frozenset({"person", "pet", "place", *_KINDS})
+# Capitalised words that open or frame a sentence rather than name something.
+_NOT_NAMES = frozenset(
+    """user users i i'm i've it's the a an my our this that these those mom mum dad mr mrs
+    ms dr monday tuesday wednesday thursday friday saturday sunday january february march
+    april may june july august september october november december""".split()
+)
+# Lower-case words that may join the capitalised words of one name ("Lord of the Rings").
+_NAME_JOINERS = frozenset({"of", "the", "and", "de", "la", "von", "van"})
+_WORD_RE = re.compile(r"[^\W_]+(?:['+-][^\W_]*)*")
+
+
+def _is_name_word(token):
+    return token[:1].isupper() and token.lower() not in _NOT_NAMES
+
+
+def _proper_names(statement):
+    """The runs of capitalised words in ``statement`` past its first word ("Harry Potter",
+    "LGBTQ+", "Lord of the Rings"), without the canonical "User"."""
+    tokens = _WORD_RE.findall(statement)
+    names, run, joiners = [], [], []
+    for token in tokens[1:]:
+        if _is_name_word(token):
+            run += joiners + [token]
+            joiners = []
+        elif run and token.lower() in _NAME_JOINERS:
+            joiners.append(token)
+        else:
+            if run:
+                names.append(" ".join(run))
+            run, joiners = [], []
+    if run:
+        names.append(" ".join(run))
+    return names
+
+
+def _object_names(statement):
+    """The things of the kind lexicon that ``statement`` names in lower case ("guitar",
+    "cat"); a capitalised one is part of a name ("Apple Watch") and named as that."""
+    return [
+        singular(token)
+        for token in _WORD_RE.findall(statement)
+        if token.islower() and word_kind(token) and token not in PLURAL_NOUNS
+    ]
+
+
+def shared_subjects(subject, statement):
+    """The entities a memory is about or names, as ``entity:<name>`` keys, sorted.
+
+    A memory's own subject is its conflict key and stays its own
+    ("event:pottery-class"); these keys are what memories of several subjects
+    have in common, so that what the owner said about one person, place or
+    thing in different sessions can be read together. Identity is the name and
+    nothing more: the same normalised proper name ("Oscar", "LGBTQ+") or
+    object name ("guitar") is one entity, so two people called Sam are one
+    entity, and "she", "my sister" or "the dog" resolve to no one.
+    """
+    kind, _, entity = (subject or "").partition(":")
+    names = _proper_names(statement or "") + _object_names(statement or "")
+    if kind in _NAMED_SUBJECT_KINDS and entity:
+        names.append(entity)
+    keys = {subject_key("entity", name) for name in names}
+    keys.discard(None)
+    return tuple(sorted(keys))

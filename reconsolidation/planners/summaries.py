@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from memory.enums import BeliefStatus
+from memory.formation.subjects import shared_subjects
 from memory.text import claim_key
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.labels import subject_label
@@ -98,12 +99,18 @@ def _order(source):
 
 
 def _claims(group, contested):
-    """The distinct claims of one subject's beliefs, in order of their earliest support."""
+    """The distinct claims of beliefs about one subject, in order of their earliest support.
+
+    ``contested`` is the set of the beliefs' own subjects that hold a
+    contradiction; a claim is kept apart per own subject, so that the same
+    words about two subjects stay two claims.
+    """
     by_claim = {}
     for source in sorted(group, key=_order):
         words = statement_words(source.statement)
         if words:
-            by_claim.setdefault((source.type, source.polarity, words), []).append(source)
+            key = (source.subject, source.type, source.polarity, words)
+            by_claim.setdefault(key, []).append(source)
     return [
         ClaimPlan(
             type=supports[0].type,
@@ -111,7 +118,7 @@ def _claims(group, contested):
             statement=supports[0].statement,
             # On one subject, both polarities or two values of a single-valued
             # subject put every claim on one side of the contradiction.
-            uncertain=contested
+            uncertain=supports[0].subject in contested
             or any(source.status == BeliefStatus.PROVISIONAL for source in supports),
             fingerprint=claim_fingerprint(
                 supports[0].subject, supports[0].type, supports[0].polarity, supports[0].statement
@@ -154,20 +161,55 @@ def plan_summaries(sources):
     plans = []
     for (subject, scope), by_pk in sorted(groups.items()):
         group = list(by_pk.values())
-        contested = contradicts(group)
-        claims = _claims(group, contested)
-        if len(claims) < SUMMARY_MIN_CLAIMS:
+        contested = {subject} if contradicts(group) else set()
+        plan = _plan(subject, scope, group, contested)
+        if plan:
+            plans.append(plan)
+    return plans
+
+
+def _plan(subject, scope, group, contested):
+    claims = _claims(group, contested)
+    if len(claims) < SUMMARY_MIN_CLAIMS:
+        return None
+    shown = _shown(claims, bool(contested))
+    return SummaryPlan(
+        subject=subject,
+        scope=scope,
+        claims=tuple(shown),
+        omitted=tuple(claim for claim in claims if claim not in shown),
+        sources=tuple(sorted(group, key=lambda source: source.pk)),
+    )
+
+
+def plan_entity_summaries(sources):
+    """A summary plan for every shared subject (``entity:<name>``, see
+    ``memory.formation.subjects.shared_subjects``) that beliefs of at least two of their own
+    subjects have in common, in one scope, with at least ``SUMMARY_MIN_CLAIMS`` distinct
+    claims among the live beliefs ``sources``.
+
+    This is how what the owner said about one person, place or thing in
+    different sessions is read together: formation keeps a subject per claim
+    (its conflict key), and the name they share gathers them. A claim is
+    uncertain when its own subject holds a contradiction; a group of one own
+    subject is that subject's summary, not this.
+    """
+    groups = {}
+    for source in sources:
+        for shared in shared_subjects(source.subject, source.statement):
+            groups.setdefault((shared, source.scope), {})[source.pk] = source
+    plans = []
+    for (shared, scope), by_pk in sorted(groups.items()):
+        group = list(by_pk.values())
+        own = {}
+        for source in group:
+            own.setdefault(source.subject, []).append(source)
+        if len(own) < 2:
             continue
-        shown = _shown(claims, contested)
-        plans.append(
-            SummaryPlan(
-                subject=subject,
-                scope=scope,
-                claims=tuple(shown),
-                omitted=tuple(claim for claim in claims if claim not in shown),
-                sources=tuple(sorted(group, key=lambda source: source.pk)),
-            )
-        )
+        contested = {subject for subject, beliefs in own.items() if contradicts(beliefs)}
+        plan = _plan(shared, scope, group, contested)
+        if plan:
+            plans.append(plan)
     return plans
 
 

@@ -23,16 +23,23 @@ from reconsolidation.models import DerivedMemory, Lineage
 
 KIND = "derived"
 _evaluating = ContextVar("derived_recall_evaluating", default=False)
+_replay_now = ContextVar("derived_recall_replay_now", default=None)
 
 
 @contextmanager
-def derived_recall_evaluating():
+def derived_recall_evaluating(*, now=None):
     """Recall derived memories while the capability is off, inside this block only: for the
-    evaluation that produces the certificate the capability needs."""
-    token = _evaluating.set(True)
+    evaluation that produces the certificate the capability needs.
+
+    ``now``, when given, is the replayed bank's clock (its newest evidence
+    time): a hypothesis counts as expired against it rather than against the
+    day the evaluation runs, as the passes that derived it did.
+    """
+    token, clock = _evaluating.set(True), _replay_now.set(now)
     try:
         yield
     finally:
+        _replay_now.reset(clock)
         _evaluating.reset(token)
 
 
@@ -108,7 +115,11 @@ def derived_recall(principal, terms, since, limit, access=FULL_ACCESS):
         return []
     with principal_context(principal):
         matches = search.derived_matches(
-            owner_id=principal.pk, terms=terms, now=timezone.now(), since=since, limit=limit
+            owner_id=principal.pk,
+            terms=terms,
+            now=_replay_now.get() or timezone.now(),
+            since=since,
+            limit=limit,
         )
         chosen = _rows(principal, matches, access)
     return [

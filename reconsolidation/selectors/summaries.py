@@ -10,9 +10,12 @@ are the owner's own records and are shown as usual.
 
 from core.errors import not_found
 from core.ids import parse_public_id
+from memory import search
 from memory.enums import BeliefStatus
+from memory.formation.subjects import shared_subjects
 from memory.models import Belief
 from memory.principal import principal_context
+from memory.text import query_terms
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.selectors.dependents import active_dependents
@@ -121,3 +124,74 @@ def summary_inputs(principal, views):
         if not subjects:
             return []
         return source_views(principal, subject__in=subjects)
+
+
+# Beliefs read per shared subject: the ones a full-text lookup of its name finds
+# first, unranked. A name mentioned more often is summarised over those, and
+# what is not read is neither shown nor listed as omitted.
+ENTITY_BELIEFS = 48
+# Shared subjects looked up per slice, a full-text lookup each; the rest wait
+# for a later slice that meets them.
+ENTITIES_PER_SLICE = 50
+
+
+def entity_summary_inputs(principal, views):
+    """Live beliefs that name a shared subject (``entity:<name>``) of ``views``, for
+    ``plan_entity_summaries``.
+
+    A shared subject whose beliefs in ``views`` an active summary of it already
+    covers is not read again. Each of the others is looked up through the
+    owner's full-text index, at most ``ENTITY_BELIEFS`` beliefs, so the work per
+    slice is a bounded number of index lookups; the planner keeps only the
+    beliefs that name it exactly.
+    """
+    by_entity, own = {}, {}
+    for view in views:
+        for shared in shared_subjects(view.subject, view.statement):
+            by_entity.setdefault(shared, set()).add(view.pk)
+            own.setdefault(shared, set()).add(view.subject)
+    if not by_entity:
+        return []
+    with principal_context(principal):
+        summaries = dict(
+            DerivedMemory.objects.filter(
+                owner=principal,
+                kind=DerivedMemory.Kind.SUMMARY,
+                status=DerivedMemory.Status.ACTIVE,
+                subject__in=list(by_entity),
+            ).values_list("pk", "subject")
+        )
+        covered = {}
+        for derived_id, belief_id in Lineage.objects.filter(
+            owner=principal, derived_id__in=list(summaries)
+        ).values_list("derived_id", "belief_id"):
+            covered.setdefault(summaries[derived_id], set()).add(belief_id)
+        wanted = set()
+        for shared in sorted(by_entity)[:ENTITIES_PER_SLICE]:
+            if by_entity[shared] <= covered.get(shared, set()):
+                continue
+            terms = _name_terms(shared)
+            if not terms:
+                continue
+            if len(own[shared]) == 1 and not search.belief_mentions(
+                owner_id=principal.pk,
+                terms=terms,
+                exclude_subject=next(iter(own[shared])),
+                limit=1,
+            ):
+                # Named by one subject alone: that subject's own summary, if any.
+                continue
+            wanted.update(
+                search.belief_mentions(
+                    owner_id=principal.pk, terms=terms, exclude_subject="", limit=ENTITY_BELIEFS
+                )
+            )
+        return source_views(principal, pk__in=wanted) if wanted else []
+
+
+def _name_terms(shared):
+    """Full-text terms of a shared subject's name: its content words and its numbers, so
+    that "gadget 2" is not looked up as every gadget."""
+    words = shared.partition(":")[2].split("-")
+    terms = query_terms(" ".join(words))
+    return terms + [word for word in words if word.isdigit() and word not in terms]

@@ -24,7 +24,7 @@ from memory.principal import principal_context
 from memory.selectors.flags import flag_enabled
 from reconsolidation.models import Cursor, Lease, Lineage, Suppression
 from reconsolidation.planners.hypotheses import plan_hypotheses
-from reconsolidation.planners.summaries import plan_summaries
+from reconsolidation.planners.summaries import plan_entity_summaries, plan_summaries
 from reconsolidation.planning import (
     SINGLE_VALUED_SUBJECTS,
     plan_merges,
@@ -34,7 +34,7 @@ from reconsolidation.planning import (
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
 from reconsolidation.selectors.sources import source_views
-from reconsolidation.selectors.summaries import summary_inputs
+from reconsolidation.selectors.summaries import entity_summary_inputs, summary_inputs
 
 from .hypotheses import hypotheses_expire
 from .operations import KINDS, Outcome, operations_apply
@@ -204,23 +204,26 @@ def _done_groups(principal, plans):
     return {(wanted[derived_id], frozenset(group)) for derived_id, group in groups.items()}
 
 
-def _plan_slice(principal, cursor, size, report):
+def _plan_slice(principal, cursor, size, report, *, now=None):
     """Plans for the next slice the ``cursor`` names (moved on in memory only; the caller
-    saves it), without the ones done already, which ``report`` counts as such."""
+    saves it), without the ones done already, which ``report`` counts as such. ``now`` is
+    the time hypothesis lifetimes are judged at (the wall clock when None)."""
     with principal_context(principal):
         keys = _slice(principal, cursor, size, report)
         views = source_views(principal, claim_key__in=keys)
         contested = _contested_views(principal, views)
         guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
         summarised = summary_inputs(principal, views)
+        named = entity_summary_inputs(principal, views)
         plans = (
             plan_merges(views)
             + plan_notices(contested)
-            + plan_hypotheses(guessed, events)
+            + plan_hypotheses(guessed, events, now=now)
             + plan_summaries(summarised)
+            + plan_entity_summaries(named)
         )
         done = _done_groups(principal, plans)
-    report.read = len({view.pk for view in views + contested + guessed + summarised})
+    report.read = len({view.pk for view in views + contested + guessed + summarised + named})
     report.planned = len(plans)
     pending = []
     for plan in plans:
@@ -252,8 +255,14 @@ def reconsolidation_plan(*, principal, slice_size=None):
     return plans, {plan for plan in plans if fingerprints[plan] in dismissed}, report
 
 
-def reconsolidation_pass(*, principal, holder=None, slice_size=None):
-    """Run one bounded pass over ``principal``'s bank; return what it did."""
+def reconsolidation_pass(*, principal, holder=None, slice_size=None, now=None):
+    """Run one bounded pass over ``principal``'s bank; return what it did.
+
+    ``now`` is the clock hypothesis lifetimes are judged by: None (production)
+    is the wall clock. A replay of recorded conversations passes the bank's
+    newest evidence time, so that a lifetime counts from evidence relative to
+    the newest evidence there is, not to the day the replay runs.
+    """
     holder = holder or default_holder()
     size = slice_size or settings.REVERIE_RECONSOLIDATION["slice_beliefs"]
     report = PassReport(principal_id=principal.pk)
@@ -265,9 +274,9 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None):
         return report
     try:
         # Whatever the slice holds, every pass ends the guesses whose lifetime is over.
-        report.expired_hypotheses = hypotheses_expire(principal=principal)
+        report.expired_hypotheses = hypotheses_expire(principal=principal, now=now)
         cursor, _ = Cursor.objects.get_or_create(principal=principal)
-        pending = _plan_slice(principal, cursor, size, report)
+        pending = _plan_slice(principal, cursor, size, report, now=now)
         for start in range(0, len(pending), GROUP_PLANS):
             if flag_enabled("maintenance_kill_switch"):
                 report.stopped = "kill_switch"

@@ -280,7 +280,8 @@ def test_one_belief_may_ground_connections_to_several_subjects(owner):
 
     report = reconsolidation_pass(principal=owner)
 
-    assert report.outcomes[Outcome.APPLIED] == 1
+    # The cycling hypothesis, and the summary of what names the Apple Watch.
+    assert report.outcomes[Outcome.APPLIED] == 2
     assert sorted(h.statement for h in hypotheses(owner, status="active")) == [
         "Apple Watch and cycling may be connected: memories of both mention Apple Watch.",
         "Apple Watch and running may be connected: memories of both mention Apple Watch.",

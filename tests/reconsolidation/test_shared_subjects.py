@@ -1,0 +1,105 @@
+"""What the owner said about one name in different sessions is summarised together, and a
+replayed bank judges hypothesis lifetimes by its own newest evidence."""
+
+from datetime import UTC, datetime, timedelta
+
+from memory.principal import principal_context
+from memory.services.sessions import session_create
+from reconsolidation.models import DerivedMemory
+from reconsolidation.selectors.recall import derived_recall, derived_recall_evaluating
+from reconsolidation.services.passes import reconsolidation_pass
+from tests.memory.helpers import remember, say
+
+RECORDED = datetime(2023, 5, 1, tzinfo=UTC)
+
+
+def noted(owner, statement, subject, *, text=None, occurred_at=None):
+    """A memory of ``subject`` from a message of a session of its own."""
+    event = say(owner, session_create(principal=owner), text or statement, occurred_at=occurred_at)
+    return remember(owner, statement, subject=subject, sources=[event])
+
+
+def derived(owner, kind):
+    with principal_context(owner):
+        return list(
+            DerivedMemory.objects.filter(owner=owner, kind=kind, status="active").order_by("id")
+        )
+
+
+def test_memories_of_different_subjects_naming_one_person_are_summarised_together(owner):
+    noted(owner, "User went hiking with Maya.", "event:hiking")
+    noted(owner, "User gave Maya a book.", "event:gave-book")
+    noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym")
+    noted(owner, "User went hiking with Jonas.", "event:hiking-jonas")
+
+    reconsolidation_pass(principal=owner)
+
+    (summary,) = derived(owner, "summary")
+    assert summary.subject == "entity:maya"
+    assert summary.statement == (
+        "About Maya: User went hiking with Maya; User gave Maya a book; "
+        "User met Maya at the climbing gym."
+    )
+
+
+def test_different_names_and_pronouns_are_never_summarised_together(owner):
+    noted(owner, "User went hiking with Maya.", "event:hiking")
+    noted(owner, "User gave Mia a book.", "event:gave-book")
+    noted(owner, "User met her at the climbing gym.", "event:climbing-gym")
+
+    reconsolidation_pass(principal=owner)
+
+    assert derived(owner, "summary") == []
+
+
+def test_a_name_only_one_subject_uses_is_left_to_that_subjects_summary(owner):
+    for statement in ("User owns a Kindle.", "User reads on the Kindle.", "User lost the Kindle."):
+        noted(owner, statement, "device:kindle")
+
+    reconsolidation_pass(principal=owner)
+
+    assert [s.subject for s in derived(owner, "summary")] == ["device:kindle"]
+
+
+def recorded_watch_and_run(owner):
+    noted(owner, "User owns an Apple Watch.", "device:apple-watch", occurred_at=RECORDED)
+    noted(
+        owner,
+        "User runs with the Apple Watch every morning.",
+        "topic:running",
+        occurred_at=RECORDED + timedelta(days=3),
+    )
+
+
+def test_on_the_wall_clock_a_connection_between_old_memories_is_past_its_lifetime(owner):
+    recorded_watch_and_run(owner)
+
+    reconsolidation_pass(principal=owner)
+
+    assert derived(owner, "hypothesis") == []
+
+
+def test_a_replay_counts_the_lifetime_from_the_banks_newest_evidence(owner):
+    recorded_watch_and_run(owner)
+    newest = RECORDED + timedelta(days=3)
+
+    reconsolidation_pass(principal=owner, now=newest)
+
+    (hypothesis,) = derived(owner, "hypothesis")
+    assert (hypothesis.evidence_at, hypothesis.expires_at) == (newest, newest + timedelta(days=30))
+    # Recall judges it by the same clock in the replay, and by the wall clock otherwise.
+    with derived_recall_evaluating(now=newest):
+        assert [i.id for i in derived_recall(owner, ["watch"], None, 10)] == [
+            str(hypothesis.public_id)
+        ]
+    with derived_recall_evaluating():
+        assert derived_recall(owner, ["watch"], None, 10) == []
+
+
+def test_a_replay_clock_still_ends_hypotheses_past_their_lifetime(owner):
+    recorded_watch_and_run(owner)
+    reconsolidation_pass(principal=owner, now=RECORDED + timedelta(days=3))
+
+    reconsolidation_pass(principal=owner, now=RECORDED + timedelta(days=40))
+
+    assert derived(owner, "hypothesis") == []
