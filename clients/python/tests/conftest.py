@@ -214,6 +214,8 @@ def service(tmp_path_factory) -> Iterator[Service]:
         env["DATABASE_URL"] = f"sqlite:///{workdir / 'reverie.sqlite3'}"
         database = "sqlite"
     service = Service(url="", env=env, workdir=workdir, database=database)
+    # Stopped from outside (CI's time bound), still stop the servers and drop the database.
+    previous = signal.signal(signal.SIGTERM, _interrupt)
     try:
         service.manage("migrate", "--no-input", "-v", "0")
         names = f"OUT = {str(workdir / 'evaluation')!r}\nPRINCIPALS = {PRINCIPALS!r}\n"
@@ -230,6 +232,11 @@ def service(tmp_path_factory) -> Iterator[Service]:
             server.stop()
         if drop is not None:
             drop()
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt(f"signal {signum}")
 
 
 def pytest_report_header(config):
