@@ -22,7 +22,7 @@ import sys
 import time
 from datetime import datetime
 
-from reverie_client import Recall, ReverieClient
+from reverie_client import Recall, ReverieClient, ServiceUnavailableError
 
 MESSAGES = [
     "Which watch do I have again?",
@@ -74,7 +74,11 @@ def main() -> int:
         return 2
 
     with ReverieClient(token=token) as reverie:
-        conversation = reverie.conversation(f"assistant-loop-{datetime.now():%Y%m%d-%H%M%S}")
+        try:
+            conversation = reverie.conversation(f"assistant-loop-{datetime.now():%Y%m%d-%H%M%S}")
+        except ServiceUnavailableError as error:
+            print(f"Reverie is not reachable at {reverie.base_url} ({error}).", file=sys.stderr)
+            return 1
         session = conversation.session
         print(f"conversation {session.external_id} (session {session.id})")
         for message in MESSAGES:
