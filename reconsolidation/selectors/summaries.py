@@ -126,9 +126,9 @@ def summary_inputs(principal, views):
         return source_views(principal, subject__in=subjects)
 
 
-# Beliefs read per shared subject: the ones a full-text lookup of its name finds
-# first, unranked. A name mentioned more often is summarised over those, and
-# what is not read is neither shown nor listed as omitted.
+# Beliefs read per shared subject. A name that more memories mention is not
+# summarised: a summary of the ones one slice read would be replaced by one of
+# others at the next slice that met the name.
 ENTITY_BELIEFS = 48
 # Shared subjects looked up per slice, a full-text lookup each; the rest wait
 # for a later slice that meets them.
@@ -181,11 +181,14 @@ def entity_summary_inputs(principal, views):
             ):
                 # Named by one subject alone: that subject's own summary, if any.
                 continue
-            wanted.update(
-                search.belief_mentions(
-                    owner_id=principal.pk, terms=terms, exclude_subject="", limit=ENTITY_BELIEFS
-                )
+            mentions = search.belief_mentions(
+                owner_id=principal.pk, terms=terms, exclude_subject="", limit=ENTITY_BELIEFS + 1
             )
+            if len(mentions) > ENTITY_BELIEFS:
+                # Too popular to read whole: a summary of some of its beliefs would
+                # be replaced by one of others at every slice that met the name.
+                continue
+            wanted.update(mentions)
         return source_views(principal, pk__in=wanted) if wanted else []
 
 

@@ -90,8 +90,12 @@ class _Group:
             owner=principal, belief_id__in=looked_up
         ).values_list("derived_id", "belief_id"):
             depending.setdefault(belief_id, set()).add(derived_id)
+        # Active summaries of a planned summary's subject: the plan repeats or regroups
+        # them even where they cover beliefs the plan no longer holds.
+        self.same_subject = set()
         for derived_id, belief_id in summary_dependents(principal, plans):
             depending.setdefault(belief_id, set()).add(derived_id)
+            self.same_subject.add(derived_id)
         self.active = {
             derived.pk: derived
             for derived in DerivedMemory.objects.select_for_update().filter(
@@ -112,7 +116,11 @@ class _Group:
             derived_id
             for belief_id, derived_ids in depending.items()
             for derived_id in derived_ids
-            if derived_id in self.active and self.active[derived_id].kind in kinds[belief_id]
+            if derived_id in self.active
+            and (
+                derived_id in self.same_subject
+                or self.active[derived_id].kind in kinds.get(belief_id, ())
+            )
         }
         self.covered = {}
         for derived_id, belief_id in Lineage.objects.filter(
@@ -173,7 +181,7 @@ class _Group:
         """Active derived memories of the plan's kind that share a belief with it."""
         _, kind = KINDS[plan.kind]
         fingerprint = self.fingerprints[plan] if plan.kind in SHARED_SOURCE_KINDS else None
-        return {
+        found = {
             derived_id
             for pk in plan.belief_ids
             for derived_id in self.depending.get(pk, ())
@@ -181,6 +189,16 @@ class _Group:
             and self.active[derived_id].kind == kind
             and fingerprint in (None, self.active[derived_id].fingerprint)
         }
+        if plan.kind == "summary":
+            # One active summary per subject and scope, whatever beliefs it covered.
+            found |= {
+                derived_id
+                for derived_id in self.same_subject
+                if derived_id in self.active
+                and (self.active[derived_id].subject, self.active[derived_id].scope)
+                == (plan.subject, plan.scope)
+            }
+        return found
 
 
 def operations_apply(*, principal, plans):

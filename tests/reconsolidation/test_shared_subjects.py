@@ -103,3 +103,32 @@ def test_a_replay_clock_still_ends_hypotheses_past_their_lifetime(owner):
     reconsolidation_pass(principal=owner, now=RECORDED + timedelta(days=40))
 
     assert derived(owner, "hypothesis") == []
+
+
+def test_a_summary_of_a_name_over_other_memories_replaces_the_earlier_one(owner):
+    from reconsolidation.planners.summaries import plan_entity_summaries
+    from reconsolidation.selectors.sources import source_views
+    from reconsolidation.services.operations import Outcome, operations_apply
+
+    first = [
+        noted(owner, "User went hiking with Maya.", "event:hiking"),
+        noted(owner, "User gave Maya a book.", "event:gave-book"),
+        noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym"),
+    ]
+    later = [
+        noted(owner, "User cooked dinner for Maya.", "event:dinner"),
+        noted(owner, "User taught Maya to swim.", "event:swim"),
+        noted(owner, "User visited Maya in Porto.", "event:porto"),
+    ]
+
+    def apply(beliefs):
+        with principal_context(owner):
+            views = source_views(owner, pk__in=[belief.pk for belief in beliefs])
+        return operations_apply(principal=owner, plans=plan_entity_summaries(views))
+
+    assert apply(first) == [Outcome.APPLIED]
+    # A plan that holds none of the earlier summary's memories (another slice's view).
+    assert apply(later) == [Outcome.APPLIED]
+
+    (summary,) = derived(owner, "summary")
+    assert "cooked dinner" in summary.statement and "hiking" not in summary.statement
