@@ -30,10 +30,10 @@ def operator_action_record(*, action, actor=None, via, principal=None, target=""
 def operator_actions_for(*, principal):
     """What operators and the administrator did that concerned ``principal``, newest first.
 
-    The owner's own choices, made on the review site, are not among them.
+    The owner's own choices, made on the review site or through the API, are not among them.
     """
     return (
         OperatorAction.objects.filter(principal=principal)
-        .exclude(via=OperatorAction.Via.REVIEW)
+        .exclude(via__in=(OperatorAction.Via.REVIEW, OperatorAction.Via.API))
         .order_by("-created_at", "-id")
     )

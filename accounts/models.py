@@ -52,6 +52,9 @@ class ApiToken(models.Model):
     )
     last_used_at = models.DateTimeField(null=True, blank=True)
     revoked_at = models.DateTimeField(null=True, blank=True)
+    # Set while its owner has paused it: it is refused on every route until
+    # resumed, and keeps its secret, name and scope meanwhile.
+    paused_at = models.DateTimeField(null=True, blank=True)
     # What the token may reach (memory.access): every scope of the principal,
     # or "assistant:<slug>" (that assistant's memories and the principal-wide
     # ones); whether it may write; whether recall and lists show memories
@@ -77,9 +80,10 @@ class OperatorAction(models.Model):
     transaction of the action.
 
     The owner's own choices about how their data may be processed (opting out
-    of model processing) are recorded here too, ``via`` the review site with
-    the owner as actor: operators must be able to see why nothing of that
-    account reaches a model, and when that changed.
+    of model processing) and about their tokens (pausing and resuming one) are
+    recorded here too, ``via`` the review site or the API with the owner as
+    actor: operators must be able to see why nothing of that account reaches a
+    model, or why an assistant is refused, and when that changed.
 
     Operators read the whole trail in their admin; an owner reads the rows that
     concern their account on the review site. Rows about a principal go with
@@ -90,6 +94,8 @@ class OperatorAction(models.Model):
         TOKEN_ISSUED = "token_issued", "issued an API token"
         TOKEN_ROTATED = "token_rotated", "rotated an API token"
         TOKEN_REVOKED = "token_revoked", "revoked an API token"
+        TOKEN_PAUSED = "token_paused", "paused an API token"
+        TOKEN_RESUMED = "token_resumed", "resumed an API token"
         PRINCIPAL_ACTIVATED = "principal_activated", "activated the account"
         PRINCIPAL_DEACTIVATED = "principal_deactivated", "deactivated the account"
         PASSWORD_LINK_ISSUED = "password_link_issued", "issued a set-password link"
@@ -109,6 +115,7 @@ class OperatorAction(models.Model):
         ADMIN = "admin", "operator admin"
         SHELL = "shell", "administrator's shell"
         REVIEW = "review", "owner's review site"
+        API = "api", "owner through the API"
 
     created_at = models.DateTimeField(auto_now_add=True)
     # The operator's account, and their username at the time: the trail stays

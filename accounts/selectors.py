@@ -1,3 +1,5 @@
+from core.errors import not_found
+
 from .models import ApiToken, OperatorAction, User
 
 
@@ -8,6 +10,14 @@ def api_token_list(*, principal=None, include_revoked=False):
     if not include_revoked:
         tokens = tokens.filter(revoked_at__isnull=True)
     return tokens.order_by("-created_at", "-id")
+
+
+def api_token_get(*, principal, token_id):
+    """One of ``principal``'s tokens; another owner's answers like a missing one."""
+    token = ApiToken.objects.filter(principal=principal, public_id=token_id).first()
+    if token is None:
+        raise not_found("token")
+    return token
 
 
 def model_processing_allowed(principal):

@@ -15,7 +15,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from core.errors import conflict, not_found, validation_error
+from core.errors import ReverieError, conflict, not_found, validation_error
 from core.scopes import SCOPE_PRINCIPAL, is_valid_scope
 
 from .audit import operator_action_record
@@ -116,6 +116,44 @@ def api_token_revoke(*, token_id, principal=None, actor=None, via=None):
         return token
 
 
+def api_token_pause(*, token_id, principal, via):
+    """The owner pauses one of their tokens: it is refused on every route at once, until
+    resumed. Pausing a paused token changes and records nothing. Returns the token.
+
+    Only the owner's own tokens are found (another owner's answers like a
+    missing one); ``via`` is the surface they used (the review site or the API),
+    recorded with the owner as actor.
+    """
+    return _token_pause_set(token_id=token_id, principal=principal, via=via, paused=True)
+
+
+def api_token_resume(*, token_id, principal, via):
+    """The owner resumes a paused token: it works again at once. Returns the token."""
+    return _token_pause_set(token_id=token_id, principal=principal, via=via, paused=False)
+
+
+def _token_pause_set(*, token_id, principal, via, paused):
+    with transaction.atomic():
+        # Locked, so that of two submissions racing (two tabs, a retried
+        # request) the second finds nothing to change and records nothing.
+        token = _token_for_update(token_id, principal)
+        if token.revoked_at is not None:
+            raise conflict("The token is revoked; it cannot be paused or resumed.", field="token")
+        if (token.paused_at is not None) != paused:
+            token.paused_at = timezone.now() if paused else None
+            token.save(update_fields=["paused_at"])
+            operator_action_record(
+                action=OperatorAction.Action.TOKEN_PAUSED
+                if paused
+                else OperatorAction.Action.TOKEN_RESUMED,
+                actor=principal,
+                via=via,
+                principal=principal,
+                target=token.public_id,
+            )
+        return token
+
+
 def api_token_rotate(*, token_id, created_by=None, via=None):
     """Replace a live token with a new one of the same name; return ``(token, secret)``.
 
@@ -211,7 +249,12 @@ def model_processing_set(*, principal, allowed):
 
 
 def api_token_authenticate(secret):
-    """The active principal a presented secret belongs to, with its token; or None."""
+    """The active principal a presented secret belongs to, with its token; or None.
+
+    A token its owner has paused is refused with ``forbidden`` (the caller holds
+    a valid secret and should learn why it stopped working), before it counts
+    as used.
+    """
     if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX):
         return None
     # No ordering: the digest is unique, and this runs on every request.
@@ -225,6 +268,11 @@ def api_token_authenticate(secret):
     )
     if token is None or not token.principal.is_active:
         return None
+    if token.paused_at is not None:
+        raise ReverieError(
+            "forbidden",
+            "This token is paused by its owner; it works again when they resume it.",
+        )
     now = timezone.now()
     if token.last_used_at is None or token.last_used_at < now - LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)

@@ -375,3 +375,19 @@ class ErasureConfirmInput(StrictSerializer):
 
 class ErasureOutput(serializers.Serializer):
     erased = serializers.DictField(child=serializers.IntegerField())
+
+
+# -- tokens -----------------------------------------------------------------------
+
+
+class TokenOutput(serializers.Serializer):
+    id = serializers.UUIDField(source="public_id")
+    name = serializers.CharField()
+    prefix = serializers.CharField()
+    scope = serializers.CharField()
+    read_only = serializers.BooleanField()
+    include_sensitive = serializers.BooleanField()
+    created_at = serializers.DateTimeField()
+    last_used_at = serializers.DateTimeField(allow_null=True)
+    paused_at = serializers.DateTimeField(allow_null=True)
+    revoked_at = serializers.DateTimeField(allow_null=True)

@@ -3,7 +3,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from .errors import not_found_handler
 from .schema import DocsApi, SchemaApi
-from .views import account, memories, recall, runs, sessions
+from .views import account, memories, recall, runs, sessions, tokens
 
 app_name = "api"
 
@@ -57,6 +57,8 @@ urlpatterns = [
         account.ErasureConfirmApi.as_view(),
         name="erasure-confirm",
     ),
+    path("tokens/<uuid:token_id>/pause", tokens.TokenPauseApi.as_view(), name="token-pause"),
+    path("tokens/<uuid:token_id>/resume", tokens.TokenResumeApi.as_view(), name="token-resume"),
     path("schema/", SchemaApi.as_view(), name="schema"),
     path("docs/", DocsApi.as_view(url_name="api:schema"), name="docs"),
     # Last: anything else under /api/ is a missing route, answered with the

@@ -1,4 +1,4 @@
-"""The owner's API tokens on the review site: create, list, revoke.
+"""The owner's API tokens on the review site: create, list, pause and resume, revoke.
 
 Owners make their own tokens, so no operator ever has to mint one that acts
 as them. A new token's secret is shown once, on the page that answers the
@@ -10,8 +10,14 @@ from django.contrib import messages
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
 
+from accounts.models import OperatorAction
 from accounts.selectors import api_token_list
-from accounts.services import api_token_create, api_token_revoke
+from accounts.services import (
+    api_token_create,
+    api_token_pause,
+    api_token_resume,
+    api_token_revoke,
+)
 from core.errors import ReverieError
 
 from .forms import TokenCreateForm, TokenRevokeForm
@@ -27,6 +33,16 @@ class AccountTokensMixin:
                 "account/tokens/revoke/",
                 self.admin_view(self.token_revoke_view),
                 name="account_token_revoke",
+            ),
+            path(
+                "account/tokens/pause/",
+                self.admin_view(self.token_pause_view),
+                name="account_token_pause",
+            ),
+            path(
+                "account/tokens/resume/",
+                self.admin_view(self.token_resume_view),
+                name="account_token_resume",
             ),
         ]
 
@@ -73,4 +89,40 @@ class AccountTokensMixin:
                 messages.success(request, "The token was revoked; it stopped working at once.")
         else:
             messages.error(request, "Nothing was revoked: the form did not say which token.")
+        return HttpResponseRedirect(reverse(f"{self.name}:account_tokens"))
+
+    def token_pause_view(self, request):
+        return self._token_pause_set(
+            request,
+            api_token_pause,
+            done="The token is paused: every request made with it is refused until you resume it.",
+            failed="Nothing was paused",
+        )
+
+    def token_resume_view(self, request):
+        return self._token_pause_set(
+            request,
+            api_token_resume,
+            done="The token is resumed; it works again.",
+            failed="Nothing was resumed",
+        )
+
+    def _token_pause_set(self, request, service, *, done, failed):
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        form = TokenRevokeForm(request.POST)
+        if form.is_valid():
+            try:
+                # Scoped to the owner: another owner's token id is not found.
+                service(
+                    token_id=form.cleaned_data["token"],
+                    principal=request.user,
+                    via=OperatorAction.Via.REVIEW,
+                )
+            except ReverieError as error:
+                messages.error(request, f"{failed}: {error.message}")
+            else:
+                messages.success(request, done)
+        else:
+            messages.error(request, f"{failed}: the form did not say which token.")
         return HttpResponseRedirect(reverse(f"{self.name}:account_tokens"))

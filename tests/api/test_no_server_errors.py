@@ -17,6 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.services import api_token_create
 from tests.reconsolidation.banks import reconsolidated
 
 from .conftest import client_for
@@ -82,6 +83,8 @@ def world(owner, processing_on):
     message = say(api, session, "I keep bees on the roof.")
     run = api.post(f"/api/v1/sessions/{session['id']}/runs").json()
     memory = remember(api, "User keeps bees.")
+    # Another token than the client's: pausing it leaves the client working.
+    token, _ = api_token_create(principal=owner, name="paused and resumed")
     ids = {
         "session_id": session["id"],
         "event_id": message["id"],
@@ -90,6 +93,7 @@ def world(owner, processing_on):
         "operation_id": str(bank.operations["summary"].public_id),
         "summary_id": str(bank["summary"].public_id),
         "derived_id": str(bank["hypothesis"].public_id),
+        "token_id": str(token.public_id),
     }
     schema = api.get("/api/v1/schema/?format=json").json()
     return api, schema, ids
