@@ -61,6 +61,23 @@ _OWNED_MODELS = (
 )
 
 
+# Rows deleted per statement. The cascade collector names each deleted row in
+# its queries, and PostgreSQL takes at most 65,535 parameters in one: a bank of
+# 100,000 memories deleted at once could not be erased.
+PURGE_BATCH = 10_000
+
+
+def _purge(model, principal):
+    """Delete the principal's rows of ``model`` a batch at a time; return how many rows went
+    (with what they cascaded to)."""
+    rows = model.objects.filter(owner=principal)
+    total = 0
+    while batch := list(rows.values_list("pk", flat=True)[:PURGE_BATCH]):
+        count, _ = model.objects.filter(owner=principal, pk__in=batch).delete()
+        total += count
+    return total
+
+
 def account_erasure_request(*, principal):
     """Start erasing the principal's account; return the token and when it expires."""
     token = signing.TimestampSigner(salt=ERASURE_SALT).sign(str(principal.public_id))
@@ -103,8 +120,7 @@ def account_purge(*, principal):
         # the cascade collector never has to gather a whole bank into memory.
         Belief.objects.filter(owner=principal).update(supersedes=None)
         for model in _OWNED_MODELS:
-            count, _ = model.objects.filter(owner=principal).delete()
-            deleted[model._meta.model_name] = count
+            deleted[model._meta.model_name] = _purge(model, principal)
         principal.delete()
         forget_erased()
     return deleted

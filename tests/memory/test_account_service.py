@@ -3,11 +3,13 @@ from datetime import timedelta
 import pytest
 from django.contrib.auth import get_user_model
 from django.core import signing
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from core.errors import ReverieError
 from memory.models import Belief, BeliefStatusCount, Event, Session
 from memory.principal import principal_context
+from memory.services import account
 from memory.services.account import (
     account_erase,
     account_erasure_request,
@@ -98,3 +100,27 @@ def test_an_expired_token_is_a_conflict(owner, monkeypatch):
 
     assert error.value.code == "conflict"
     assert get_user_model().objects.filter(pk=owner.pk).exists()
+
+
+def test_a_bank_larger_than_one_delete_is_erased_batch_by_batch(owner, monkeypatch):
+    # PostgreSQL takes at most 65,535 parameters per statement, and the cascade
+    # collector names every row it deletes: a whole bank at once could not go.
+    monkeypatch.setattr(account, "PURGE_BATCH", 3)
+    session, messages = conversation(owner, *[f"Message {n}." for n in range(7)])
+    for number, message in enumerate(messages):
+        remember(owner, f"User said {number}.", sources=[message])
+    statements = []
+    original = QuerySet.delete
+
+    def counting_delete(queryset):
+        statements.append(queryset.model._meta.model_name)
+        return original(queryset)
+
+    monkeypatch.setattr(QuerySet, "delete", counting_delete)
+    token = account_erasure_request(principal=owner)["token"]
+
+    counts = account_erase(principal=owner, token=token)
+
+    assert counts["belief"] == 7 and counts["event"] == 7
+    assert statements.count("belief") == 3  # 3 + 3 + 1
+    assert not get_user_model().objects.filter(pk=owner.pk).exists()
