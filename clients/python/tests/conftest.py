@@ -49,6 +49,7 @@ for name in PRINCIPALS:
     found[name] = run("api_tokens", "create", name, "--name", "client-tests")
 found["alice-read-only"] = run("api_tokens", "create", "alice", "--name", "ro", "--read-only")
 found["alice-throttled"] = run("api_tokens", "create", "alice", "--name", "throttled")
+found["alice-spare"] = run("api_tokens", "create", "alice", "--name", "spare")
 print(json.dumps(found))
 """
 # alice is the tests' owner (with a read-only token, and one for the throttled server),
@@ -61,6 +62,11 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def _token_id(output: str) -> str:
+    match = re.search(r"token ([0-9a-f-]{36}) for", output)
+    return match.group(1) if match else ""
 
 
 def _secret(output: str) -> str:
@@ -97,6 +103,8 @@ class Service:
     workdir: Path
     database: str
     tokens: dict[str, str] = field(default_factory=dict)
+    # The public ids of the same tokens, for the routes that name a token.
+    token_ids: dict[str, str] = field(default_factory=dict)
     servers: list[Server] = field(default_factory=list)
 
     @property
@@ -224,6 +232,9 @@ def service(tmp_path_factory) -> Iterator[Service]:
         found = json.loads(output.strip().splitlines()[-1])
         service.tokens = {
             name: _secret(output) for name, output in found.items() if name != "reconsolidation"
+        }
+        service.token_ids = {
+            name: _token_id(output) for name, output in found.items() if name != "reconsolidation"
         }
         service.url = service.start_server().url
         yield service

@@ -194,6 +194,13 @@ async def test_the_account_is_erased_in_two_steps(service):
     assert erased.erased
 
 
+async def test_the_owner_pauses_and_resumes_a_token(service):
+    spare_id = service.token_ids["alice-spare"]
+    async with AsyncReverieClient(service.url, token=service.token) as owner:
+        assert (await owner.token_pause(spare_id)).paused_at is not None
+        assert (await owner.token_resume(spare_id)).paused_at is None
+
+
 async def test_it_retries_and_raises_like_the_synchronous_client():
     answers = [httpx.Response(503, text="restarting")] * FAST.attempts
     body = {"error": {"code": "conflict", "message": "No.", "details": {}, "request_id": "r"}}

@@ -51,6 +51,7 @@ from .models import (
     Session,
     Source,
     SummaryJournal,
+    Token,
     Undo,
     UndoPreview,
 )
@@ -99,6 +100,7 @@ __all__ = [
     "Session",
     "Source",
     "SummaryJournal",
+    "Token",
     "Turn",
     "UnauthenticatedError",
     "Undo",

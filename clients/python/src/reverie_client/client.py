@@ -133,6 +133,8 @@ class ReverieClient:
     export = _operation(routes.export)
     account_erasure_request = _operation(routes.account_erasure_request)
     account_erasure_confirm = _operation(routes.account_erasure_confirm)
+    token_pause = _operation(routes.token_pause)
+    token_resume = _operation(routes.token_resume)
     operation_list = _operation(routes.operation_list)
     operation_get = _operation(routes.operation_get)
     operation_undo_preview = _operation(routes.operation_undo_preview)

@@ -307,6 +307,25 @@ class Erasure(Model):
     erased: dict[str, int]
 
 
+# -- tokens ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class Token(Model):
+    __schema__ = "TokenOutput"
+
+    id: str
+    name: str
+    prefix: str
+    scope: str
+    read_only: bool
+    include_sensitive: bool
+    created_at: datetime
+    last_used_at: datetime | None
+    paused_at: datetime | None
+    revoked_at: datetime | None
+
+
 # -- reconsolidation ------------------------------------------------------------------
 
 

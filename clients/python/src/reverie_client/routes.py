@@ -38,6 +38,7 @@ from .models import (
     Sensitivity,
     Session,
     SummaryJournal,
+    Token,
     Undo,
     UndoPreview,
 )
@@ -491,6 +492,32 @@ def account_erasure_confirm(token: str) -> Call[Erasure]:
     )
 
 
+# -- tokens -----------------------------------------------------------------------------
+
+
+def token_pause(token_id: str, *, idempotency_key: str | None = None) -> Call[Token]:
+    """Pause one of the owner's API tokens: every request made with it is refused until it
+    is resumed. Nothing is deleted. A paused token cannot resume itself."""
+    return _write(
+        "tokens_pause",
+        "/tokens/{token_id}/pause",
+        Token,
+        idempotency_key=idempotency_key,
+        token_id=token_id,
+    )
+
+
+def token_resume(token_id: str, *, idempotency_key: str | None = None) -> Call[Token]:
+    """Resume one of the owner's paused API tokens: it works again at once."""
+    return _write(
+        "tokens_resume",
+        "/tokens/{token_id}/resume",
+        Token,
+        idempotency_key=idempotency_key,
+        token_id=token_id,
+    )
+
+
 # -- reconsolidation (while the service's reconsolidation surface is on) -------------------
 
 
@@ -677,6 +704,8 @@ def request(
 OPERATIONS = (
     account_erasure_request,
     account_erasure_confirm,
+    token_pause,
+    token_resume,
     derived_get,
     derived_delete,
     derived_promote,
