@@ -4,10 +4,11 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from memory.enums import SCOPE_PRINCIPAL, Polarity, Portability, Sensitivity
+from core.scopes import SCOPE_PRINCIPAL
+from memory.enums import Polarity, Portability, Sensitivity
 
 POLICY_DETERMINISTIC = "formation@2"
-# A consolidation to which a provider contributed (seed 000 d9).
+# A consolidation to which a provider contributed: its answer was used.
 POLICY_PROVIDER_ASSISTED = "formation@4"
 
 # Who proposed a candidate.

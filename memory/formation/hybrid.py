@@ -1,4 +1,4 @@
-"""Provider-assisted ("hybrid") extraction, seed 000 decisions 7 and 8.
+"""Provider-assisted ("hybrid") extraction: a language model may add grounded proposals.
 
 The deterministic extractor always runs and its candidates are always kept.
 One strict-schema call to the configured provider may add proposals, over the

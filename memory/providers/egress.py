@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 
-from memory.enums import Portability, Sensitivity, is_valid_scope
+from core.scopes import is_valid_scope
+from memory.enums import Portability, Sensitivity
 from memory.formation.gates import classify_sensitivity
 
 _DIMENSIONS = ("sensitivity", "portability", "scope")

@@ -237,7 +237,8 @@ def formation_consolidate(*, principal, session_id, extractor=None):
 
 def _record_extraction(principal, session, formation, result):
     """The content-free record of a provider attempt: an ``ExtractionAudit`` and a
-    ``memory.extraction.completed`` event in the session's log (seed 000 d8)."""
+    ``memory.extraction.completed`` event in the session's log: provider, model,
+    policy, usage, counts, fallback and error class, never text."""
     if not result.attempted:
         return
     extraction = ExtractionAudit.objects.create(
