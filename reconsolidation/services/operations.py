@@ -190,10 +190,12 @@ class _Group:
             and fingerprint in (None, self.active[derived_id].fingerprint)
         }
         if plan.kind == "summary":
-            # One active summary per subject and scope, whatever beliefs it covered.
-            found |= {
+            # One active summary per subject and scope, whatever beliefs it covered; and
+            # only of its own subject: a memory is in its subject's summary and in the
+            # summaries of the names it mentions, which must not replace each other.
+            found = {
                 derived_id
-                for derived_id in self.same_subject
+                for derived_id in found | self.same_subject
                 if derived_id in self.active
                 and (self.active[derived_id].subject, self.active[derived_id].scope)
                 == (plan.subject, plan.scope)

@@ -132,3 +132,26 @@ def test_a_summary_of_a_name_over_other_memories_replaces_the_earlier_one(owner)
 
     (summary,) = derived(owner, "summary")
     assert "cooked dinner" in summary.statement and "hiking" not in summary.statement
+
+
+def test_a_subjects_summary_and_a_names_summary_over_one_memory_both_stand(owner):
+    for statement in (
+        "User went hiking with Maya.",
+        "User goes hiking every Sunday.",
+        "User bought hiking boots.",
+    ):
+        noted(owner, statement, "hobby:hiking")
+    noted(owner, "User gave Maya a book.", "event:gave-book")
+    noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym")
+
+    reconsolidation_pass(principal=owner)
+    # The subject gains a memory: its summary is replaced, and nothing else.
+    noted(owner, "User hiked the Rainier trail.", "hobby:hiking")
+    for _ in range(3):
+        reconsolidation_pass(principal=owner)
+
+    summaries = derived(owner, "summary")
+    assert sorted(summary.subject for summary in summaries) == ["entity:maya", "hobby:hiking"]
+    with principal_context(owner):
+        replaced = DerivedMemory.objects.filter(owner=owner, status="invalidated")
+        assert [summary.subject for summary in replaced] == ["hobby:hiking"]
