@@ -45,8 +45,9 @@ HOW_TO_CERTIFY = {
         "`manage.py certify --results DIR/results.json --capability {capability}`"
     ),
     "formation": (
-        "configure the provider, run `manage.py evaluate_formation --out DIR` and then "
-        "`manage.py certify --results DIR/results.json --capability {capability}`"
+        "configure the provider, run `manage.py evaluate_formation --locomo FILE --out DIR` "
+        "and then `manage.py certify --results DIR/results.json --capability {capability} "
+        "--dataset FILE`"
     ),
 }
 
