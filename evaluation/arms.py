@@ -16,6 +16,7 @@ from django.db import connection
 from django.db.models import Max
 
 from core.errors import ReverieError
+from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Belief, BeliefSource, Event
 from memory.principal import principal_context
 from memory.selectors.recall import recall
@@ -81,9 +82,13 @@ def banks_for(question_text, speakers):
 def replay_clock(principal):
     """The replayed bank's "now": the time of its newest evidence (message), or None for an
     empty bank. Conversations recorded long ago would otherwise be judged by the day the
-    evaluation runs, when every hypothesis over them is past its lifetime."""
+    evaluation runs, when every hypothesis over them is past its lifetime. Only messages
+    count: the import closes each session and formation flags it today, and those events
+    would set the clock back to the wall clock."""
     with principal_context(principal):
-        return Event.objects.filter(owner=principal).aggregate(newest=Max("occurred_at"))["newest"]
+        return Event.objects.filter(owner=principal, event_type__in=MESSAGE_EVENT_TYPES).aggregate(
+            newest=Max("occurred_at")
+        )["newest"]
 
 
 def reconsolidate_bank(principal):

@@ -422,6 +422,90 @@ def _object_names(statement):
     ]
 
 
+# Kinds whose subject is a topic key: the content words of what the memory is
+# about ("event:pottery-class"), which may name a thing, an activity or a project
+# that memories of other subjects name too.
+_TOPIC_SUBJECT_KINDS = frozenset({"event", "activity", "topic", "outcome", "decision"})
+# Words that name no one thing, so that sharing one says nothing about what two
+# memories are about: generic nouns (each "trip" or "class" is another one),
+# occasions (each "conference" or "party" is another one), common verbs and
+# their -ing forms, and words of quality, quantity or time.
+# Roles (KIN, OCCUPATIONS) are left out too: "my friend" is no one in particular.
+_NOT_OBJECT_NAMES = frozenset(
+    """
+    thing things stuff time times day days week weekend month year years way ways lot lots
+    bit kind sort type part place places trip trips event events class classes group groups
+    project projects job jobs work idea ideas plan plans option options opportunity
+    opportunities experience experiences moment moments memory memories life lives people
+    person folks fam family world worlds piece pieces line lines one ones something
+    anything everything session sessions activity activities hobby hobbies goal goals
+    area areas side sides end start level step steps thought thoughts feeling feelings
+    conference conferences workshop workshops meeting meetings party parties festival
+    festivals concert concerts show shows convention conventions fair fairs parade parades
+    tour tours course courses lesson lessons race races match matches tournament
+    tournaments competition competitions ceremony ceremonies celebration celebrations
+    wedding weddings visit visits vacation vacations holiday holidays journey journeys
+    adventure adventures outing outings
+    make making made help helping find finding get getting got go going went do doing done
+    have having take taking took give giving try trying look looking see seeing watch
+    watching play playing keep keeping feel feeling spend spending turn turning put putting
+    come coming bring bringing use using hit hitting push pushing break breaking run running
+    build building improve improving create creating explore exploring discover discovering
+    learn learning talk talking care caring support supporting share sharing enjoy enjoying
+    love loving like liking want wanting need needing plan planning decide deciding think
+    thinking know knowing meet meeting visit visiting attend attending join joining finish
+    finishing launch launching open opening organize organizing organise organising
+    participate participating develop developing celebrate celebrating check checking stay
+    staying set setting hang hanging catch catching sink sinking curl curling escape
+    escaping experiment experimenting lose losing lost win winning won begin beginning
+    started starting finished tried sign signing say saying tell telling ask asking
+    become becoming seem seeming let letting show showing call calling move moving live
+    living believe believing hold holding happen happening provide providing continue
+    continuing change changing lead leading understand understanding follow following
+    stop stopping add adding grow growing offer offering remember remembering consider
+    considering appear appearing buy buying wait waiting serve serving die dying send
+    sending expect expecting pass passing sell selling decided
+    new old good great nice cool amazing awesome favorite favourite best better big small
+    little different same other another more most much many few several first second third
+    fourth fifth last next whole real really pretty super very fun funny lovely beautiful
+    special local online usual regular weekly daily nearby full short long huge tiny entire
+    certain various main major free easy hard true wonderful fantastic incredible perfect
+    happy sad busy fine okay ok sure able general personal positive negative extra
+    """.split()
+)
+
+
+def _topic_names(subject, statement):
+    """The words of ``statement`` that its topic subject is made of and that name one thing
+    ("pottery" for ``event:pottery-class``), a hyphenated word kept whole ("dairy-free").
+
+    A word is taken as written, without guessing its singular ("books" is not
+    "book": a rough singular would also turn "movies" into "movy"); a thing of
+    the kind lexicon is named by ``_object_names`` already. A capitalised word is
+    a proper name's, and those are ``_proper_names``."""
+    kind, _, entity = (subject or "").partition(":")
+    if kind not in _TOPIC_SUBJECT_KINDS or not entity:
+        return []
+    parts = set(entity.split("-"))
+    names = []
+    for token in _WORD_RE.findall(statement):
+        word = token.lower()
+        if (
+            not token.islower()
+            or len(word) < 3
+            or not all(piece in parts for piece in slug(word).split("-"))
+            or word in STOPWORDS
+            or word in _NOT_OBJECT_NAMES
+            or word in KIN
+            or singular(word) in KIN
+            or singular(word) in OCCUPATIONS
+            or word_kind(word)
+        ):
+            continue
+        names.append(word)
+    return names
+
+
 def shared_subjects(subject, statement):
     """The entities a memory is about or names, as ``entity:<name>`` keys, sorted.
 
@@ -434,7 +518,11 @@ def shared_subjects(subject, statement):
     entity, and "she", "my sister" or "the dog" resolve to no one.
     """
     kind, _, entity = (subject or "").partition(":")
-    names = _proper_names(statement or "") + _object_names(statement or "")
+    names = (
+        _proper_names(statement or "")
+        + _object_names(statement or "")
+        + _topic_names(subject, statement or "")
+    )
     if kind in _NAMED_SUBJECT_KINDS and entity:
         names.append(entity)
     keys = {subject_key("entity", name) for name in names}

@@ -182,7 +182,7 @@ def _plan(subject, scope, group, contested):
     )
 
 
-def plan_entity_summaries(sources):
+def plan_entity_summaries(sources, *, names=None, summarised=None):
     """A summary plan for every shared subject (``entity:<name>``, see
     ``memory.formation.subjects.shared_subjects``) that beliefs of at least two of their own
     subjects have in common, in one scope, with at least ``SUMMARY_MIN_CLAIMS`` distinct
@@ -193,13 +193,42 @@ def plan_entity_summaries(sources):
     (its conflict key), and the name they share gathers them. A claim is
     uncertain when its own subject holds a contradiction; a group of one own
     subject is that subject's summary, not this.
+
+    ``names``, when given, are the shared subjects whose beliefs ``sources``
+    hold whole; no other is planned, since a plan over some of a name's beliefs
+    would replace its summary of all of them. ``summarised`` maps a shared
+    subject to the beliefs its active summary covers. A name whose beliefs
+    another name's group or active summary also holds says nothing new: the
+    words of one compound ("ice cream") or one thing ("video game" within
+    "game") name the same memories, and only the larger group is summarised
+    (of two equal ones, the first name).
     """
     groups = {}
     for source in sources:
         for shared in shared_subjects(source.subject, source.statement):
             groups.setdefault((shared, source.scope), {})[source.pk] = source
+    held = {key: frozenset(by_pk) for key, by_pk in groups.items()}
+    # What each name is known to hold whole: its group if it was read whole,
+    # else its active summary's beliefs.
+    # else its active summary's beliefs (which already stands, so an equal group
+    # of another name adds nothing whatever the names' order).
+    whole = [
+        (shared, ids, False)
+        for (shared, _scope), ids in held.items()
+        if names is None or shared in names
+    ]
+    whole += [(shared, frozenset(ids), True) for shared, ids in (summarised or {}).items()]
     plans = []
     for (shared, scope), by_pk in sorted(groups.items()):
+        if names is not None and shared not in names:
+            continue
+        ids = held[(shared, scope)]
+        if any(
+            other != shared
+            and (ids < other_ids or (ids == other_ids and (active or other < shared)))
+            for other, other_ids, active in whole
+        ):
+            continue
         group = list(by_pk.values())
         own = {}
         for source in group:

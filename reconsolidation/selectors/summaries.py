@@ -8,6 +8,9 @@ summary withholds its own generated text, as history reads do; the originals
 are the owner's own records and are shown as usual.
 """
 
+import hashlib
+from dataclasses import dataclass, field
+
 from core.errors import not_found
 from core.ids import parse_public_id
 from memory import search
@@ -130,20 +133,32 @@ def summary_inputs(principal, views):
 # summarised: a summary of the ones one slice read would be replaced by one of
 # others at the next slice that met the name.
 ENTITY_BELIEFS = 48
-# Shared subjects looked up per slice, a full-text lookup each; the rest wait
-# for a later slice that meets them.
+# Shared subjects looked up per slice, a full-text lookup or two each; the rest
+# wait for a later slice that meets them. Which ones a slice holding more looks
+# up is a hash salted with the full scan's number, so that none is always left out.
 ENTITIES_PER_SLICE = 50
 
 
-def entity_summary_inputs(principal, views):
+@dataclass(frozen=True)
+class EntityInputs:
+    """What ``plan_entity_summaries`` reads: live ``sources``, the shared subjects whose
+    beliefs they hold whole (``names``), and the beliefs the active summaries of the
+    shared subjects met cover (``summarised``)."""
+
+    sources: list = field(default_factory=list)
+    names: frozenset = frozenset()
+    summarised: dict = field(default_factory=dict)
+
+
+def entity_summary_inputs(principal, views, *, rotation=0):
     """Live beliefs that name a shared subject (``entity:<name>``) of ``views``, for
     ``plan_entity_summaries``.
 
     A shared subject whose beliefs in ``views`` an active summary of it already
-    covers is not read again. Each of the others is looked up through the
-    owner's full-text index, at most ``ENTITY_BELIEFS`` beliefs, so the work per
-    slice is a bounded number of index lookups; the planner keeps only the
-    beliefs that name it exactly.
+    covers is not read again, and costs no lookup. Each of the others is looked
+    up through the owner's full-text index, at most ``ENTITY_BELIEFS`` beliefs,
+    so the work per slice is a bounded number of index lookups; the planner keeps
+    only the beliefs that name it exactly, and plans only the names read whole.
     """
     by_entity, own = {}, {}
     for view in views:
@@ -151,7 +166,7 @@ def entity_summary_inputs(principal, views):
             by_entity.setdefault(shared, set()).add(view.pk)
             own.setdefault(shared, set()).add(view.subject)
     if not by_entity:
-        return []
+        return EntityInputs()
     with principal_context(principal):
         summaries = dict(
             DerivedMemory.objects.filter(
@@ -166,13 +181,17 @@ def entity_summary_inputs(principal, views):
             owner=principal, derived_id__in=list(summaries)
         ).values_list("derived_id", "belief_id"):
             covered.setdefault(summaries[derived_id], set()).add(belief_id)
-        wanted = set()
-        for shared in sorted(by_entity)[:ENTITIES_PER_SLICE]:
-            if by_entity[shared] <= covered.get(shared, set()):
-                continue
+        pending = sorted(
+            (
+                shared
+                for shared in by_entity
+                if not by_entity[shared] <= covered.get(shared, set()) and _name_terms(shared)
+            ),
+            key=lambda shared: hashlib.sha256(f"{rotation}:{shared}".encode()).digest(),
+        )
+        wanted, names = set(), set()
+        for shared in pending[:ENTITIES_PER_SLICE]:
             terms = _name_terms(shared)
-            if not terms:
-                continue
             if len(own[shared]) == 1 and not search.belief_mentions(
                 owner_id=principal.pk,
                 terms=terms,
@@ -189,7 +208,12 @@ def entity_summary_inputs(principal, views):
                 # be replaced by one of others at every slice that met the name.
                 continue
             wanted.update(mentions)
-        return source_views(principal, pk__in=wanted) if wanted else []
+            names.add(shared)
+        return EntityInputs(
+            sources=source_views(principal, pk__in=wanted) if wanted else [],
+            names=frozenset(names),
+            summarised={shared: frozenset(ids) for shared, ids in covered.items()},
+        )
 
 
 def _name_terms(shared):

@@ -214,16 +214,18 @@ def _plan_slice(principal, cursor, size, report, *, now=None):
         contested = _contested_views(principal, views)
         guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
         summarised = summary_inputs(principal, views)
-        named = entity_summary_inputs(principal, views)
+        named = entity_summary_inputs(principal, views, rotation=cursor.full_scans)
         plans = (
             plan_merges(views)
             + plan_notices(contested)
             + plan_hypotheses(guessed, events, now=now)
             + plan_summaries(summarised)
-            + plan_entity_summaries(named)
+            + plan_entity_summaries(named.sources, names=named.names, summarised=named.summarised)
         )
         done = _done_groups(principal, plans)
-    report.read = len({view.pk for view in views + contested + guessed + summarised + named})
+    report.read = len(
+        {view.pk for view in views + contested + guessed + summarised + named.sources}
+    )
     report.planned = len(plans)
     pending = []
     for plan in plans:

@@ -3,7 +3,9 @@ replayed bank judges hypothesis lifetimes by its own newest evidence."""
 
 from datetime import UTC, datetime, timedelta
 
+from memory.models import BeliefSource
 from memory.principal import principal_context
+from memory.selectors.recall import recall
 from memory.services.sessions import session_create
 from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.recall import derived_recall, derived_recall_evaluating
@@ -155,3 +157,65 @@ def test_a_subjects_summary_and_a_names_summary_over_one_memory_both_stand(owner
     with principal_context(owner):
         replaced = DerivedMemory.objects.filter(owner=owner, status="invalidated")
         assert [summary.subject for summary in replaced] == ["hobby:hiking"]
+
+
+def test_an_activity_named_in_several_sessions_is_summarised_and_recalled_with_each_message(owner):
+    beliefs = [
+        noted(owner, "User signed up for a pottery class.", "event:pottery-class"),
+        noted(owner, "User likes pottery.", "topic:pottery"),
+        noted(owner, "User finished another pottery project.", "outcome:pottery-project"),
+    ]
+
+    reconsolidation_pass(principal=owner)
+
+    (summary,) = derived(owner, "summary")
+    assert summary.subject == "entity:pottery"
+    assert summary.statement.startswith("About pottery: User signed up for a pottery class;")
+    # A question that names the thing finds the summary, and through its lineage every
+    # message its memories were formed from, whichever of them the question's words match.
+    with derived_recall_evaluating():
+        result = recall(principal=owner, query="pottery project", include=["derived"])
+    (item,) = [item for item in result.items if item.derived_kind == "summary"]
+    with principal_context(owner):
+        messages = {
+            str(source.event.public_id)
+            for belief in beliefs
+            for source in BeliefSource.objects.filter(owner=owner, belief=belief)
+        }
+    assert {source.event_id for source in item.sources} == messages
+    assert len(messages) == 3
+
+
+def test_words_of_one_compound_are_summarised_once_across_passes(owner):
+    noted(owner, "User made vegan ice cream.", "event:vegan-ice-cream")
+    noted(owner, "User made their friend some ice cream.", "event:friend-ice-cream")
+    noted(owner, "User likes ice cream.", "topic:ice-cream")
+
+    for _ in range(3):
+        reconsolidation_pass(principal=owner)
+
+    assert [summary.subject for summary in derived(owner, "summary")] == ["entity:cream"]
+    with principal_context(owner):
+        assert not DerivedMemory.objects.filter(owner=owner, status="invalidated").exists()
+
+
+def test_names_past_a_slices_lookups_are_reached_by_later_passes(owner, monkeypatch):
+    monkeypatch.setattr("reconsolidation.selectors.summaries.ENTITIES_PER_SLICE", 1)
+    for statement, subject in (
+        ("User signed up for a pottery class.", "event:pottery-class"),
+        ("User likes pottery.", "topic:pottery"),
+        ("User finished another pottery project.", "outcome:pottery-project"),
+        ("User went camping in the forest.", "event:camping-forest"),
+        ("User likes camping.", "topic:camping"),
+        ("User went camping with their family.", "event:camping-family"),
+    ):
+        noted(owner, statement, subject)
+
+    # One lookup per slice: a name already summarised costs none, so the other's turn comes.
+    for _ in range(4):
+        reconsolidation_pass(principal=owner)
+
+    assert sorted(summary.subject for summary in derived(owner, "summary")) == [
+        "entity:camping",
+        "entity:pottery",
+    ]
