@@ -44,3 +44,14 @@ def model_processing_history(*, principal):
     return OperatorAction.objects.filter(
         principal=principal, action__in=_MODEL_PROCESSING_ACTIONS
     ).order_by("-created_at", "-id")
+
+
+_TOKEN_PAUSE_ACTIONS = (OperatorAction.Action.TOKEN_PAUSED, OperatorAction.Action.TOKEN_RESUMED)
+
+
+def token_pause_history(*, principal):
+    """When ``principal`` paused or resumed one of their tokens, newest first (``target``
+    is the token's public id)."""
+    return OperatorAction.objects.filter(
+        principal=principal, action__in=_TOKEN_PAUSE_ACTIONS
+    ).order_by("-created_at", "-id")

@@ -10,7 +10,12 @@ number of clients, with a short uncounted warm-up:
 - ``memory``: ``GET /api/v1/memories/{id}``, an authenticated read that touches the
   database: the second baseline;
 - ``recall``: ``POST /api/v1/recall`` with 2-4 word queries drawn from the corpus;
-- ``append``: ``POST /api/v1/sessions/{id}/events``, a user message.
+- ``append``: ``POST /api/v1/sessions/{id}/events``, a user message;
+- ``recall_unrecorded``: recall against a second server (``--unrecorded-url``) that runs
+  the same code on the same database without writing access records, so that one run
+  measures what recording every token read costs recall. Given that URL, it runs beside
+  every recall phase, the two in turn; the report gives each one's median throughput
+  over the rounds and their ratio (target: recording keeps at least 90%).
 
 The phases run one after another against the same server, alternated over
 ``--rounds``, and each (operation, clients) pair is reported with its throughput and
@@ -38,17 +43,20 @@ import os
 import platform
 import random
 import resource
+import statistics
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlsplit
 
-OPERATIONS = ("healthz", "memory", "recall", "append")
+OPERATIONS = ("healthz", "memory", "recall", "append", "recall_unrecorded")
 # The verdict's terms: recall against the floor, at the clients the target names.
 TARGET_CLIENTS = 16
 TARGET_RATIO = 0.25
 TARGET_RECALL_P99_MS = 100.0
+# Recall with access records against recall without them, same run, same clients.
+TARGET_RECORDED_RATIO = 0.90
 # What the TLS-terminating proxy in front of a production deployment adds.
 PROXY_HEADERS = {"X-Forwarded-Proto": "https"}
 
@@ -202,6 +210,8 @@ class Recorder:
         self.latencies = {}
         self.statuses = {}
         self.seconds = Counter()
+        # Each phase's own throughput, per (operation, clients), round by round.
+        self.phase_rps = {}
         self.items = []
 
     def add(self, key, seconds, status):
@@ -231,7 +241,7 @@ def request_for(op, rng, principal, words, args):
         return "GET", "/healthz", None
     if op == "memory":
         return "GET", f"/api/v1/memories/{rng.choice(principal['memory_ids'])}", None
-    if op == "recall":
+    if op in ("recall", "recall_unrecorded"):
         return "POST", "/api/v1/recall", recall_body(rng, words, args.limit)
     statements = principal["statements"] or ["Likes long walks."]
     return (
@@ -311,7 +321,7 @@ async def virtual_client(index, principal, phase, args, words, clock, recorder):
     op, clients = phase
     rng = random.Random(f"reverie-load:client:{args.seed}:{op}:{clients}:{index}")
     connection = Connection(
-        args.url,
+        args.unrecorded_url if op == "recall_unrecorded" else args.url,
         {"Authorization": f"Bearer {principal['token']}", **PROXY_HEADERS},
         args.timeout,
     )
@@ -367,14 +377,20 @@ async def run_phase(phase, args, principals, words, recorder, cpu):
         )
         for i in range(clients)
     ]
+    # Earlier rounds' requests of this phase: the rest are this round's.
+    counted = len(recorder.latencies.get(phase, ()))
+    server_pid = args.unrecorded_server_pid if op == "recall_unrecorded" else args.server_pid
     await asyncio.sleep(max(0.0, clock["measure"] - time.perf_counter()))
-    cpu_start = cpu_sample(args.server_pid)
+    cpu_start = cpu_sample(server_pid)
     await asyncio.sleep(max(0.0, clock["end"] - time.perf_counter()))
-    cpu_end = cpu_sample(args.server_pid)
+    cpu_end = cpu_sample(server_pid)
     await asyncio.gather(*tasks)
     # Requests still open at the window's end finish after it: throughput divides by
     # the time the window's requests took to answer.
-    recorder.seconds[phase] += max(args.duration, time.perf_counter() - clock["measure"])
+    seconds = max(args.duration, time.perf_counter() - clock["measure"])
+    recorder.seconds[phase] += seconds
+    requests = len(recorder.latencies.get(phase, ())) - counted
+    recorder.phase_rps.setdefault(phase, []).append(requests / seconds)
     shares = cpu_shares(cpu_start, cpu_end)
     if shares:
         cpu.setdefault(phase, []).append(shares)
@@ -383,6 +399,8 @@ async def run_phase(phase, args, principals, words, recorder, cpu):
 async def run(args, fixture):
     if args.wait:
         await wait_healthy(args.url, args.wait)
+        if args.unrecorded_url:
+            await wait_healthy(args.unrecorded_url, args.wait)
     principals = fixture["principals"]
     if max(args.clients) > len(principals):
         progress(
@@ -441,6 +459,22 @@ def phase_rows(recorder):
         floor = rows.get(("healthz", clients))
         row["ratio"] = row["rps"] / floor["rps"] if floor and floor["rps"] else float("nan")
     return rows
+
+
+def recording_cost(recorder, clients):
+    """Recall's median throughput over the rounds with access records and without them (the
+    second server) at ``clients``, and their ratio; None unless both ran."""
+    recorded = recorder.phase_rps.get(("recall", clients))
+    unrecorded = recorder.phase_rps.get(("recall_unrecorded", clients))
+    if not recorded or not unrecorded:
+        return None
+    with_, without = statistics.median(recorded), statistics.median(unrecorded)
+    return {
+        "with": with_,
+        "without": without,
+        "ratio": with_ / without if without else float("nan"),
+        "rounds": len(recorded),
+    }
 
 
 def _ordered(rows):
@@ -520,6 +554,16 @@ def report(args, fixture, recorder, cpu):
             f"{shares['gunicorn']:.0f}, PostgreSQL {shares['postgres']:.0f}, other "
             f"{shares['other']:.0f}\n"
         )
+    for clients in args.clients:
+        cost = recording_cost(recorder, clients)
+        if cost is not None:
+            out(
+                f"access records, recall at {clients} clients, median of {cost['rounds']} "
+                f"round(s): {cost['with']:.1f} req/s recording every read, "
+                f"{cost['without']:.1f} req/s without = {cost['ratio']:.3f} "
+                f"(target >= {TARGET_RECORDED_RATIO:g}: "
+                f"{'PASS' if cost['ratio'] >= TARGET_RECORDED_RATIO else 'FAIL'})\n"
+            )
     out("\n")
     passed, recall, errors = verdict(rows)
     if recall is None:
@@ -595,6 +639,7 @@ def load_record(args, fixture, recorder, cpu, server_memory):
             "of": "load generator (ru_maxrss); the server's was not available",
         }
     p99 = _finite(recall["p99"]) if recall else None
+    cost = recording_cost(recorder, TARGET_CLIENTS)
     figures_ = [
         _throughput_figure(rows, "recall", TARGET_CLIENTS, ratio_target=True),
         {
@@ -611,6 +656,28 @@ def load_record(args, fixture, recorder, cpu, server_memory):
             for op in OPERATIONS
             if (op, clients) != ("recall", TARGET_CLIENTS)
         ),
+        cost
+        and {
+            "name": f"recall with access records, {TARGET_CLIENTS} clients (median of rounds)",
+            "unit": "req/s",
+            "value": _finite(cost["with"]),
+            "baseline": {
+                "name": f"recall without access records, {TARGET_CLIENTS} clients",
+                "unit": "req/s",
+                "value": _finite(cost["without"]),
+            },
+            "ratio": {
+                "name": "with / without access records",
+                "value": _finite(cost["ratio"]),
+                "target": _target(
+                    f">= {TARGET_RECORDED_RATIO:g}x without",
+                    ">=",
+                    TARGET_RECORDED_RATIO,
+                    _finite(cost["ratio"]),
+                ),
+            },
+            "target": None,
+        },
         {
             "name": "errors, all operations",
             "unit": "",
@@ -652,6 +719,9 @@ def load_record(args, fixture, recorder, cpu, server_memory):
                     ),
                 }
                 for (op, clients), f in _ordered(rows)
+            },
+            "recording_cost": {
+                str(clients): recording_cost(recorder, clients) for clients in args.clients
             },
             "recall_items_mean": (
                 sum(recorder.items) / len(recorder.items) if recorder.items else None
@@ -730,12 +800,28 @@ def main(argv=None):
     parser.add_argument("--server-pid", type=int, default=0, help="gunicorn master, for CPU.")
     parser.add_argument("--server-info", default="", help="Printed with the machine context.")
     parser.add_argument(
+        "--unrecorded-url",
+        default="",
+        help="A second server on the same database that writes no access records: recall "
+        "runs against both, in turn, and the report compares them.",
+    )
+    parser.add_argument(
+        "--unrecorded-server-pid", type=int, default=0, help="Its gunicorn master, for CPU."
+    )
+    parser.add_argument(
         "--json-out",
         metavar="PATH",
         help="Also write the figures, the targets and the server's peak memory as JSON.",
     )
     args = parser.parse_args(argv)
     args.url = args.url.rstrip("/")
+    args.unrecorded_url = args.unrecorded_url.rstrip("/")
+    if "recall_unrecorded" in args.operations and not args.unrecorded_url:
+        parser.error("the recall_unrecorded operation needs --unrecorded-url")
+    paired = "recall" in args.operations and "recall_unrecorded" not in args.operations
+    if args.unrecorded_url and paired:
+        at = args.operations.index("recall") + 1
+        args.operations = [*args.operations[:at], "recall_unrecorded", *args.operations[at:]]
     fixture = json.loads(Path(args.fixture).read_text())
     recorder, cpu, server_memory = asyncio.run(run(args, fixture))
     report(args, fixture, recorder, cpu)

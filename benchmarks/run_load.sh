@@ -2,8 +2,11 @@
 # API load benchmark: create (if missing), migrate and seed a reverie_load*
 # PostgreSQL database, start gunicorn as deploy/serve.sh does on a free loopback
 # port, drive /healthz, GET /memories/{id} and recall phase by phase with
-# benchmarks/load_api.py, stop gunicorn and print the figures. Extra arguments
-# go to the load generator, e.g.:
+# benchmarks/load_api.py, stop gunicorn and print the figures. A second gunicorn
+# on the same database runs without access records (benchmarks.unrecorded_settings),
+# and every recall phase is paired with one against it, so that the run reports what
+# recording each token read costs recall (LOAD_COMPARE_UNRECORDED=0 leaves it out).
+# Extra arguments go to the load generator, e.g.:
 #
 #   benchmarks/run_load.sh --clients 16,64 --duration 10 --rounds 2
 #
@@ -28,6 +31,7 @@ LOAD_PRINCIPALS="${LOAD_PRINCIPALS:-32}"
 LOAD_BELIEFS="${LOAD_BELIEFS:-3000}"
 LOAD_MESSAGES="${LOAD_MESSAGES:-300}"
 LOAD_FRESH="${LOAD_FRESH:-0}"
+LOAD_COMPARE_UNRECORDED="${LOAD_COMPARE_UNRECORDED:-1}"
 WEB_CONCURRENCY="${WEB_CONCURRENCY:-2}"
 REVERIE_THREADS="${REVERIE_THREADS:-4}"
 # Persistent database connections: without them every request opens one, and
@@ -92,20 +96,37 @@ DATABASE_URL="postgres://$RUNTIME_ROLE@$PGHOST:$PGPORT/$LOAD_DB" \
 "$PYTHON" -m gunicorn config.wsgi:application -c deploy/gunicorn.conf.py \
     --backlog 2048 >var/load-gunicorn.log 2>&1 &
 SERVER_PID=$!
+UNRECORDED_PID=""
+UNRECORDED=""
 
 stop_server() {
-    if kill -0 "$SERVER_PID" 2>/dev/null; then
-        log "stopping gunicorn (SIGTERM to $SERVER_PID)"
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
+    for pid in "$SERVER_PID" $UNRECORDED_PID; do
+        if kill -0 "$pid" 2>/dev/null; then
+            log "stopping gunicorn (SIGTERM to $pid)"
+            kill -TERM "$pid" 2>/dev/null || true
+            wait "$pid" 2>/dev/null || true
+        fi
+    done
 }
 trap stop_server EXIT
 trap 'exit 130' INT TERM
 
+if [ "$LOAD_COMPARE_UNRECORDED" = 1 ]; then
+    UNRECORDED_PORT="$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    log "starting the comparison gunicorn without access records on 127.0.0.1:$UNRECORDED_PORT (log: var/load-gunicorn-unrecorded.log)"
+    DATABASE_URL="postgres://$RUNTIME_ROLE@$PGHOST:$PGPORT/$LOAD_DB" \
+    DJANGO_SETTINGS_MODULE=benchmarks.unrecorded_settings REVERIE_BIND="127.0.0.1:$UNRECORDED_PORT" \
+    "$PYTHON" -m gunicorn config.wsgi:application -c deploy/gunicorn.conf.py \
+        --backlog 2048 >var/load-gunicorn-unrecorded.log 2>&1 &
+    UNRECORDED_PID=$!
+    UNRECORDED="--unrecorded-url http://127.0.0.1:$UNRECORDED_PORT --unrecorded-server-pid $UNRECORDED_PID"
+    SERVER_INFO="$SERVER_INFO; recall also against a second such server without access records (benchmarks.unrecorded_settings), phase by phase in turn"
+fi
+
 status=0
+# shellcheck disable=SC2086 # UNRECORDED is a list of arguments
 "$PYTHON" benchmarks/load_api.py --url "http://127.0.0.1:$PORT" \
     --fixture var/load_fixture.json --wait 60 \
-    --server-pid "$SERVER_PID" --server-info "$SERVER_INFO" "$@" || status=$?
+    --server-pid "$SERVER_PID" --server-info "$SERVER_INFO" $UNRECORDED "$@" || status=$?
 stop_server
 exit "$status"

@@ -278,6 +278,18 @@ REVERIE_LIMITS = {
     "api_page_max": env.int("REVERIE_API_PAGE_MAX", default=200),
 }
 
+# Who read the owner's memories (memory.services.access_log): a content-free record of
+# every read made with an API token, kept this many days and then purged.
+REVERIE_ACCESS = {
+    "retention_days": env.int("REVERIE_ACCESS_RETENTION_DAYS", default=90),
+    # Not read from the environment: an owner is promised that every token read is
+    # recorded. Only the load benchmark's comparison server (benchmarks.unrecorded_settings)
+    # turns it off, to measure what recording costs.
+    "record": True,
+}
+if REVERIE_ACCESS["retention_days"] < 1:
+    raise environ.ImproperlyConfigured("REVERIE_ACCESS_RETENTION_DAYS must be at least 1.")
+
 # Automatic memory formation.
 REVERIE_FORMATION = {
     # A session is consolidated once it has been quiet this long (or at close).

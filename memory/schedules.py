@@ -59,6 +59,14 @@ SCHEDULES = [
         "repeats": -1,
     },
     {
+        # Access records are kept REVERIE_ACCESS_RETENTION_DAYS; older ones are deleted.
+        "name": "memory.access_purge",
+        "func": "memory.tasks.access_record_purge_task",
+        "schedule_type": Schedule.MINUTES,
+        "minutes": 60,
+        "repeats": -1,
+    },
+    {
         # Readiness (/readyz) looks for this to know a worker is running.
         "name": "memory.worker_heartbeat",
         "func": "memory.tasks.worker_heartbeat_task",

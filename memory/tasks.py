@@ -1,5 +1,6 @@
 """django-q2 entry points: thin wrappers that call one service."""
 
+from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.formation import formation_sweep
 from memory.services.heartbeat import heartbeat_record
@@ -21,3 +22,7 @@ def worker_heartbeat_task():
 
 def idempotency_purge_task():
     return idempotency_purge_sweep()
+
+
+def access_record_purge_task():
+    return access_record_purge_sweep()

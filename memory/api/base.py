@@ -17,6 +17,7 @@ from rest_framework.views import APIView
 from core.errors import HTTP_STATUS_BY_CODE, ReverieError, validation_error
 from memory.access import access_for
 from memory.selectors.flags import surfaces_enabled
+from memory.services.access_log import access_record
 from memory.services.idempotency import (
     idempotency_complete,
     idempotency_key_check,
@@ -91,6 +92,21 @@ class ApiView(APIView):
                 "This token reaches only part of the memories; this route needs a token "
                 "with full access.",
             )
+
+    def record_access(self, *, memories=(), messages=(), derived=()):
+        """Record, for a read made with a token, what its answer carried (public ids):
+        the owner sees which assistant read what. The owner's own browser session is not
+        recorded. Call it once the answer is built; it never fails the read."""
+        request = self.request
+        access_record(
+            principal=request.user,
+            token=request.auth,
+            route=request.resolver_match.view_name,
+            request_id=getattr(request, "request_id", ""),
+            memories=memories,
+            messages=messages,
+            derived=derived,
+        )
 
     def scoped(self, data):
         """``data`` with its ``scope`` checked against the token's: a write through a token

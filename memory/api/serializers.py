@@ -391,3 +391,20 @@ class TokenOutput(serializers.Serializer):
     last_used_at = serializers.DateTimeField(allow_null=True)
     paused_at = serializers.DateTimeField(allow_null=True)
     revoked_at = serializers.DateTimeField(allow_null=True)
+
+
+# -- access records -----------------------------------------------------------------
+
+
+class AccessRecordOutput(serializers.Serializer):
+    """One read made with one of the owner's tokens: what its answer carried, by id."""
+
+    id = serializers.UUIDField()
+    token_id = serializers.UUIDField()
+    token_name = serializers.CharField()
+    route = serializers.CharField(help_text="The route's name, e.g. 'api:recall'.")
+    request_id = serializers.CharField()
+    at = serializers.DateTimeField()
+    memory_ids = serializers.ListField(child=serializers.UUIDField())
+    message_ids = serializers.ListField(child=serializers.UUIDField())
+    derived_ids = serializers.ListField(child=serializers.UUIDField())

@@ -3,7 +3,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from .errors import not_found_handler
 from .schema import DocsApi, SchemaApi
-from .views import account, memories, recall, runs, sessions, tokens
+from .views import access, account, memories, recall, runs, sessions, tokens
 
 app_name = "api"
 
@@ -57,6 +57,7 @@ urlpatterns = [
         account.ErasureConfirmApi.as_view(),
         name="erasure-confirm",
     ),
+    path("access", access.AccessListApi.as_view(), name="access"),
     path("tokens/<uuid:token_id>/pause", tokens.TokenPauseApi.as_view(), name="token-pause"),
     path("tokens/<uuid:token_id>/resume", tokens.TokenResumeApi.as_view(), name="token-resume"),
     path("schema/", SchemaApi.as_view(), name="schema"),

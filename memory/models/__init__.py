@@ -1,3 +1,4 @@
+from .access import AccessedItem, AccessRecord, AccessRecordFailure
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
 from .formation import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from .operations import BeliefStatusCount, Flag, MaintenanceDue, SearchStatistics
@@ -7,6 +8,9 @@ from .sessions import Event, Run, Session
 from .spend import ProviderSpend
 
 __all__ = [
+    "AccessRecord",
+    "AccessRecordFailure",
+    "AccessedItem",
     "AuditRecord",
     "Belief",
     "BeliefSource",

@@ -18,6 +18,7 @@ from django.utils.text import Truncator
 from core.errors import ReverieError
 from memory.derived import derived_provider
 from memory.enums import LIVE_BELIEF_STATUSES, Authority, BeliefStatus
+from memory.selectors.access import memory_readers
 from memory.selectors.beliefs import (
     belief_get,
     belief_history,
@@ -238,6 +239,7 @@ class MemoryAdmin(BeliefPagesAdmin):
             "delete_url": self.action_url(belief, "delete"),
             "history_url": self.action_url(belief, "history"),
             "derived": self._derived_about(request, belief),
+            "readers": memory_readers(principal=request.user, memory_id=belief.public_id),
         }
 
     @staticmethod

@@ -31,6 +31,7 @@ from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import session_list
 from memory.services.account import account_erase, account_erasure_request, account_export
 
+from .access import AccessPageMixin
 from .forms import AccountErasureForm
 from .memories import MemoryAdmin, ReviewQueueAdmin
 from .password import PasswordSetView
@@ -57,7 +58,7 @@ class ReviewSection:
     card: Callable | None = None
 
 
-class ReviewSite(AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
+class ReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
     site_header = "Reverie: your memories"
     site_title = "Reverie review"
     index_title = "Your memories"
@@ -96,6 +97,7 @@ class ReviewSite(AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
                 ("Memories", reverse(f"{self.name}:memory_belief_changelist")),
                 ("Conversations", reverse(f"{self.name}:memory_session_changelist")),
                 *sections,
+                ("Access", reverse(f"{self.name}:access")),
                 ("Account", reverse(f"{self.name}:account")),
             ]
         return context
@@ -118,6 +120,7 @@ class ReviewSite(AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
             ),
             path("account/erase/", self.admin_view(self.account_erase_view), name="account_erase"),
             *self.token_urls(),
+            *self.access_urls(),
             *self.model_processing_urls(),
             # Reached signed out, by the link the administrator handed over.
             path(

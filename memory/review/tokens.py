@@ -20,6 +20,7 @@ from accounts.services import (
 )
 from core.errors import ReverieError
 
+from .base import redirect_back
 from .forms import TokenCreateForm, TokenRevokeForm
 
 
@@ -125,4 +126,5 @@ class AccountTokensMixin:
                 messages.success(request, done)
         else:
             messages.error(request, f"{failed}: the form did not say which token.")
-        return HttpResponseRedirect(reverse(f"{self.name}:account_tokens"))
+        # Back to the page the button was on: the token page or the Access page.
+        return redirect_back(request, reverse(f"{self.name}:account_tokens"))

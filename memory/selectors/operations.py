@@ -19,6 +19,7 @@ from memory.models import (
 )
 from memory.principal import discovery_context
 from memory.providers.ledger import spent_today
+from memory.selectors.access import access_record_failures
 
 
 def belief_status_totals():
@@ -111,4 +112,5 @@ def memory_overview(*, now=None):
         "formation_all": formation_totals(),
         "formation_retries": formation_retries(),
         "provider_day": provider_usage(since=now - timedelta(days=1)),
+        "access_failures": access_record_failures(today=timezone.localdate(now)),
     }

@@ -14,6 +14,8 @@ from django.utils import timezone
 from core.errors import conflict, validation_error
 from memory.derived import derived_provider
 from memory.models import (
+    AccessedItem,
+    AccessRecord,
     AuditRecord,
     Belief,
     BeliefSource,
@@ -34,12 +36,16 @@ from memory.models import (
 )
 from memory.principal import principal_context, principal_transaction
 from memory.search import forget_erased
+from memory.selectors.access import access_items, access_record_list
 
 ERASURE_SALT = "reverie.account-erasure"
 ERASURE_TOKEN_LIFETIME = timedelta(minutes=10)
 
 # Deleted child first, so that no foreign key ever points at a deleted row.
 _OWNED_MODELS = (
+    # Before the tokens go with the principal: each record names its token.
+    AccessedItem,
+    AccessRecord,
     FencedEvent,
     DeletionFence,
     AuditRecord,
@@ -195,6 +201,19 @@ def account_export(*, principal):
                     "sources": sources.get(belief.pk, []),
                 }
                 for belief in beliefs.order_by("created_at", "id")
+            ],
+            # Which of the owner's tokens read what, and when: ids only, like the rows.
+            "access": [
+                {
+                    "id": str(record.public_id),
+                    "token_id": str(record.token.public_id),
+                    "token_name": record.token.name,
+                    "route": record.route,
+                    "request_id": record.request_id,
+                    "at": record.created_at,
+                    **access_items(record),
+                }
+                for record in access_record_list(principal=principal).reverse()
             ],
             **derived,
         }

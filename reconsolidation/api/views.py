@@ -105,12 +105,13 @@ class OperationListApi(ReconsolidationApiView):
                 operations, after=cursor_decode(changed_since), limit=page.limit
             )
             cursor = cursor_encode(position) or changed_since
-        return Response(
-            {
-                "results": OperationOutput(map(operation_view, rows), many=True).data,
-                "next_changed_since": cursor,
-            }
-        )
+        body = {
+            "results": OperationOutput(map(operation_view, rows), many=True).data,
+            "next_changed_since": cursor,
+        }
+        # Operations carry no memory text: the read is recorded, with nothing in it.
+        self.record_access()
+        return Response(body)
 
 
 class OperationDetailApi(ReconsolidationApiView):
@@ -123,7 +124,10 @@ class OperationDetailApi(ReconsolidationApiView):
         responses={200: OperationDetailOutput, **errors("validation_error")},
     )
     def get(self, request, operation_id):
-        return Response(OperationDetailOutput(operation_detail(request.user, operation_id)).data)
+        body = OperationDetailOutput(operation_detail(request.user, operation_id)).data
+        # The derived memories it made, with their text; its inputs are ids and statuses.
+        self.record_access(derived=[output["id"] for output in body["outputs"]])
+        return Response(body)
 
 
 class UndoPreviewApi(ReconsolidationApiView):
@@ -137,7 +141,9 @@ class UndoPreviewApi(ReconsolidationApiView):
         responses={200: UndoPreviewOutput, **errors("validation_error")},
     )
     def get(self, request, operation_id):
-        return Response(UndoPreviewOutput(undo_preview(request.user, operation_id)).data)
+        body = UndoPreviewOutput(undo_preview(request.user, operation_id)).data
+        self.record_access(derived=[output["id"] for output in body["sets_aside"]])
+        return Response(body)
 
 
 class UndoApi(ReconsolidationApiView):
@@ -208,7 +214,9 @@ class DerivedDetailApi(_DerivedControls):
         responses={200: DerivedOutput, **errors("validation_error")},
     )
     def get(self, request, derived_id):
-        return Response(DerivedOutput(derived_detail(request.user, derived_id)).data)
+        body = DerivedOutput(derived_detail(request.user, derived_id)).data
+        self.record_access(derived=[body["id"]])
+        return Response(body)
 
     @extend_schema(
         operation_id="derived_delete",
@@ -293,4 +301,13 @@ class SummaryJournalApi(ReconsolidationApiView):
         responses={200: SummaryJournalOutput, **errors("validation_error")},
     )
     def get(self, request, summary_id):
-        return Response(SummaryJournalOutput(summary_detail(request.user, summary_id)).data)
+        body = SummaryJournalOutput(summary_detail(request.user, summary_id)).data
+        # The originals it quotes, with their text now.
+        quoted = [
+            *(original for claim in body["claims"] for original in claim["supports"]),
+            *body["omitted"],
+        ]
+        self.record_access(
+            derived=[body["id"]], memories=[original["memory_id"] for original in quoted]
+        )
+        return Response(body)

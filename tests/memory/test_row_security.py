@@ -5,6 +5,7 @@ from django.apps import apps
 from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
+from accounts.services import api_token_create
 from memory.models import (
     Belief,
     ConsolidationWatermark,
@@ -15,6 +16,7 @@ from memory.models import (
 )
 from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
+from memory.services.access_log import access_record
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create
 from reconsolidation.models import DerivedMemory
@@ -43,7 +45,16 @@ def populate(principal):
     session, (message,) = conversation(principal, f"{principal.username} owns a red kayak.")
     run = run_create(principal=principal, session_id=session.public_id)
     run_complete(principal=principal, run_id=run.public_id)
-    remember(principal, f"{principal.username} owns a red kayak.", sources=[message])
+    kayak = remember(principal, f"{principal.username} owns a red kayak.", sources=[message])
+    # An assistant's read of it, with what it returned.
+    token, _ = api_token_create(principal=principal, name="assistant")
+    access_record(
+        principal=principal,
+        token=token,
+        route="api:memory",
+        request_id="r",
+        memories=[kayak.public_id],
+    )
     erased = remember(principal, f"{principal.username} hides a key.", sources=[message])
     belief_delete(principal=principal, belief_id=erased.public_id, expected_revision=1)
     # Two statements of one claim, merged by a reconsolidation pass, and three

@@ -2,6 +2,7 @@
 
 import pytest
 from reverie_client import (
+    AccessRecord,
     Erasure,
     ErasureRequest,
     ForbiddenError,
@@ -40,3 +41,25 @@ def test_the_owner_pauses_and_resumes_one_of_their_tokens(service):
 
         assert resumed.paused_at is None
         assert isinstance(spare.memory_list().results, list)
+
+
+def test_the_owner_sees_which_token_read_which_memory(service):
+    reader_id = service.token_ids["alice-read-only"]
+    with (
+        ReverieClient(service.url, token=service.token) as owner,
+        ReverieClient(service.url, token=service.tokens["alice-read-only"]) as reader,
+    ):
+        memory = owner.remember("User keeps bees on the roof.")
+        assert reader.memory_get(memory.id).id == memory.id
+
+        (record,) = owner.access_list(token=reader_id, memory=memory.id)
+
+        assert isinstance(record, AccessRecord)
+        assert (record.token_id, record.route, record.memory_ids) == (
+            reader_id,
+            "api:memory",
+            [memory.id],
+        )
+        assert owner.access_list(token=reader_id, since=record.at, limit=1)[0].id == record.id
+        with pytest.raises(ForbiddenError):
+            reader.access_list()

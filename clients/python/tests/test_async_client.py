@@ -194,6 +194,18 @@ async def test_the_account_is_erased_in_two_steps(service):
     assert erased.erased
 
 
+async def test_the_owner_lists_the_reads_of_their_tokens(service):
+    async with AsyncReverieClient(service.url, token=service.token) as owner:
+        memory = await owner.remember("User keeps a sourdough starter.")
+        async with AsyncReverieClient(service.url, token=service.tokens["alice-read-only"]) as ro:
+            await ro.memory_get(memory.id)
+        (record,) = await owner.access_list(memory=memory.id)
+    assert (record.token_id, record.memory_ids) == (
+        service.token_ids["alice-read-only"],
+        [memory.id],
+    )
+
+
 async def test_the_owner_pauses_and_resumes_a_token(service):
     spare_id = service.token_ids["alice-spare"]
     async with AsyncReverieClient(service.url, token=service.token) as owner:

@@ -18,7 +18,13 @@ class ExportApi(ApiView):
         responses={200: OpenApiTypes.OBJECT, **errors()},
     )
     def get(self, request):
-        response = JsonResponse(account_export(principal=request.user), encoder=JSONEncoder)
+        export = account_export(principal=request.user)
+        self.record_access(
+            memories=[memory["id"] for memory in export["memories"]],
+            messages=[event["id"] for session in export["sessions"] for event in session["events"]],
+            derived=[derived["id"] for derived in export.get("derived_memories", ())],
+        )
+        response = JsonResponse(export, encoder=JSONEncoder)
         response["Content-Disposition"] = 'attachment; filename="reverie-export.json"'
         return response
 

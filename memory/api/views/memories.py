@@ -142,6 +142,10 @@ class MemoryListApi(ApiView):
                 offset=int_param(request, "derived_offset", 0, 0, None),
             )
             body["derived"] = DerivedOutput(derived, many=True).data
+        self.record_access(
+            memories=[row["id"] for row in body["results"]],
+            derived=[row["id"] for row in body.get("derived", ())],
+        )
         return Response(body)
 
     @extend_schema(
@@ -160,7 +164,9 @@ class MemoryDetailApi(ApiView):
     @extend_schema(operation_id="memories_get", responses={200: MemoryOutput, **errors()})
     def get(self, request, memory_id):
         belief = belief_detail(principal=request.user, belief_id=memory_id, access=request.access)
-        return Response(MemoryOutput(belief).data)
+        body = MemoryOutput(belief).data
+        self.record_access(memories=[body["id"]])
+        return Response(body)
 
     @extend_schema(
         operation_id="memories_delete",
@@ -230,4 +236,6 @@ class MemoryHistoryApi(ApiView):
     @extend_schema(operation_id="memories_history", responses={200: HistoryOutput, **errors()})
     def get(self, request, memory_id):
         history = belief_history(principal=request.user, belief_id=memory_id, access=request.access)
-        return Response(HistoryOutput(history).data)
+        body = HistoryOutput(history).data
+        self.record_access(memories=[version["id"] for version in body["versions"]])
+        return Response(body)

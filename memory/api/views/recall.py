@@ -20,13 +20,19 @@ class RecallApi(ApiView):
             "character budget, each with its sources; include=['messages'] adds original "
             "messages and include=['derived'] views derived from memories (merges, summaries, "
             "tentative hypotheses, uncertainty notices), fused by reciprocal rank. A read: it "
-            "writes nothing."
+            "changes nothing, and a read made with a token is recorded for the owner (GET "
+            "/access: the ids of the items returned, never the query)."
         ),
         responses={200: RecallOutput, **errors(*WITH_BODY)},
     )
     def post(self, request):
         data = self.input(RecallInput)
         result = recall(principal=request.user, access=request.access, **data)
+        self.record_access(
+            memories=[item.id for item in result.items if item.kind == "belief"],
+            messages=[item.id for item in result.items if item.kind == "message"],
+            derived=[item.id for item in result.items if item.kind == "derived"],
+        )
         # The hot path of every assistant turn: plain dicts (the shape of
         # RecallOutput, which documents it) rather than a serializer pass.
         return Response(

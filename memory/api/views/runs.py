@@ -32,7 +32,9 @@ class RunCreateApi(ApiView):
 class RunDetailApi(ApiView):
     @extend_schema(operation_id="runs_get", responses={200: RunOutput, **errors()})
     def get(self, request, run_id):
-        return Response(RunOutput(_visible_run(request, run_id)).data)
+        body = RunOutput(_visible_run(request, run_id)).data
+        self.record_access()
+        return Response(body)
 
 
 class RunCompleteApi(ApiView):

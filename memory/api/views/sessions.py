@@ -42,7 +42,10 @@ class SessionListApi(ApiView):
     def get(self, request):
         page = Page(request)
         sessions = page.slice(session_list(principal=request.user, access=request.access))
-        return Response(SessionOutput(sessions, many=True).data)
+        body = SessionOutput(sessions, many=True).data
+        # Sessions carry no message text: the read is recorded, with nothing in it.
+        self.record_access()
+        return Response(body)
 
     @extend_schema(
         operation_id="sessions_create",
@@ -60,7 +63,9 @@ class SessionDetailApi(ApiView):
     @extend_schema(operation_id="sessions_get", responses={200: SessionOutput, **errors()})
     def get(self, request, session_id):
         session = session_get(principal=request.user, session_id=session_id, access=request.access)
-        return Response(SessionOutput(session).data)
+        body = SessionOutput(session).data
+        self.record_access()
+        return Response(body)
 
 
 class SessionCloseApi(ApiView):
@@ -110,7 +115,9 @@ class EventListApi(ApiView):
             access=request.access,
         )
         events = page.slice(events.select_related("session"))
-        return Response(EventOutput(events, many=True).data)
+        body = EventOutput(events, many=True).data
+        self.record_access(messages=[event["id"] for event in body])
+        return Response(body)
 
     @extend_schema(
         operation_id="events_append",

@@ -31,6 +31,7 @@ from .errors import (
     ValidationError,
 )
 from .models import (
+    AccessRecord,
     Change,
     Derived,
     DerivedControl,
@@ -58,6 +59,7 @@ from .models import (
 from .pagination import AsyncChangeFeed, ChangeFeed
 
 __all__ = [
+    "AccessRecord",
     "ERROR_CLASSES",
     "ApiError",
     "AsyncChangeFeed",

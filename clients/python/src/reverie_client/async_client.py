@@ -131,6 +131,7 @@ class AsyncReverieClient:
     account_erasure_confirm = _operation(routes.account_erasure_confirm)
     token_pause = _operation(routes.token_pause)
     token_resume = _operation(routes.token_resume)
+    access_list = _operation(routes.access_list)
     operation_list = _operation(routes.operation_list)
     operation_get = _operation(routes.operation_get)
     operation_undo_preview = _operation(routes.operation_undo_preview)

@@ -326,6 +326,24 @@ class Token(Model):
     revoked_at: datetime | None
 
 
+@dataclass(frozen=True, kw_only=True)
+class AccessRecord(Model):
+    """One read made with one of the owner's tokens: the ids of what its answer carried,
+    never a query or any text."""
+
+    __schema__ = "AccessRecordOutput"
+
+    id: str
+    token_id: str
+    token_name: str
+    route: str
+    request_id: str
+    at: datetime
+    memory_ids: list[str]
+    message_ids: list[str]
+    derived_ids: list[str]
+
+
 # -- reconsolidation ------------------------------------------------------------------
 
 

@@ -14,8 +14,8 @@ from datetime import datetime
 from typing import Any
 
 from ._http import Call
-from .models import Derived as DerivedMemory
 from .models import (
+    AccessRecord,
     DerivedControl,
     Erasure,
     ErasureRequest,
@@ -42,6 +42,7 @@ from .models import (
     Undo,
     UndoPreview,
 )
+from .models import Derived as DerivedMemory
 
 Time = datetime | str
 
@@ -518,6 +519,26 @@ def token_resume(token_id: str, *, idempotency_key: str | None = None) -> Call[T
     )
 
 
+def access_list(
+    *,
+    token: str | None = None,
+    memory: str | None = None,
+    since: Time | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+) -> Call[list[AccessRecord]]:
+    """Which of the owner's tokens read what, newest first: one record per read made with a
+    token, with the ids of the memories, messages and derived memories it returned; only
+    those of ``token`` (its id), those that returned ``memory``, those at or after ``since``
+    when given. Needs full access. Reads only, and is not itself recorded."""
+    return _read(
+        "access_list",
+        "/access",
+        list[AccessRecord],
+        {"token": token, "memory": memory, "since": since, "limit": limit, "offset": offset},
+    )
+
+
 # -- reconsolidation (while the service's reconsolidation surface is on) -------------------
 
 
@@ -702,6 +723,7 @@ def request(
 # The operations of the API, in the order of the service's schema: each client exposes
 # every one as a method of the same name.
 OPERATIONS = (
+    access_list,
     account_erasure_request,
     account_erasure_confirm,
     token_pause,

@@ -1,0 +1,128 @@
+"""The owner's Access page on the review site: which assistant read what, and a pause switch.
+
+Each token the owner made is listed with how it reaches the memories, when it was made
+and last used, whether it is paused, how many reads it made in the last seven days, and
+its most recent reads with links to the memories they returned. Pause and Resume are
+the token page's own forms (``memory.review.tokens``), sent back here. Only the
+signed-in owner's tokens and records are ever read.
+"""
+
+from django.conf import settings
+from django.http import Http404
+from django.urls import path, reverse
+
+from accounts.selectors import api_token_list, token_pause_history
+from memory.selectors.access import access_by_token, access_record_list
+from memory.selectors.beliefs import belief_list
+
+from .memories import quoted
+
+# What each read route did, in the owner's words; anything else shows its route name.
+ROUTE_LABELS = {
+    "api:recall": "recalled",
+    "api:memories": "listed memories",
+    "api:memory": "read a memory",
+    "api:memory-history": "read a memory's history",
+    "api:sessions": "listed conversations",
+    "api:session": "looked at a conversation",
+    "api:events": "read a conversation's messages",
+    "api:run": "looked at a run",
+    "api:export": "exported everything",
+    "reconsolidation_api:operations": "listed reconsolidation operations",
+    "reconsolidation_api:operation": "read a reconsolidation operation",
+    "reconsolidation_api:operation-undo-preview": "previewed an undo",
+    "reconsolidation_api:derived": "read a derived memory",
+    "reconsolidation_api:summary": "read a summary's evidence",
+}
+RECENT_READS = 10
+TOKEN_READS = 100
+
+
+class AccessPageMixin:
+    """The review site's ``access/`` pages (mixed into ``ReviewSite``)."""
+
+    def access_urls(self):
+        return [
+            path("access/", self.admin_view(self.access_view), name="access"),
+            path(
+                "access/<uuid:token_id>/",
+                self.admin_view(self.access_token_view),
+                name="access_token",
+            ),
+        ]
+
+    def access_view(self, request):
+        tokens = access_by_token(principal=request.user, recent=RECENT_READS)
+        names = {str(row["token"].public_id): row["token"].name for row in tokens}
+        reads = [record for row in tokens for record in row["recent"]]
+        memories = self._memory_links(request, reads)
+        for row in tokens:
+            row["recent"] = [self._read_view(record, memories) for record in row["recent"]]
+        changes = [
+            {"action": action, "token_name": names.get(action.target, "a deleted token")}
+            for action in token_pause_history(principal=request.user)[:20]
+        ]
+        return self.render(
+            request,
+            "review/account/access.html",
+            {
+                "title": "Access",
+                "tokens": tokens,
+                "pause_changes": changes,
+                "retention_days": settings.REVERIE_ACCESS["retention_days"],
+            },
+        )
+
+    def access_token_view(self, request, token_id):
+        token = api_token_list(principal=request.user, include_revoked=True).filter(
+            public_id=token_id
+        )
+        token = token.first()
+        if token is None:
+            raise Http404
+        reads = list(
+            access_record_list(principal=request.user, token_id=token.public_id)[:TOKEN_READS]
+        )
+        memories = self._memory_links(request, reads)
+        return self.render(
+            request,
+            "review/account/access_token.html",
+            {
+                "title": f"Reads by {token.name}",
+                "token": token,
+                "reads": [self._read_view(record, memories) for record in reads],
+                "shown": TOKEN_READS,
+                "retention_days": settings.REVERIE_ACCESS["retention_days"],
+            },
+        )
+
+    def _memory_links(self, request, records):
+        """{public id: (url, label)} of the owner's memories these records returned."""
+        ids = {item.public_id for record in records for item in record.items.all()}
+        beliefs = belief_list(principal=request.user).filter(public_id__in=ids)
+        return {
+            str(belief.public_id): (
+                reverse(f"{self.name}:memory_belief_change", args=[belief.public_id]),
+                quoted(belief, limit=60),
+            )
+            for belief in beliefs
+        }
+
+    @staticmethod
+    def _read_view(record, memories):
+        counts = {"message": 0, "derived": 0}
+        read = []
+        for item in record.items.all():
+            if item.kind == "memory":
+                # A memory no longer held (erased with its conversation) has no page.
+                read.append(memories.get(str(item.public_id), (None, "a memory no longer held")))
+            else:
+                counts[item.kind] += 1
+        return {
+            "at": record.created_at,
+            "what": ROUTE_LABELS.get(record.route, record.route),
+            "memories": read,
+            "messages": counts["message"],
+            "derived": counts["derived"],
+            "request_id": record.request_id,
+        }

@@ -1,0 +1,272 @@
+"""Every read made with a token records, in the same request, which token read what: the
+route's name, the request id and the ids of the memories, messages and derived memories its
+answer carried; never a query and never any text."""
+
+import uuid
+
+import pytest
+from django.db import connection
+from django.urls import URLPattern, get_resolver
+from rest_framework.test import APIClient
+
+from accounts.services import api_token_create
+from memory.api.base import ApiView
+from memory.models import AccessedItem, AccessRecord, AccessRecordFailure
+from memory.principal import principal_context
+from memory.services.beliefs import belief_correct
+from memory.services.flags import flag_set
+from memory.services.sessions import run_create
+from tests.conftest import PROXIED_HTTPS
+from tests.reconsolidation.banks import reconsolidated
+
+API = "/api/v1"
+QUERY = "Which gadgets does the zanzibarian owner read with"
+
+
+def bearer(secret):
+    client = APIClient(**PROXIED_HTTPS)
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    client.default_format = "json"
+    return client
+
+
+@pytest.fixture
+def assistant(owner):
+    token, secret = api_token_create(principal=owner, name="desktop assistant")
+    return token, bearer(secret)
+
+
+@pytest.fixture
+def bank(owner):
+    flag_set(key="reconsolidation_surface", enabled=True)
+    bank = reconsolidated(owner)
+    kindle = bank.originals["kindle"][0]
+    bank.corrected = belief_correct(
+        principal=owner,
+        belief_id=kindle.public_id,
+        expected_revision=kindle.revision,
+        statement="User owns a Kindle Paperwhite.",
+    )
+    return bank
+
+
+def records(owner):
+    with principal_context(owner):
+        return list(
+            AccessRecord.objects.filter(owner=owner)
+            .select_related("token")
+            .prefetch_related("items")
+            .order_by("created_at", "id")
+        )
+
+
+def carried(record):
+    found = {kind: set() for kind in AccessedItem.Kind.values}
+    for item in record.items.all():
+        found[item.kind].add(str(item.public_id))
+    return found
+
+
+def ids(*rows, key="id"):
+    return {str(row[key]) for row in rows}
+
+
+# What each read route's answer carries, read off the answer itself: (memories, messages,
+# derived). References (an operation's inputs, a derived memory's memory_ids, a
+# memory's sources) are not reads of what they name.
+EXPECTED = {
+    "api:sessions": lambda body: (set(), set(), set()),
+    "api:session": lambda body: (set(), set(), set()),
+    "api:events": lambda body: (set(), ids(*body), set()),
+    "api:run": lambda body: (set(), set(), set()),
+    "api:memories": lambda body: (ids(*body["results"]), set(), ids(*body.get("derived", []))),
+    "api:memory": lambda body: ({body["id"]}, set(), set()),
+    "api:memory-history": lambda body: (ids(*body["versions"]), set(), set()),
+    "api:recall": lambda body: tuple(
+        ids(*(item for item in body["items"] if item["kind"] == kind))
+        for kind in ("belief", "message", "derived")
+    ),
+    "api:export": lambda body: (
+        ids(*body["memories"]),
+        ids(*(event for session in body["sessions"] for event in session["events"])),
+        ids(*body["derived_memories"]),
+    ),
+    "reconsolidation_api:operations": lambda body: (set(), set(), set()),
+    "reconsolidation_api:operation": lambda body: (set(), set(), ids(*body["outputs"])),
+    "reconsolidation_api:operation-undo-preview": lambda body: (
+        set(),
+        set(),
+        ids(*body["sets_aside"]),
+    ),
+    "reconsolidation_api:derived": lambda body: (set(), set(), {body["id"]}),
+    "reconsolidation_api:summary": lambda body: (
+        ids(
+            *(original for claim in body["claims"] for original in claim["supports"]),
+            *body["omitted"],
+            key="memory_id",
+        ),
+        set(),
+        {body["id"]},
+    ),
+}
+
+
+def read_routes():
+    """The name of every route of the API that reads with GET (the access list itself
+    aside: reading the record of reads is not a read of memories), and recall."""
+    names = {"api:recall"}
+    resolver = get_resolver()
+    for namespace in ("api", "reconsolidation_api"):
+        for pattern in resolver.namespace_dict[namespace][1].url_patterns:
+            view_class = getattr(pattern.callback, "view_class", None)
+            if not isinstance(pattern, URLPattern) or view_class is None:
+                continue
+            if issubclass(view_class, ApiView) and hasattr(view_class, "get"):
+                names.add(f"{namespace}:{pattern.name}")
+    return names - {"api:access"}
+
+
+def test_every_read_route_says_what_its_answer_carries():
+    assert read_routes() == set(EXPECTED)
+
+
+def requests_for(owner, bank):
+    with principal_context(owner):
+        session = bank.originals["watch"][0].sources.get().event.session
+    run = run_create(principal=owner, session_id=session.public_id)
+    merge = bank.operations["merge"].public_id
+    return {
+        "api:sessions": ("get", f"{API}/sessions", None),
+        "api:session": ("get", f"{API}/sessions/{session.public_id}", None),
+        "api:events": ("get", f"{API}/sessions/{session.public_id}/events", None),
+        "api:run": ("get", f"{API}/runs/{run.public_id}", None),
+        "api:memories": ("get", f"{API}/memories?include=derived&limit=5", None),
+        "api:memory": ("get", f"{API}/memories/{bank.originals['units'][0].public_id}", None),
+        "api:memory-history": ("get", f"{API}/memories/{bank.corrected.public_id}/history", None),
+        "api:recall": (
+            "post",
+            f"{API}/recall",
+            {"query": "Apple Watch Kindle Maya", "include": ["messages", "derived"]},
+        ),
+        "api:export": ("get", f"{API}/export", None),
+        "reconsolidation_api:operations": ("get", f"{API}/operations", None),
+        "reconsolidation_api:operation": ("get", f"{API}/operations/{merge}", None),
+        "reconsolidation_api:operation-undo-preview": (
+            "get",
+            f"{API}/operations/{merge}/undo-preview",
+            None,
+        ),
+        "reconsolidation_api:derived": ("get", f"{API}/derived/{bank['merged'].public_id}", None),
+        "reconsolidation_api:summary": (
+            "get",
+            f"{API}/summaries/{bank['summary'].public_id}",
+            None,
+        ),
+    }
+
+
+def test_each_read_route_records_exactly_what_it_returned(owner, assistant, bank):
+    token, api = assistant
+    for route, (method, path, body) in requests_for(owner, bank).items():
+        before = len(records(owner))
+        response = getattr(api, method)(path, body)
+        assert response.status_code == 200, (route, response.content)
+
+        new = records(owner)[before:]
+        assert len(new) == 1, route
+        (record,) = new
+        memories, messages, derived = EXPECTED[route](response.json())
+        assert carried(record) == {"memory": memories, "message": messages, "derived": derived}, (
+            route
+        )
+        assert (record.route, record.token, record.request_id) == (
+            route,
+            token,
+            response["X-Request-ID"],
+        )
+        assert (record.memory_count, record.message_count, record.derived_count) == (
+            len(memories),
+            len(messages),
+            len(derived),
+        )
+    # The answers carried something of every kind: the comparisons above were not empty.
+    with principal_context(owner):
+        assert set(AccessedItem.objects.values_list("kind", flat=True)) == {
+            "memory",
+            "message",
+            "derived",
+        }
+
+
+def test_the_owners_browser_session_reads_are_not_recorded(owner, client):
+    client.force_login(owner)
+    assert client.get(f"{API}/memories").status_code == 200
+    assert client.post(f"{API}/recall", {"query": "x"}, "application/json").status_code == 200
+
+    assert records(owner) == []
+
+
+def test_a_refused_read_records_nothing(owner, assistant):
+    _, api = assistant
+    assert api.get(f"{API}/memories/{uuid.uuid4()}").status_code == 404
+
+    assert records(owner) == []
+
+
+def all_cells(table):
+    with connection.cursor() as cursor:
+        cursor.execute(f'SELECT * FROM "{table}"')
+        return [str(cell) for row in cursor.fetchall() for cell in row]
+
+
+def test_no_memory_message_or_query_text_reaches_the_access_tables(owner, assistant, bank):
+    _, api = assistant
+    for method, path, body in requests_for(owner, bank).values():
+        getattr(api, method)(path, body)
+    assert api.post(f"{API}/recall", {"query": QUERY}).status_code == 200
+    export = api.get(f"{API}/export").json()
+    texts = {memory["statement"] for memory in export["memories"]}
+    texts |= {
+        part["text"]
+        for session in export["sessions"]
+        for event in session["events"]
+        for part in event["parts"]
+    }
+    texts |= {derived["statement"] for derived in export["derived_memories"]}
+    texts |= {QUERY, "zanzibarian"}
+    texts.discard("")
+    # Distinctive words of the bank too, so that no fragment slips through.
+    words = {"Kindle", "Maya", "Apple", "dragons", "imperial"}
+
+    with principal_context(owner):
+        cells = all_cells("memory_accessrecord") + all_cells("memory_accesseditem")
+    assert len(cells) > 100
+    leaked = [
+        cell
+        for cell in cells
+        if any(text in cell for text in texts) or any(w.lower() in cell.lower() for w in words)
+    ]
+    assert leaked == []
+
+
+def test_a_record_that_cannot_be_written_leaves_the_read_answering_and_is_counted(
+    owner, assistant, monkeypatch
+):
+    _, api = assistant
+    from memory.services import access_log
+
+    def broken_write(*args):
+        # A real database error, inside the request's transaction on PostgreSQL.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT no_such_column FROM memory_accessrecord")
+
+    monkeypatch.setattr(access_log, "_record_write", broken_write)
+    api.post(f"{API}/memories", {"statement": "User owns a red kayak."})
+
+    first = api.get(f"{API}/memories")
+    second = api.post(f"{API}/recall", {"query": "kayak"})
+
+    assert first.status_code == 200 and len(first.json()["results"]) == 1
+    assert second.status_code == 200 and len(second.json()["items"]) == 1
+    assert records(owner) == []
+    assert list(AccessRecordFailure.objects.values_list("count", flat=True)) == [2]
