@@ -12,11 +12,12 @@ says whose read it was.
 """
 
 import logging
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import DatabaseError, IntegrityError, transaction
+from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -67,7 +68,7 @@ def _record_write(principal, token, route, request_id, items):
     counts = dict.fromkeys(AccessedItem.Kind.values, 0)
     for kind, _ in items:
         counts[kind] += 1
-    record = AccessRecord.objects.create(
+    record = AccessRecord(
         owner=principal,
         token=token,
         route=route[:60],
@@ -77,15 +78,58 @@ def _record_write(principal, token, route, request_id, items):
         message_count=counts[AccessedItem.Kind.MESSAGE],
         derived_count=counts[AccessedItem.Kind.DERIVED],
     )
-    if items:
-        AccessedItem.objects.bulk_create(
-            [
-                AccessedItem(owner=principal, record=record, kind=kind, public_id=public_id)
-                for kind, public_id in items
-            ],
-            batch_size=ITEM_BATCH,
-        )
+    if connection.vendor == "postgresql":
+        # Every token read pays for this, recall above all: one statement (one round
+        # trip, no model instance per item) writes the record and its items. It also
+        # lets the read's transaction commit without waiting for the disk: otherwise
+        # the record alone would make every read wait for a WAL flush. A crash may
+        # lose the last fraction of a second of records (never a read, never anything
+        # else: a read writes nothing else that matters), and never half of one.
+        with connection.cursor() as cursor:
+            cursor.execute(_INSERT_SQL, _insert_params(record, items))
+            record.pk = cursor.fetchone()[0]
+        return record
+    record.save(force_insert=True)
+    AccessedItem.objects.bulk_create(
+        [
+            AccessedItem(owner=principal, record=record, kind=kind, public_id=public_id)
+            for kind, public_id in items
+        ],
+        batch_size=ITEM_BATCH,
+    )
     return record
+
+
+_INSERT_SQL = """
+WITH record AS (
+    INSERT INTO memory_accessrecord (owner_id, public_id, token_id, route, request_id,
+                                     created_at, memory_count, message_count, derived_count)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
+    RETURNING id
+), items AS (
+    INSERT INTO memory_accesseditem (owner_id, record_id, kind, public_id)
+    SELECT %s, record.id, item.kind, item.public_id
+    FROM record, unnest(%s::varchar[], %s::uuid[]) AS item(kind, public_id)
+)
+SELECT id, set_config('synchronous_commit', 'off', true) FROM record
+"""
+
+
+def _insert_params(record, items):
+    return [
+        record.owner_id,
+        record.public_id,
+        record.token_id,
+        record.route,
+        record.request_id,
+        record.created_at,
+        record.memory_count,
+        record.message_count,
+        record.derived_count,
+        record.owner_id,
+        [kind for kind, _ in items],
+        [uuid.UUID(public_id) for _, public_id in items],
+    ]
 
 
 def access_record_failure_count(*, day=None):

@@ -122,8 +122,11 @@ class Command(BenchmarkCommand):
                     cursor.execute(f"VACUUM (ANALYZE) {table}")
 
         # A fresh token per principal on every run; the secrets exist only in the file.
-        users = [user for _, user, _, _ in principals]
-        ApiToken.objects.filter(principal__in=users, name=TOKEN_NAME).delete()
+        # Each in its owner's context: a token takes its access records with it, and
+        # row security shows them to their owner only.
+        for _, user, _, _ in principals:
+            with principal_context(user):
+                ApiToken.objects.filter(principal=user, name=TOKEN_NAME).delete()
         entries = []
         for index, user, session, events in principals:
             _, secret = api_token_create(principal=user, name=TOKEN_NAME)
