@@ -421,6 +421,29 @@ REVERIE_CAPABILITIES = {
             "atomic_recall_drop": {"max": 0.0},
         },
     },
+    # Certified by `manage.py evaluate_reconsolidation --arms ...,reconsolidation_provider`
+    # with the provider configured, on the same labelled banks and bars as
+    # reconsolidation: the certificate binds the provider, the model and the egress
+    # policy, and holds only while a formation_provider certificate does.
+    "reconsolidation_provider": {
+        "arm": "reconsolidation_provider",
+        "policy": "reconsolidation_provider",
+        "evaluation": "reconsolidation",
+        "provider": True,
+        "privacy_bound": True,
+        "upstream": ("formation_provider",),
+        "datasets": {
+            "fixtures": "21540fc755bed40a9d22a0bac7995082c6a46e3f074e2d886e3ef4da73614f54"
+        },
+        "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
+        "thresholds": {
+            "cases": {"min": 40},
+            "failed": {"max": 0},
+            "false_merges": {"max": 0},
+            "privacy_failures": {"max": 0},
+            "atomic_recall_drop": {"max": 0.0},
+        },
+    },
 }
 REVERIE_CERTIFICATE_CHECK = "evaluation.certificates.certificate_refusal"
 
@@ -436,4 +459,6 @@ REVERIE_FLAG_DEFAULTS = {
     # A certified capability: see REVERIE_CAPABILITIES. Effectively on only with
     # reconsolidation_surface on as well.
     "reconsolidation": env.bool("REVERIE_FLAG_RECONSOLIDATION", default=False),
+    # A certified capability, effectively on only with reconsolidation on as well.
+    "reconsolidation_provider": env.bool("REVERIE_FLAG_RECONSOLIDATION_PROVIDER", default=False),
 }

@@ -16,9 +16,8 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from memory.providers.config import provider_config
-
 from .arms import ARMS
+from .bindings import provider_binding
 from .formation_evaluation import (
     HELDOUT,
     InputError,
@@ -41,7 +40,7 @@ HOW_TO_CERTIFY = {
         "`manage.py certify --results DIR/results.json --capability {capability}`"
     ),
     "reconsolidation": (
-        "run `manage.py evaluate_reconsolidation --out DIR` and then "
+        "run `manage.py evaluate_reconsolidation --arms control,{arm} --out DIR` and then "
         "`manage.py certify --results DIR/results.json --capability {capability}`"
     ),
     "formation": (
@@ -75,6 +74,11 @@ class Capability:
     # For reconsolidation: the least a labelled fixture must hold
     # ({"merges" | "notices" | "no_merge_traps": count}).
     fixture_minimums: dict = field(default_factory=dict)
+    # Whether the provider binding covers the privacy settings too (the egress policy
+    # and the provider's residency label): changing what may leave needs new evidence.
+    privacy_bound: bool = False
+    # Capabilities whose current certificates this one's rests on.
+    upstream: tuple = ()
 
     @property
     def how(self):
@@ -99,8 +103,18 @@ def current_provider(spec):
     that calls none, None when it calls one and none is configured."""
     if not spec.provider:
         return ""
-    config = provider_config()
-    return config.binding if config else None
+    return provider_binding(privacy_bound=spec.privacy_bound)
+
+
+def upstream_refusal(spec):
+    """Why a capability this one rests on has no current certificate, or ""."""
+    for name in spec.upstream:
+        if matching_certificate(name) is None:
+            return (
+                f"{spec.name} rests on {name}, which has no certificate for its current code "
+                "and provider"
+            )
+    return ""
 
 
 def threshold_failures(metrics, thresholds):
@@ -249,6 +263,8 @@ def certify(*, raw_results, capability_name, dataset=None):
     provider = current_provider(spec)
     if provider is None:
         raise CertificationError(f"{spec.name} calls a provider and none is configured; {how}")
+    if refusal := upstream_refusal(spec):
+        raise CertificationError(refusal)
     dataset_digest = meta.get("dataset_digest", "")
     if spec.evaluation == "formation":
         results, dataset_digest = _formation_inputs(results, spec, dataset)
@@ -321,6 +337,8 @@ def certificate_refusal(capability_name):
             f"{spec.name} calls a provider and none is configured "
             "(REVERIE_PROVIDER_BASE_URL and REVERIE_PROVIDER_MODEL)."
         )
+    if refusal := upstream_refusal(spec):
+        return f"{refusal}."
     if matching_certificate(capability_name) is not None:
         return None
     policy_version, _ = current_binding(spec)

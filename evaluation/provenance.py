@@ -7,6 +7,7 @@ from django.conf import settings
 
 from memory.formation.candidates import POLICY_PROVIDER_ASSISTED
 from memory.services.formation import configured_extractor
+from reconsolidation.assisted.preparation import POLICY_VERSION as ASSISTED_POLICY
 from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 
 from .code_closure import closure_files
@@ -28,6 +29,13 @@ POLICY_ENTRIES = {
     "reconsolidation": (
         "reconsolidation.services.passes",
         "reconsolidation.services.operations",
+        "reconsolidation.selectors.recall",
+        "memory.selectors.recall",
+    ),
+    "reconsolidation_provider": (
+        "reconsolidation.services.passes",
+        "reconsolidation.services.operations",
+        "reconsolidation.assisted.execution",
         "reconsolidation.selectors.recall",
         "memory.selectors.recall",
     ),
@@ -56,4 +64,5 @@ def policy_versions():
         "formation": configured_extractor().policy_version,
         "formation_provider": POLICY_PROVIDER_ASSISTED,
         "reconsolidation": RECONSOLIDATION_POLICY,
+        "reconsolidation_provider": ASSISTED_POLICY,
     }

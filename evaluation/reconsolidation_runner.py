@@ -5,8 +5,17 @@ The system side never reads the labels: it loads a case's beliefs (with a
 message in each session they cite), runs the product's passes, deletes the
 beliefs the case deletes afterwards (through the owner's erasure service), and
 records every derived memory in the case's keys with the recall rankings of
-the case's queries. Each case runs in a transaction that is rolled back, so an
-evaluation leaves no principals or memories behind.
+the case's queries.
+
+Three arms, run in this order: ``control`` (the originals alone: no pass at
+all), frozen and written to ``control.json`` before anything else runs;
+``reconsolidation`` (the deterministic passes); and
+``reconsolidation_provider`` (the passes plus model-assisted reviews against
+the configured provider). The first two run each case in a transaction that
+is rolled back. The provider arm cannot (no provider call is made inside a
+transaction), so its throwaway principal is committed and purged after the
+case; its calls are charged to the global cap, and every call's outcome and
+charge, uncertain ones included, is kept in the observations.
 """
 
 import hashlib
@@ -27,16 +36,27 @@ from memory.enums import BeliefStatus, EventType
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.recall import recall
+from memory.services.account import account_purge
 from memory.services.beliefs import belief_delete, belief_import
 from memory.services.sessions import event_append, session_create
-from reconsolidation.models import DerivedMemory, Lineage, SummaryClaim
+from reconsolidation.assisted.execution import assisted_review
+from reconsolidation.models import DerivedMemory, Lineage, ProviderCall, SummaryClaim
 from reconsolidation.selectors.recall import derived_recall_evaluating
+from reconsolidation.services.passes import lease_acquire, lease_release
 
 from .arms import database_description, reconsolidate_bank
+from .bindings import provider_binding
 from .provenance import POLICY_ENTRIES, code_digest, policy_versions
 from .reconsolidation_scoring import reconsolidation_metrics
 
 ARM = "reconsolidation"
+CONTROL = "control"
+PROVIDER = "reconsolidation_provider"
+RECONSOLIDATION_ARMS = (CONTROL, ARM, PROVIDER)
+# Model-assisted reviews of one bank, at most: each applies what it verified, and
+# a review that applies nothing ends them.
+REVIEWS_PER_BANK = 3
+REVIEW_SECONDS = 120
 DEFAULT_FIXTURES = Path(__file__).parent / "fixtures" / "reconsolidation_labelled.jsonl"
 # Sessions of a case happen a day apart, so that their evidence clocks differ,
 # starting this many days before the run: recent enough that no evidence-based
@@ -195,33 +215,94 @@ def _ranking(principal, query, keys_by_public_id, *, include, k):
     ]
 
 
-def evaluate_case(case, *, k, run):
-    """What the system did with one labelled bank; nothing of it is committed."""
-    username = f"reconsolidation-eval-{run}-{case['id']}"[:150]
+def _observe(principal, case, beliefs, observation, *, k):
+    keys = {belief.pk: key for key, belief in beliefs.items()}
+    observation["derived"] = _derived(principal, keys)
+    by_public_id = {str(belief.public_id): key for key, belief in beliefs.items()}
+    for query in dict.fromkeys(q["query"] for q in case["labels"]["queries"]):
+        observation["queries"].append(
+            {
+                "query": query,
+                "control": _ranking(principal, query, by_public_id, include=(), k=k),
+                "derived": _ranking(principal, query, by_public_id, include=("derived",), k=k),
+            }
+        )
+
+
+def _assisted_reviews(principal, holder):
+    """Model-assisted reviews of the bank until one applies nothing; their reports."""
+    reports = []
+    for _ in range(REVIEWS_PER_BANK):
+        if not lease_acquire(principal, holder):
+            raise RuntimeError("the evaluation's principal is leased elsewhere")
+        try:
+            report = assisted_review(
+                principal, holder=holder, deadline_seconds=REVIEW_SECONDS, evaluation=True
+            )
+        finally:
+            lease_release(principal, holder)
+        reports.append(report)
+        if not report.outcomes.get("applied"):
+            break
+    return reports
+
+
+def _provider_calls(principal):
+    """Every call of the bank's reviews, content-free, uncertain ones included."""
+    return list(
+        ProviderCall.objects.filter(principal=principal)
+        .order_by("id")
+        .values(
+            "stage",
+            "state",
+            "validation",
+            "error_class",
+            "reserved_micros",
+            "charged_micros",
+            "input_tokens",
+            "output_tokens",
+        )
+    )
+
+
+def _run_arm(principal, case, observation, *, arm, k, run):
+    beliefs = _load(principal, case)
+    passes = 0
+    if arm != CONTROL:
+        passes, _ = reconsolidate_bank(principal)
+    if arm == PROVIDER:
+        reviews = _assisted_reviews(principal, f"evaluation-{run}")
+        observation["reviews"] = [
+            {"stopped": r.stopped, "calls": r.calls, "outcomes": r.outcomes} for r in reviews
+        ]
+        more, _ = reconsolidate_bank(principal)
+        passes += more
+    _delete(principal, case, beliefs)
+    if arm != CONTROL:
+        # After a deletion, a pass must not bring anything of it back.
+        more, _ = reconsolidate_bank(principal)
+        passes += more
+    observation["passes"] = passes
+    _observe(principal, case, beliefs, observation, k=k)
+
+
+def evaluate_case(case, *, k, run, arm=ARM):
+    """What the system did with one labelled bank in ``arm``; nothing of it is kept."""
+    username = f"reconsolidation-eval-{run}-{arm}-{case['id']}"[:150]
     observation = {"case": case["id"], "derived": [], "queries": [], "passes": 0, "failed": None}
     try:
-        with transaction.atomic():
+        if arm == PROVIDER:
             principal = get_user_model().objects.create_user(username=username)
-            beliefs = _load(principal, case)
-            keys = {belief.pk: key for key, belief in beliefs.items()}
-            passes, _ = reconsolidate_bank(principal)
-            _delete(principal, case, beliefs)
-            # After a deletion, a pass must not bring anything of it back.
-            more, _ = reconsolidate_bank(principal)
-            observation["passes"] = passes + more
-            observation["derived"] = _derived(principal, keys)
-            by_public_id = {str(belief.public_id): key for key, belief in beliefs.items()}
-            for query in dict.fromkeys(q["query"] for q in case["labels"]["queries"]):
-                observation["queries"].append(
-                    {
-                        "query": query,
-                        "control": _ranking(principal, query, by_public_id, include=(), k=k),
-                        "derived": _ranking(
-                            principal, query, by_public_id, include=("derived",), k=k
-                        ),
-                    }
-                )
-            raise _Rollback
+            try:
+                _run_arm(principal, case, observation, arm=arm, k=k, run=run)
+            finally:
+                observation["provider_calls"] = _provider_calls(principal)
+                account_purge(principal=principal)
+        else:
+            with transaction.atomic():
+                principal = get_user_model().objects.create_user(username=username)
+                _run_arm(principal, case, observation, arm=arm, k=k, run=run)
+                raise _Rollback
     except _Rollback:
         pass
     except (ReverieError, RuntimeError) as error:
@@ -230,17 +311,61 @@ def evaluate_case(case, *, k, run):
     return observation
 
 
-def evaluate_reconsolidation(path, *, k, out_dir, progress=None):
-    """Run every case of the fixture at ``path``; write and return ``results.json``."""
+def _calls_summary(observations):
+    """Content-free totals of an arm's provider calls: by state, and what they charged."""
+    calls = [call for o in observations for call in o.get("provider_calls", [])]
+    states = {}
+    for call in calls:
+        states[call["state"]] = states.get(call["state"], 0) + 1
+    return {
+        "calls": len(calls),
+        "states": dict(sorted(states.items())),
+        # Charged where usage is known; the whole reservation where it is not.
+        "charged_micros": sum(
+            call["reserved_micros"] if call["charged_micros"] is None else call["charged_micros"]
+            for call in calls
+        ),
+        "uncertain_micros": sum(
+            call["reserved_micros"] for call in calls if call["charged_micros"] is None
+        ),
+    }
+
+
+def evaluate_reconsolidation(path, *, k, out_dir, arms=(ARM,), progress=None):
+    """Run every case of the fixture at ``path`` in each of ``arms`` (control first, frozen in
+    ``control.json``); write and return ``results.json``."""
+    unknown = set(arms) - set(RECONSOLIDATION_ARMS)
+    if unknown or not arms:
+        raise FixtureError(
+            f"unknown arms {sorted(unknown)}; choose from {', '.join(RECONSOLIDATION_ARMS)}"
+        )
+    provider = provider_binding(privacy_bound=True) if PROVIDER in arms else ""
+    if provider is None:
+        raise FixtureError(
+            "the reconsolidation_provider arm calls the configured provider and none is "
+            "configured (REVERIE_PROVIDER_BASE_URL and REVERIE_PROVIDER_MODEL)"
+        )
     cases, digest = read_fixtures(path)
     run = get_random_string(8).lower()
-    started = time.perf_counter()
-    observations = []
-    for case in cases:
-        observation = evaluate_case(case, k=k, run=run)
-        if progress and observation["failed"]:
-            progress(f"case {case['id']} failed: {observation['failed']}")
-        observations.append(observation)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    observed, seconds = {}, {}
+    for arm in [a for a in RECONSOLIDATION_ARMS if a in arms]:
+        started = time.perf_counter()
+        observations = []
+        for case in cases:
+            observation = evaluate_case(case, k=k, run=run, arm=arm)
+            if progress and observation["failed"]:
+                progress(f"{arm}: case {case['id']} failed: {observation['failed']}")
+            observations.append(observation)
+        observed[arm] = observations
+        seconds[arm] = round(time.perf_counter() - started, 1)
+        if arm == CONTROL:
+            # Frozen before any pass runs: what the originals alone answer.
+            (out_dir / "control.json").write_text(
+                json.dumps({"dataset_digest": digest, "observed": observations}, indent=1),
+                encoding="utf-8",
+            )
     results = {
         "meta": {
             "evaluation": ARM,
@@ -250,19 +375,23 @@ def evaluate_reconsolidation(path, *, k, out_dir, progress=None):
             "dataset_digest": digest,
             "dataset": Path(path).name,
             "database": database_description(),
+            "provider": provider,
             "settings": {
                 "k": k,
                 "slice_beliefs": settings.REVERIE_RECONSOLIDATION["slice_beliefs"],
                 "recall_budget_chars": settings.REVERIE_LIMITS["recall_default_budget_chars"],
             },
-            "seconds": {ARM: round(time.perf_counter() - started, 1)},
+            "seconds": seconds,
         },
         "labels": {"cases": cases},
-        "arms": {ARM: reconsolidation_metrics(cases, observations, k=k)},
-        "observed": {ARM: observations},
+        "arms": {
+            arm: reconsolidation_metrics(cases, observations, k=k)
+            for arm, observations in observed.items()
+        },
+        "observed": observed,
         "cases": [],
     }
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    if PROVIDER in observed:
+        results["meta"]["provider_calls"] = _calls_summary(observed[PROVIDER])
     (out_dir / "results.json").write_text(json.dumps(results, indent=1), encoding="utf-8")
     return results

@@ -73,6 +73,20 @@ CATALOGUE = {
             requires=("reconsolidation_surface",),
         ),
         FlagSpec(
+            "reconsolidation_provider",
+            "processing",
+            "Lets reconsolidation ask the configured language-model provider which differently "
+            "worded memories state one claim, and a second call to verify each proposed group; "
+            "only groups that local rules admit and the verifier confirms are merged, through "
+            "the same checks as any merge. Needs an evaluation certificate for the configured "
+            "provider, model and egress policy, the current code and a current "
+            "formation_provider certificate, and reconsolidation on; owners who opted out and "
+            "items the egress policy does not allow are never sent. Off: no request leaves "
+            "the machine and merges it verified leave recall; the owner keeps their history.",
+            capability="reconsolidation_provider",
+            requires=("reconsolidation",),
+        ),
+        FlagSpec(
             "maintenance_kill_switch",
             "kill_switch",
             "On: background maintenance (expiry, formation, reconsolidation) starts no new work.",

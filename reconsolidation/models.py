@@ -41,6 +41,11 @@ class Operation(OwnedModel):
     inputs = models.JSONField()
     # Why the operation stopped holding: "source_changed", "regrouped", "owner_rejected", ...
     invalidation_reason = models.CharField(max_length=40, blank=True)
+    # The verification call that agreed with a model-assisted operation; none for the
+    # deterministic planners' own.
+    provider_call = models.ForeignKey(
+        "ProviderCall", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -101,6 +106,8 @@ class DerivedMemory(OwnedModel):
     restricted = models.BooleanField(default=False)
     # Namespaced hash of what the derived memory claims (``planning.suppression_fingerprint``).
     fingerprint = models.CharField(max_length=64, blank=True)
+    # Proposed by a model and verified: recalled only while reconsolidation_provider is on.
+    assisted = models.BooleanField(default=False)
     revision = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -260,3 +267,83 @@ class BudgetReservation(models.Model):
             models.Index(fields=["created_at"]),
             models.Index(fields=["principal", "created_at"]),
         ]
+
+
+class ProviderCall(models.Model):
+    """One request of model-assisted reconsolidation: its reservation, its send and its
+    settlement, with the stage decisions made around it. Content-free: digests, lengths,
+    figures and closed codes, so that recovery and the operator's spend view can read it
+    across principals; deleted with the principal.
+
+    ``state`` is the transport's story (reserved, sent, settled, uncertain, failed,
+    cancelled, abandoned); ``validation`` is what local checks made of the reply. Until
+    a call is settled with known usage its whole reservation stays charged.
+    """
+
+    class Stage(models.TextChoices):
+        PROPOSAL = "proposal"
+        VERIFICATION = "verification"
+
+    class State(models.TextChoices):
+        RESERVED = "reserved"
+        SENT = "sent"
+        # Usage known and charged.
+        SETTLED = "settled"
+        # Sent, but what it cost is unknown (timeout, unreadable reply, no usage):
+        # the full reservation stays charged.
+        UNCERTAIN = "uncertain"
+        # The provider refused or was unavailable: nothing generated, nothing charged.
+        FAILED = "failed"
+        # Never sent (deadline, lease lost, capability revoked); the reservation stays.
+        CANCELLED = "cancelled"
+        # Found reserved or sent after its worker died; the reservation stays.
+        ABANDONED = "abandoned"
+
+    public_id = models.UUIDField(default=new_public_id, unique=True, editable=False)
+    principal = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    stage = models.CharField(max_length=20, choices=Stage.choices)
+    state = models.CharField(max_length=20, choices=State.choices, default=State.RESERVED)
+    # "" until the reply is checked; then "accepted" or a closed reason code.
+    validation = models.CharField(max_length=40, blank=True)
+    error_class = models.CharField(max_length=40, blank=True)
+    # What the request was bound to: server and model, the policy it was prepared
+    # under, and (a verification) the proposal it verifies.
+    binding = models.CharField(max_length=300)
+    policy_version = models.CharField(max_length=60)
+    request_digest = models.CharField(max_length=64)
+    request_length = models.PositiveIntegerField()
+    proposal_digest = models.CharField(max_length=64, blank=True)
+    answered_model = models.CharField(max_length=120, blank=True)
+    # The spend ledger's day and whether the principal's own cap carries it (an
+    # evaluation run's calls count against the global cap only).
+    day = models.DateField()
+    principal_charged = models.BooleanField(default=True)
+    reserved_micros = models.BigIntegerField()
+    charged_micros = models.BigIntegerField(null=True, blank=True)
+    input_tokens = models.PositiveIntegerField(null=True, blank=True)
+    output_tokens = models.PositiveIntegerField(null=True, blank=True)
+    # At most this many sends under this reservation: a retry never spends unreserved.
+    send_cap = models.PositiveSmallIntegerField(default=1)
+    sends = models.PositiveSmallIntegerField(default=0)
+    # Counts by closed reason of what the stage offered, excluded, proposed, dropped,
+    # verified and applied; written once, when the call is settled.
+    decisions = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["state", "created_at"]),
+            models.Index(fields=["principal", "created_at"]),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(sends__lte=models.F("send_cap")), name="provider_call_send_cap"
+            )
+        ]
+
+    def __str__(self):
+        return f"{self.stage} call {self.public_id} ({self.state})"

@@ -53,6 +53,10 @@ class SourceView:
 class MergePlan:
     sources: tuple[SourceView, ...]
     policy_version: str = field(default_factory=current_policy_version, compare=False)
+    # A merge of different wordings that a model proposed and verified, and the
+    # verification call that agreed (``reconsolidation.assisted``).
+    assisted: bool = False
+    provider_call_id: int | None = field(default=None, compare=False)
     kind = "merge"
 
     @property
@@ -166,7 +170,12 @@ def suppression_fingerprint(plan):
     those claims has its own fingerprint too).
     """
     first = plan.sources[0]
-    if plan.kind == "merge":
+    if plan.kind == "merge" and plan.assisted:
+        # Its sources are worded differently: the merge claims all their wordings are one.
+        what = "\x1f".join(
+            sorted({claim_key(s.subject, s.type, s.polarity, s.statement) for s in plan.sources})
+        )
+    elif plan.kind == "merge":
         what = claim_key(first.subject, first.type, first.polarity, first.statement)
     elif plan.kind == "hypothesis":
         what = "\x1f".join([*sorted(plan.subjects), first.scope])

@@ -59,7 +59,7 @@ class Completion:
     output_tokens: int | None
 
 
-def _body(config, *, system, user, schema, max_output_tokens):
+def _body(config, *, system, user, schema, max_output_tokens, schema_name):
     return {
         "model": config.model,
         "messages": [
@@ -68,17 +68,24 @@ def _body(config, *, system, user, schema, max_output_tokens):
         ],
         "response_format": {
             "type": "json_schema",
-            "json_schema": {"name": "memory_proposals", "strict": True, "schema": schema},
+            "json_schema": {"name": schema_name, "strict": True, "schema": schema},
         },
         "max_tokens": max_output_tokens,
         "temperature": 0,
     }
 
 
-def request_bytes(config, *, system, user, schema, max_output_tokens):
+def request_bytes(
+    config, *, system, user, schema, max_output_tokens, schema_name="memory_proposals"
+):
     """The exact bytes ``complete`` would send, so that a caller can refuse to send them."""
     body = _body(
-        config, system=system, user=user, schema=schema, max_output_tokens=max_output_tokens
+        config,
+        system=system,
+        user=user,
+        schema=schema,
+        max_output_tokens=max_output_tokens,
+        schema_name=schema_name,
     )
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 

@@ -18,6 +18,19 @@ Behaviours (``FakeProvider.behaviour``):
 - ``ungrounded``: proposals naming people, places and numbers that no message says.
 - ``foreign``: proposals citing ids that are not among the messages sent.
 - ``injection``: a proposal whose statement is an instruction to the assistant.
+
+Reconsolidation's requests (``merge_proposals`` and ``merge_verdicts`` schemas)
+are answered in kind: proposals group the memories of a block that share most
+of their words (``merges`` scripts them), and the verifier agrees with every
+clause. Behaviours for them:
+
+- ``disagree``: the verifier finds no clause the same claim.
+- ``other_digest``: the verifier answers for another proposal.
+- ``other_clauses``: the verifier leaves a clause out.
+- ``no_usage``: a valid answer that reports no usage.
+
+``set(..., stage="merge_verdicts")`` limits a behaviour to requests of one
+schema; the others are answered as ``valid``.
 """
 
 import json
@@ -38,6 +51,10 @@ BEHAVIOURS = (
     "ungrounded",
     "foreign",
     "injection",
+    "disagree",
+    "other_digest",
+    "other_clauses",
+    "no_usage",
 )
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
@@ -65,6 +82,49 @@ def _naive(event):
         }
 
 
+_FILLER = frozenset({"user", "user's", "has", "have", "had", "is", "are", "was", "the", "and"})
+
+
+def _words(text):
+    return {
+        word
+        for word in re.findall(r"[a-z0-9']+", text.lower())
+        if len(word) > 2 and word not in _FILLER
+    }
+
+
+def _similar_groups(memories):
+    """Memories of one block grouped greedily by shared words: what a careless model would
+    call one claim."""
+    groups = []
+    for memory in memories:
+        words = _words(memory["statement"])
+        for group in groups:
+            other = group["words"]
+            if words and len(words & other) / len(words | other) >= 0.5:
+                group["ids"].append(memory["id"])
+                break
+        else:
+            groups.append({"words": words, "ids": [memory["id"]]})
+    return [group["ids"] for group in groups if len(group["ids"]) > 1]
+
+
+def _user_object(body):
+    try:
+        user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+        value = json.loads(user)
+    except (KeyError, StopIteration, ValueError, TypeError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _schema_name(body):
+    try:
+        return body["response_format"]["json_schema"]["name"]
+    except (KeyError, TypeError):
+        return ""
+
+
 def _events(body):
     try:
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
@@ -78,10 +138,14 @@ class FakeProvider:
 
     def __init__(self, *, behaviour="valid", port=0, delay=2.0):
         self.behaviour = behaviour
+        self.stage = None
         self.proposals = None
+        self.merges = None
         self.delay = delay
         self.requests = 0
         self.last_body = None
+        # The exact bytes of every request received, in order.
+        self.raw_requests = []
         self.last_authorization = None
         self._lock = threading.Lock()
         self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
@@ -115,22 +179,28 @@ class FakeProvider:
     def __exit__(self, *exc):
         self.stop()
 
-    def set(self, behaviour, *, proposals=None):
+    def set(self, behaviour, *, proposals=None, merges=None, stage=None):
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown behaviour {behaviour!r}")
-        self.behaviour, self.proposals = behaviour, proposals
+        self.behaviour, self.proposals, self.merges = behaviour, proposals, merges
+        self.stage = stage
 
     def answer(self, body):
         """(status, reply object) for a request body, by the current behaviour."""
-        behaviour = self.behaviour
+        schema = _schema_name(body)
+        behaviour = self.behaviour if self.stage in (None, schema) else "valid"
         if behaviour == "rate_limited":
             return 429, {"error": {"message": "rate limited"}}
         if behaviour == "unavailable":
             return 503, {"error": {"message": "unavailable"}}
         if behaviour == "slow":
             time.sleep(self.delay)
-        events = _events(body)
         usage = {"prompt_tokens": 900, "completion_tokens": 120}
+        if behaviour == "no_usage":
+            usage = {}
+        if schema in ("merge_proposals", "merge_verdicts"):
+            return self._reconsolidation(schema, behaviour, _user_object(body), usage)
+        events = _events(body)
         if behaviour == "malformed":
             return 200, self._completion("Sure! Here are the memories: {proposals: [", usage)
         if behaviour == "schema":
@@ -172,6 +242,34 @@ class FakeProvider:
             ]
         return [proposal for event in events for proposal in _naive(event)]
 
+    def _reconsolidation(self, schema, behaviour, request, usage):
+        if behaviour == "malformed":
+            return 200, self._completion("These look the same to me.", usage)
+        if behaviour == "schema":
+            return 200, self._completion(json.dumps({"same": True}), usage)
+        if behaviour == "over_budget":
+            usage = {"prompt_tokens": 250_000, "completion_tokens": 9_000}
+        if schema == "merge_proposals":
+            if self.merges is not None:
+                merges = self.merges
+            else:
+                merges = [
+                    {"block": block.get("block"), "memories": ids}
+                    for block in request.get("blocks", [])
+                    for ids in _similar_groups(block.get("memories", []))
+                ]
+            return 200, self._completion(json.dumps({"merges": merges}), usage)
+        clauses = [clause.get("clause") for clause in request.get("clauses", [])]
+        if behaviour == "other_clauses":
+            clauses = clauses[1:]
+        digest = request.get("proposal_digest", "")
+        if behaviour == "other_digest":
+            digest = "0" * 64
+        verdicts = [{"clause": clause, "same_claim": behaviour != "disagree"} for clause in clauses]
+        return 200, self._completion(
+            json.dumps({"proposal_digest": digest, "verdicts": verdicts}), usage
+        )
+
     def _completion(self, content, usage):
         return {
             "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
@@ -196,6 +294,7 @@ class FakeProvider:
                 raw = self.rfile.read(length)
                 with provider._lock:
                     provider.requests += 1
+                    provider.raw_requests.append(raw)
                 if self.path.rstrip("/") != "/v1/chat/completions":
                     return self._send(404, {"error": {"message": "not found"}})
                 try:

@@ -48,13 +48,22 @@ def derived_recall_enabled():
     return _evaluating.get() or flag_enabled("reconsolidation", max_age=SURFACE_FLAG_MAX_AGE)
 
 
+def assisted_recall_enabled():
+    """Whether merges a model proposed and verified reach recall: only while the capability
+    that made them is on, so that revoking it takes them out at once."""
+    return _evaluating.get() or flag_enabled(
+        "reconsolidation_provider", max_age=SURFACE_FLAG_MAX_AGE
+    )
+
+
 def _rows(principal, matches, access):
     """The matched derived memories that ``access`` sees, in match order."""
+    derived = DerivedMemory.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
+    if not assisted_recall_enabled():
+        derived = derived.exclude(assisted=True)
     rows = {
         row["id"]: row
-        for row in access.filter(
-            DerivedMemory.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
-        ).values(
+        for row in access.filter(derived).values(
             "id",
             "public_id",
             "kind",

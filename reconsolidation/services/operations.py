@@ -165,6 +165,13 @@ class _Group:
             return Outcome.SUPPRESSED
         if any(self.covered.get(d) == set(plan.belief_ids) for d in self.overlapping(plan)):
             return Outcome.ALREADY_APPLIED
+        if plan.kind == "merge" and any(
+            self.active[d].assisted and set(plan.belief_ids) <= self.covered.get(d, set())
+            for d in self.overlapping(plan)
+        ):
+            # A verified merge of more wordings holds these already: the equal wordings
+            # inside it do not take it apart again.
+            return Outcome.ALREADY_APPLIED
         return None
 
     def restated(self, plan):
@@ -252,6 +259,7 @@ def _create(principal, plans, group):
             state=Operation.State.APPLIED,
             policy_version=plan.policy_version,
             inputs=[{"belief": str(b.public_id), "revision": b.revision} for b in group],
+            provider_call_id=getattr(plan, "provider_call_id", None),
         )
         for plan, group in zip(plans, sources, strict=True)
     )
@@ -267,6 +275,7 @@ def _create(principal, plans, group):
             view = (_merged_view if plan.kind == "merge" else _notice)(
                 principal, operation, beliefs
             )
+            view.assisted = getattr(plan, "assisted", False)
         view.fingerprint = group.fingerprints[plan]
         views.append(view)
     derived = DerivedMemory.objects.bulk_create(views)

@@ -20,6 +20,8 @@ from django.utils import timezone
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import BeliefStatusCount
 from memory.selectors.flags import flag_enabled
+from reconsolidation.assisted.calls import calls_recover
+from reconsolidation.assisted.execution import assisted_pass
 from reconsolidation.models import Cursor, Lease
 
 from .budgets import budget_prune, budget_remaining, budget_reserve, budget_settle
@@ -38,6 +40,8 @@ class TickReport:
     passes: list = field(default_factory=list)
     # Principals due but not passed: {principal id: "budget" | "failed"}.
     skipped: dict = field(default_factory=dict)
+    # Provider calls found abandoned by a worker that died, their charges kept.
+    recovered_calls: int = 0
 
     def as_dict(self):
         return asdict(self)
@@ -95,6 +99,19 @@ def _stop_reason():
     return ""
 
 
+# The least time left in a tick for which a model-assisted review is started.
+ASSISTED_MIN_SECONDS = 5
+
+
+def _assisted(principal, holder, seconds):
+    try:
+        return assisted_pass(principal=principal, holder=holder, deadline_seconds=seconds)
+    except Exception:
+        # Its calls are settled or kept reserved by now; the next tick recovers the rest.
+        logger.exception("model-assisted review failed for principal %s", principal.pk)
+        return None
+
+
 def reconsolidation_tick(*, now=None, deadline_seconds=None, holder=None, limit=None):
     """Pass over the due principals in turn until the deadline; return a ``TickReport``.
 
@@ -114,6 +131,7 @@ def reconsolidation_tick(*, now=None, deadline_seconds=None, holder=None, limit=
         return report
     started = time.monotonic()
     budget_prune(now=now)
+    report.recovered_calls = calls_recover(older_than_seconds=2 * config["lease_seconds"], now=now)
     for index, principal in enumerate(principals_due(limit, now=now, holder=holder)):
         if time.monotonic() - started >= deadline:
             report.stopped = "deadline"
@@ -137,15 +155,23 @@ def reconsolidation_tick(*, now=None, deadline_seconds=None, holder=None, limit=
             report.skipped[principal.pk] = "failed"
             continue
         budget_settle(reservation, result.read)
-        report.passes.append(
-            {
-                "principal_id": principal.pk,
-                "read": result.read,
-                "planned": result.planned,
-                "outcomes": dict(result.outcomes),
-                "stopped": result.stopped,
-            }
-        )
+        entry = {
+            "principal_id": principal.pk,
+            "read": result.read,
+            "planned": result.planned,
+            "outcomes": dict(result.outcomes),
+            "stopped": result.stopped,
+        }
+        left = deadline - (time.monotonic() - started)
+        if not result.stopped and left >= ASSISTED_MIN_SECONDS:
+            assisted = _assisted(principal, holder, left)
+            if assisted is not None:
+                entry["assisted"] = {
+                    "stopped": assisted.stopped,
+                    "calls": assisted.calls,
+                    "outcomes": assisted.outcomes,
+                }
+        report.passes.append(entry)
         if result.stopped == "kill_switch":
             report.stopped = "kill_switch"
             break

@@ -29,8 +29,9 @@ def test_the_closure_holds_every_module_the_entries_import(part, tmp_path):
     assert found - import_closure(entries) == set()
 
 
-def test_the_code_that_decides_merges_and_recall_is_in_the_reconsolidation_digest():
-    files = provenance.code_files(["reconsolidation"])
+@pytest.mark.parametrize("part", ["reconsolidation", "reconsolidation_provider"])
+def test_the_code_that_decides_merges_and_recall_is_in_the_reconsolidation_digest(part):
+    files = provenance.code_files([part])
 
     for relative in (
         "memory/text.py",

@@ -32,12 +32,14 @@ def test_every_arm_is_scored_with_the_metrics_of_the_contract(evaluated):
         "formation": "formation@2",
         "formation_provider": "formation@4",
         "reconsolidation": "reconsolidation@1",
+        "reconsolidation_provider": "reconsolidation-assisted@1",
     }
     assert set(meta["code_digests"]) == {
         "formation",
         "formation_provider",
         "recall",
         "reconsolidation",
+        "reconsolidation_provider",
     }
     assert len(meta["code_digest"]) == len(meta["dataset_digest"]) == 64
     assert meta["settings"]["k"] == 10

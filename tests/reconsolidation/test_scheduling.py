@@ -296,7 +296,12 @@ def test_the_tick_is_a_scheduled_task_in_the_maintenance_slot(db):
     schedule = Schedule.objects.get(name="reconsolidation.tick")
     assert schedule.func == "reconsolidation.tasks.reconsolidation_tick_task"
     assert (schedule.schedule_type, schedule.minutes, schedule.repeats) == (Schedule.MINUTES, 1, -1)
-    assert reconsolidation_tick_task() == {"stopped": "off", "passes": [], "skipped": {}}
+    assert reconsolidation_tick_task() == {
+        "stopped": "off",
+        "passes": [],
+        "skipped": {},
+        "recovered_calls": 0,
+    }
 
 
 def test_the_queued_task_runs_the_tick(processing_on):

@@ -1,0 +1,120 @@
+"""Which differently worded beliefs a model may even be asked to merge. Pure functions of text.
+
+A model can judge that "User's dog is called Pepper" and "User has a dog named
+Pepper" say one thing; it must never get the chance to merge claims that
+differ in what a false merge would lose. So a pair is a candidate only when
+everything but the wording already agrees (subject, type, polarity, scope,
+sensitivity, validity window: the block) and the words a meaning hangs on
+agree too: the same names and numbers, the same negations, qualifiers,
+stances and tense markers, the same names in the same order ("Noor visited
+Tariq" is not "Tariq visited Noor"), and the same tense. A pair that fails is
+a local exclusion: the provider never sees it as a candidate and no verdict
+of its can merge it.
+"""
+
+import re
+
+from memory.text import STOPWORDS, words
+
+_CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+# The owner, as every statement names them: an anchor of order when it is an
+# actor ("User visited Tariq"), not when it is a possessive ("User's dog").
+_OWNER = "user"
+_OWNER_WORDS = frozenset({"user", "user's", "users", "user’s"})
+_ACTOR = re.compile(r"\buser\b(?!['’]s)", re.IGNORECASE)
+_NUMBER_WORDS = frozenset(
+    "zero one two three four five six seven eight nine ten eleven twelve twenty thirty "
+    "hundred thousand million first second third fourth fifth once twice thrice half "
+    "dozen couple both single double triple".split()
+)
+# Words that turn a claim into another claim: negations, qualifiers of
+# frequency, certainty and extent, modality, and the markers of time.
+_MARKERS = frozenset(
+    "not no never none nobody nothing nowhere neither nor without n't cannot can't don't "
+    "doesn't didn't won't isn't aren't wasn't weren't hasn't haven't hadn't "
+    "sometimes often always usually rarely seldom occasionally mostly mainly barely hardly "
+    "maybe perhaps probably possibly likely unlikely might may could would should must will "
+    "shall can almost nearly only just still yet anymore longer again ever "
+    "former formerly previously ex used was were had did been ago soon next last "
+    "currently now today tomorrow yesterday new old "
+    "very more most less least too".split()
+)
+# Stances: "likes" and "hates" are the whole claim.
+_STANCES = frozenset(
+    "like likes liked love loves loved hate hates hated dislike dislikes disliked prefer "
+    "prefers preferred enjoy enjoys enjoyed avoid avoids avoided want wants wanted need "
+    "needs needed fear fears feared miss misses missed regret regrets regretted".split()
+)
+_PAST_MARKERS = frozenset({"was", "were", "had", "did", "used", "ago", "formerly", "previously"})
+# Content words shared, at least, for the pair to be worth asking about.
+MIN_OVERLAP = 0.34
+
+
+def _names(statement):
+    return [
+        match.group(0).casefold()
+        for match in _CAPITALISED.finditer(statement)
+        if match.group(0).casefold() not in STOPWORDS | _OWNER_WORDS
+    ]
+
+
+def _order(statement):
+    """Names and the owner as an actor, in the order the statement says them."""
+    names = set(_names(statement))
+    spans = [
+        (match.start(), match.group(0).casefold())
+        for match in _CAPITALISED.finditer(statement)
+        if match.group(0).casefold() in names
+    ] + [(match.start(), _OWNER) for match in _ACTOR.finditer(statement)]
+    return tuple(token for _, token in sorted(spans))
+
+
+def _past(tokens):
+    return any(
+        token in _PAST_MARKERS or (len(token) > 4 and token.endswith("ed")) for token in tokens
+    )
+
+
+def anchors(statement):
+    """What must agree between two wordings of one claim, in a comparable form."""
+    tokens = words(statement)
+    return (
+        tuple(sorted(_names(statement))),
+        tuple(sorted(_NUMBER.findall(statement))),
+        tuple(sorted(t for t in tokens if t in _NUMBER_WORDS)),
+        tuple(sorted(t for t in tokens if t in _MARKERS)),
+        tuple(sorted(t for t in tokens if t in _STANCES)),
+        _past(tokens),
+    )
+
+
+def _same_order(first, second):
+    """Whether the names and actors both statements have come in the same order in each: the
+    owner may be an actor in one wording and a possessor in the other ("User has a dog
+    called Pepper", "User's dog is called Pepper"), never swap places with a name."""
+    a, b = _order(first), _order(second)
+    common = set(a) & set(b)
+    return [t for t in a if t in common] == [t for t in b if t in common]
+
+
+def _content(statement):
+    return {word for word in words(statement) if word not in STOPWORDS | _OWNER_WORDS}
+
+
+def overlap(first, second):
+    """Jaccard overlap of the two statements' content words."""
+    a, b = _content(first), _content(second)
+    return len(a & b) / len(a | b) if a | b else 0.0
+
+
+def exclusion(first, second):
+    """Why two differently worded statements of one block may not be merged by a model
+    (a closed reason code), or "" when a model may be asked."""
+    if anchors(first) != anchors(second):
+        return "anchors_differ"
+    if not _same_order(first, second):
+        return "order_differs"
+    if overlap(first, second) < MIN_OVERLAP:
+        return "unrelated"
+    return ""

@@ -1,0 +1,99 @@
+"""Sending an admitted request, settling it, and recovering calls whose worker died.
+
+A call is sent at most ``send_cap`` times under its reservation (the adapter
+itself never retries). Settlement and the call's audit (its state, usage,
+charge and stage decisions) commit together; a call whose usage is unknown
+(a timeout, an unreadable reply, a reply without usage) or that was never
+sent keeps its whole reservation, and recovery invents no usage.
+"""
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from memory.providers import ledger
+from memory.providers.client import complete
+from reconsolidation.models import ProviderCall
+
+# The provider answered with an error: nothing generated, nothing charged.
+NOT_BILLED = frozenset({"rate_limited", "unavailable", "refused"})
+
+
+class SendRefused(Exception):
+    """The call may not be sent (again): its send cap is spent or it is no longer reserved."""
+
+    error_class = "send_cap"
+
+
+def send(call, payload, config, *, timeout):
+    """Send ``payload`` under ``call``'s reservation; return the ``Completion``, or raise
+    ``SendRefused`` (nothing sent) or ``ProviderError``."""
+    counted = ProviderCall.objects.filter(
+        pk=call.pk, state=ProviderCall.State.RESERVED, sends__lt=F("send_cap")
+    ).update(sends=F("sends") + 1, state=ProviderCall.State.SENT, sent_at=timezone.now())
+    if not counted:
+        raise SendRefused("the call's send cap is spent")
+    return complete(config, payload=payload, timeout=timeout)
+
+
+def _reservation(call):
+    return ledger.Reservation(
+        day=call.day,
+        principal_id=call.principal_id if call.principal_charged else None,
+        micros=call.reserved_micros,
+    )
+
+
+def settle(call, *, state, cost=None, completion=None, error_class="", validation="", decisions):
+    """Record how ``call`` ended and, when its cost is known (``cost``, in US dollars), replace
+    its reservation by that cost, in one transaction; a call settled already is left as it
+    is. Returns whether this settled it."""
+    with transaction.atomic():
+        fields = {
+            "state": state,
+            "error_class": error_class,
+            "validation": validation,
+            "decisions": decisions,
+            "settled_at": timezone.now(),
+        }
+        if completion is not None:
+            fields.update(
+                answered_model=completion.model,
+                input_tokens=completion.input_tokens,
+                output_tokens=completion.output_tokens,
+            )
+        if cost is not None:
+            fields["charged_micros"] = ledger.to_micros(cost)
+        settled = ProviderCall.objects.filter(pk=call.pk, settled_at__isnull=True).update(**fields)
+        if settled and cost is not None:
+            ledger.settle(_reservation(call), usd=cost)
+    return bool(settled)
+
+
+def failed_call(call, error, decisions):
+    """Settle a call whose send raised ``error`` (a ``ProviderError``)."""
+    if error.error_class in NOT_BILLED:
+        return settle(
+            call,
+            state=ProviderCall.State.FAILED,
+            cost=0,
+            error_class=error.error_class,
+            decisions=decisions,
+        )
+    return settle(
+        call, state=ProviderCall.State.UNCERTAIN, error_class=error.error_class, decisions=decisions
+    )
+
+
+def calls_recover(*, older_than_seconds, now=None):
+    """Mark calls left reserved or sent by a worker that died as abandoned, keeping their
+    reservations charged in full; return how many."""
+    now = now or timezone.now()
+    cutoff = now - timedelta(seconds=older_than_seconds)
+    return ProviderCall.objects.filter(
+        state__in=[ProviderCall.State.RESERVED, ProviderCall.State.SENT],
+        settled_at__isnull=True,
+        created_at__lt=cutoff,
+    ).update(state=ProviderCall.State.ABANDONED, error_class="worker_lost", settled_at=now)

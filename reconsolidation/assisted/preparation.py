@@ -1,0 +1,341 @@
+"""Preparing the requests of model-assisted reconsolidation: read-only, and exactly what would
+be sent.
+
+Only current versions of live direct memories and the complete text parts of
+the owner's own messages they came from are read. Each memory and each
+message is decided alone by the egress policy (``memory.providers.egress``):
+what is denied, unclassified, shaped like an instruction or too long to send
+whole is left out and counted, never cut or reworded; an unpinned residency
+or an owner's opt-out defers the whole request before anything is
+serialized. The request is serialized once; its price is reckoned on those
+bytes (a token is at least a byte) and the most the reply may hold. The
+admission service prepares again inside its transaction and sends only if
+the bytes are the same.
+"""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from django.db.models import Count
+
+from accounts.selectors import model_processing_allowed
+from memory.enums import LIVE_BELIEF_STATUSES, AuthorKind, EventType, Portability, Sensitivity
+from memory.formation.gates import looks_like_injection, redact_secrets
+from memory.models import Belief, BeliefSource
+from memory.principal import principal_context
+from memory.providers.client import request_bytes
+from memory.providers.egress import (
+    EgressItem,
+    egress_rules,
+    item_allowed,
+    message_item,
+    residency_allowed,
+)
+from reconsolidation.selectors.sources import source_views
+
+from .candidates import REQUEST_ITEMS, Item, admitted_pairs, blocks, worth_asking
+from .wire import (
+    PROPOSAL_PROMPT,
+    PROPOSAL_SCHEMA,
+    PROPOSAL_SCHEMA_NAME,
+    VERIFICATION_PROMPT,
+    VERIFICATION_SCHEMA,
+    VERIFICATION_SCHEMA_NAME,
+    canonical,
+    digest,
+    proposal_content,
+    verification_content,
+)
+
+POLICY_VERSION = "reconsolidation-assisted@1"
+# Blocks read per request at most (each of at most ``BLOCK_MEMBERS`` beliefs).
+BLOCKS_READ = 24
+# A message longer than this is not sent at all: never a part of one.
+EXCERPT_CHARS = 4000
+
+
+@dataclass(frozen=True)
+class Budget:
+    """The bounds of one request; a request over them is never sent."""
+
+    input_bytes: int = 65_536
+    output_tokens: int = 2_048
+    usd: Decimal = Decimal("0.10")
+    seconds: float = 30.0
+
+
+BUDGET = Budget()
+
+
+@dataclass(frozen=True)
+class Request:
+    """A prepared request: its exact bytes and what they were made from, or why none is."""
+
+    stage: str
+    # Why nothing may be sent ("" when something may): a closed code.
+    deferred: str = ""
+    payload: bytes = b""
+    price: Decimal = Decimal(0)
+    # {label: Item} offered, {item label: block or clause label}, and the admitted pairs.
+    items: dict = field(default_factory=dict)
+    groups: dict = field(default_factory=dict)
+    admitted: frozenset = frozenset()
+    excluded: Counter = field(default_factory=Counter)
+    # A verification's binding to the proposal it verifies.
+    proposal_digest: str = ""
+    binding: str = ""
+
+    @property
+    def digest(self):
+        return digest(self.payload) if self.payload else ""
+
+    def decisions(self):
+        """Content-free counts of what preparation decided."""
+        return {
+            "offered": len(self.items),
+            "groups": len(set(self.groups.values())),
+            "excluded": dict(sorted(self.excluded.items())),
+        }
+
+
+def _deferral(principal, config, evaluation):
+    """Why no request may be made at all, decided before anything is read, or ""."""
+    if config is None:
+        return "not_configured"
+    if evaluation:
+        return ""
+    if not model_processing_allowed(principal):
+        return "opted_out"
+    if not residency_allowed(config.residency):
+        return "residency_unknown"
+    return ""
+
+
+def _memory_decision(view, rules):
+    """Why this memory may not leave (a closed code), or ""."""
+    if view.sensitivity not in Sensitivity.values or view.portability not in Portability.values:
+        return "classification_unknown"
+    if rules is not None and not item_allowed(
+        EgressItem(sensitivity=view.sensitivity, portability=view.portability, scope=view.scope),
+        rules,
+    ):
+        return "egress_denied"
+    if looks_like_injection(view.statement):
+        return "instruction_shaped"
+    return ""
+
+
+def _message_text(parts):
+    """The complete text parts of a message, in order; captions are not the owner's words."""
+    return "\n".join(
+        part.get("text", "")
+        for part in parts
+        if isinstance(part, dict) and part.get("type") == "text" and part.get("text")
+    )
+
+
+def _excerpts(principal, views, rules, excluded):
+    """{belief pk: (redacted message texts...)} of the owner's own messages behind each belief
+    that may leave; every other message is counted by why it stays."""
+    found = {}
+    rows = (
+        BeliefSource.objects.filter(owner=principal, belief_id__in=[v.pk for v in views])
+        .order_by("event__occurred_at", "event_id")
+        .values_list(
+            "belief_id",
+            "event__author_kind",
+            "event__event_type",
+            "event__parts",
+            "event__redacted_at",
+        )
+    )
+    scope = {view.pk: view.scope for view in views}
+    for belief_id, author, event_type, parts, redacted_at in rows:
+        text = _message_text(parts or [])
+        if (
+            author != AuthorKind.PRINCIPAL
+            or event_type != EventType.USER_MESSAGE
+            or redacted_at is not None
+            or not text
+        ):
+            excluded["message_not_owners"] += 1
+        elif len(text) > EXCERPT_CHARS:
+            excluded["message_too_long"] += 1
+        elif looks_like_injection(text):
+            excluded["message_instruction_shaped"] += 1
+        elif rules is not None and not item_allowed(
+            message_item(text, scope=scope[belief_id]), rules
+        ):
+            excluded["message_egress_denied"] += 1
+        else:
+            found.setdefault(belief_id, []).append(redact_secrets(text))
+    return {pk: tuple(dict.fromkeys(texts)) for pk, texts in found.items()}
+
+
+def _sendable(principal, views, rules, excluded):
+    """{pk: (redacted statement, excerpts)} of the views that may leave, each with at least
+    one message of the owner's behind it."""
+    allowed = []
+    for view in views:
+        reason = _memory_decision(view, rules)
+        if reason:
+            excluded[reason] += 1
+        else:
+            allowed.append(view)
+    excerpts = _excerpts(principal, allowed, rules, excluded)
+    sendable = {}
+    for view in allowed:
+        if view.pk not in excerpts:
+            excluded["no_owner_message"] += 1
+            continue
+        sendable[view.pk] = (redact_secrets(view.statement), excerpts[view.pk])
+    return sendable
+
+
+def _block_views(principal):
+    """Live beliefs of the first ``BLOCKS_READ`` blocks that hold two claim keys or more."""
+    keys = list(
+        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES)
+        .exclude(claim_key="")
+        .values("subject", "type", "polarity", "scope", "sensitivity")
+        .annotate(keys=Count("claim_key", distinct=True))
+        .filter(keys__gte=2)
+        .order_by("subject", "type", "polarity", "scope", "sensitivity")[:BLOCKS_READ]
+    )
+    views = []
+    for key in keys:
+        key.pop("keys")
+        views += source_views(principal, **key)
+    return views
+
+
+def _payload(config, stage, content, budget):
+    system, schema, name = {
+        "proposal": (PROPOSAL_PROMPT, PROPOSAL_SCHEMA, PROPOSAL_SCHEMA_NAME),
+        "verification": (VERIFICATION_PROMPT, VERIFICATION_SCHEMA, VERIFICATION_SCHEMA_NAME),
+    }[stage]
+    return request_bytes(
+        config,
+        system=system,
+        user=content,
+        schema=schema,
+        max_output_tokens=budget.output_tokens,
+        schema_name=name,
+    )
+
+
+def _priced(config, stage, content, budget, **fields):
+    payload = _payload(config, stage, content, budget)
+    if len(payload) > budget.input_bytes:
+        return Request(stage=stage, deferred="input_too_large", **fields)
+    price = config.cost(len(payload), budget.output_tokens)
+    if price > budget.usd:
+        return Request(stage=stage, deferred="over_budget", **fields)
+    return Request(stage=stage, payload=payload, price=price, binding=config.binding, **fields)
+
+
+def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
+    """The proposal request for ``principal``'s bank now, writing nothing. ``evaluation``:
+    the machine administrator's evaluation run, which the owner's choice and the egress
+    policy do not bind."""
+    deferred = _deferral(principal, config, evaluation)
+    if deferred:
+        return Request(stage="proposal", deferred=deferred)
+    rules = None if evaluation else egress_rules()
+    excluded = Counter()
+    with principal_context(principal):
+        found = blocks(_block_views(principal))
+        offered = [view for members in found for view in members]
+        sendable = _sendable(principal, offered, rules, excluded)
+    items, groups, admitted, shown = {}, {}, set(), []
+    for members in found:
+        members = [view for view in members if view.pk in sendable]
+        pairs, reasons = admitted_pairs(members)
+        excluded.update(reasons)
+        asked = worth_asking(members, pairs)
+        if len(asked) < 2 or len(items) + len(asked) > REQUEST_ITEMS:
+            continue
+        block = f"b{len(shown) + 1}"
+        block_items = []
+        for view in asked:
+            label = f"m{len(items) + 1}"
+            statement, excerpts = sendable[view.pk]
+            items[label] = Item(label=label, view=view, statement=statement, excerpts=excerpts)
+            groups[label] = block
+            block_items.append(items[label])
+        admitted |= pairs
+        shown.append((block, block_items))
+    if not shown:
+        return Request(stage="proposal", deferred="nothing_to_ask", excluded=excluded)
+    return _priced(
+        config,
+        "proposal",
+        proposal_content(shown),
+        budget,
+        items=items,
+        groups=groups,
+        admitted=frozenset(admitted),
+        excluded=excluded,
+    )
+
+
+def prepare_verification(principal, proposal, standing, *, config, evaluation=False, budget=BUDGET):
+    """The verification request for the locally admitted ``standing`` groups of ``proposal``
+    (tuples of its items), with every memory and message read and decided afresh. A group
+    with a memory that changed or may no longer leave is left out and counted."""
+    deferred = _deferral(principal, config, evaluation)
+    if deferred:
+        return Request(stage="verification", deferred=deferred)
+    rules = None if evaluation else egress_rules()
+    excluded = Counter()
+    wanted = {item.view.pk: item for group in standing for item in group}
+    with principal_context(principal):
+        current = {view.pk: view for view in source_views(principal, pk__in=list(wanted))}
+        sendable = _sendable(principal, list(current.values()), rules, excluded)
+    items, groups, clauses = {}, {}, []
+    for group in standing:
+        fresh = [current.get(item.view.pk) for item in group]
+        if any(
+            view is None or view.revision != item.view.revision
+            for view, item in zip(fresh, group, strict=True)
+        ):
+            excluded["source_changed"] += 1
+            continue
+        if any(view.pk not in sendable for view in fresh):
+            excluded["no_longer_sendable"] += 1
+            continue
+        clause = f"c{len(clauses) + 1}"
+        clause_items = []
+        for view, item in zip(fresh, group, strict=True):
+            statement, excerpts = sendable[view.pk]
+            items[item.label] = Item(
+                label=item.label, view=view, statement=statement, excerpts=excerpts
+            )
+            groups[item.label] = clause
+            clause_items.append(items[item.label])
+        clauses.append((clause, clause_items))
+    if not clauses:
+        return Request(stage="verification", deferred="nothing_to_verify", excluded=excluded)
+    proposal_digest = digest(
+        canonical(
+            {
+                "proposal_request": proposal.digest,
+                "clauses": [
+                    [clause, [[i.label, i.statement, list(i.excerpts)] for i in clause_items]]
+                    for clause, clause_items in clauses
+                ],
+            }
+        )
+    )
+    return _priced(
+        config,
+        "verification",
+        verification_content(proposal_digest, clauses),
+        budget,
+        items=items,
+        groups=groups,
+        admitted=proposal.admitted,
+        excluded=excluded,
+        proposal_digest=proposal_digest,
+    )
