@@ -85,15 +85,20 @@ def admitted_pairs(members):
     return frozenset(admitted), excluded
 
 
-def worth_asking(members, admitted):
-    """The members of a block that share an admitted pair of different wordings: the only
-    ones a model could merge that the deterministic planner does not."""
+def worth_asking(members, admitted, merged=None):
+    """The members of a block that share an admitted pair of different wordings not merged
+    together already: the only ones a model could merge that nothing has. ``merged`` maps a
+    belief to the active merges holding it."""
+    merged = merged or {}
     by_pk = {view.pk: view for view in members}
     wanted = set()
     for pair in admitted:
         first, second = (by_pk[pk] for pk in pair)
-        if statement_words(first.statement) != statement_words(second.statement):
-            wanted |= pair
+        if statement_words(first.statement) == statement_words(second.statement):
+            continue
+        if merged.get(first.pk, set()) & merged.get(second.pk, set()):
+            continue
+        wanted |= pair
     return [view for view in members if view.pk in wanted]
 
 

@@ -32,6 +32,7 @@ from memory.providers.egress import (
     message_item,
     residency_allowed,
 )
+from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.selectors.sources import source_views
 
 from .candidates import REQUEST_ITEMS, Item, admitted_pairs, blocks, worth_asking
@@ -49,8 +50,9 @@ from .wire import (
 )
 
 POLICY_VERSION = "reconsolidation-assisted@1"
-# Blocks read per request at most (each of at most ``BLOCK_MEMBERS`` beliefs).
-BLOCKS_READ = 24
+# Blocks read per request at most (each of at most ``BLOCK_MEMBERS`` beliefs): those
+# with nothing left to ask are passed over, so later ones are reached.
+BLOCKS_READ = 120
 # A message longer than this is not sent at all: never a part of one.
 EXCERPT_CHARS = 4000
 
@@ -193,6 +195,21 @@ def _sendable(principal, views, rules, excluded):
     return sendable
 
 
+def _merged(principal, views):
+    """{belief pk: ids of the active merges holding it}: pairs merged already are not asked
+    about again."""
+    found = {}
+    for belief_id, derived_id in Lineage.objects.filter(
+        owner=principal,
+        belief_id__in=[view.pk for view in views],
+        role=Lineage.Role.SOURCE,
+        derived__kind=DerivedMemory.Kind.MERGED,
+        derived__status=DerivedMemory.Status.ACTIVE,
+    ).values_list("belief_id", "derived_id"):
+        found.setdefault(belief_id, set()).add(derived_id)
+    return found
+
+
 def _block_views(principal):
     """Live beliefs of the first ``BLOCKS_READ`` blocks that hold two claim keys or more."""
     keys = list(
@@ -247,13 +264,24 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
     with principal_context(principal):
         found = blocks(_block_views(principal))
         offered = [view for members in found for view in members]
+        merged = _merged(principal, offered)
+        askable = []
+        for members in found:
+            pairs, reasons = admitted_pairs(members)
+            if len(worth_asking(members, pairs, merged)) > 1:
+                askable.append(members)
+            else:
+                # Nothing left to ask of it: counted here, never read further.
+                excluded.update(reasons)
+        found = askable
+        offered = [view for members in found for view in members]
         sendable = _sendable(principal, offered, rules, excluded)
     items, groups, admitted, shown = {}, {}, set(), []
     for members in found:
         members = [view for view in members if view.pk in sendable]
         pairs, reasons = admitted_pairs(members)
         excluded.update(reasons)
-        asked = worth_asking(members, pairs)
+        asked = worth_asking(members, pairs, merged)
         if len(asked) < 2 or len(items) + len(asked) > REQUEST_ITEMS:
             continue
         block = f"b{len(shown) + 1}"
