@@ -35,6 +35,7 @@ from reconsolidation.selectors.summaries import summary_detail
 from reconsolidation.services.controls import derived_control
 
 from .base import ActionForm, SurfaceOwnerAdmin
+from .preview import AssistedPreviewMixin
 
 KIND_LABELS = {
     DerivedMemory.Kind.MERGED: "Merge",
@@ -138,7 +139,7 @@ class CurrentFilter(DefaultChoiceFilter):
         return queryset.filter(status=value)
 
 
-class SynthesisAdmin(SurfaceOwnerAdmin):
+class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
     list_display = ("kind_label", "what", "status", "review", "updated_at")
     list_display_links = ("what",)
     list_filter = (KindFilter, CurrentFilter, "review_state")
@@ -154,6 +155,7 @@ class SynthesisAdmin(SurfaceOwnerAdmin):
     def get_urls(self):
         view = self.admin_site.admin_view
         return [
+            *self.preview_urls(),
             re_path(
                 rf"^(?P<object_id>[^/]+)/(?P<action>{'|'.join(CONTROLS)})/$",
                 view(self.control_view),
@@ -180,7 +182,12 @@ class SynthesisAdmin(SurfaceOwnerAdmin):
 
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(
-            request, {"title": "Synthesis: what reconsolidation derived", **(extra_context or {})}
+            request,
+            {
+                "title": "Synthesis: what reconsolidation derived",
+                "preview_url": self.preview_url(),
+                **(extra_context or {}),
+            },
         )
 
     def control_url(self, derived, action):
