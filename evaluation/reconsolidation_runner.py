@@ -39,7 +39,7 @@ from memory.selectors.recall import recall
 from memory.services.account import account_purge
 from memory.services.beliefs import belief_delete, belief_import
 from memory.services.sessions import event_append, session_create
-from reconsolidation.assisted.execution import assisted_review
+from reconsolidation.assisted.execution import assisted_review, topic_review
 from reconsolidation.models import DerivedMemory, Lineage, ProviderCall, SummaryClaim
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.passes import lease_acquire, lease_release
@@ -230,19 +230,23 @@ def _observe(principal, case, beliefs, observation, *, k):
 
 
 def _assisted_reviews(principal, holder):
-    """Model-assisted reviews of the bank until one applies nothing; their reports."""
+    """Model-assisted merge and topic reviews of the bank, in rounds until a round applies
+    nothing; their reports."""
     reports = []
     for _ in range(REVIEWS_PER_BANK):
-        if not lease_acquire(principal, holder):
-            raise RuntimeError("the evaluation's principal is leased elsewhere")
-        try:
-            report = assisted_review(
-                principal, holder=holder, deadline_seconds=REVIEW_SECONDS, evaluation=True
-            )
-        finally:
-            lease_release(principal, holder)
-        reports.append(report)
-        if not report.outcomes.get("applied"):
+        applied = 0
+        for review in (assisted_review, topic_review):
+            if not lease_acquire(principal, holder):
+                raise RuntimeError("the evaluation's principal is leased elsewhere")
+            try:
+                report = review(
+                    principal, holder=holder, deadline_seconds=REVIEW_SECONDS, evaluation=True
+                )
+            finally:
+                lease_release(principal, holder)
+            reports.append(report)
+            applied += report.outcomes.get("applied", 0)
+        if not applied:
             break
     return reports
 

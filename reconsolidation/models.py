@@ -283,6 +283,8 @@ class ProviderCall(models.Model):
     class Stage(models.TextChoices):
         PROPOSAL = "proposal"
         VERIFICATION = "verification"
+        TOPIC_PROPOSAL = "topic_proposal"
+        TOPIC_VERIFICATION = "topic_verification"
 
     class State(models.TextChoices):
         RESERVED = "reserved"

@@ -19,10 +19,12 @@ Behaviours (``FakeProvider.behaviour``):
 - ``foreign``: proposals citing ids that are not among the messages sent.
 - ``injection``: a proposal whose statement is an instruction to the assistant.
 
-Reconsolidation's requests (``merge_proposals`` and ``merge_verdicts`` schemas)
-are answered in kind: proposals group the memories of a block that share most
-of their words (``merges`` scripts them), and the verifier agrees with every
-clause. Behaviours for them:
+Reconsolidation's requests (``merge_proposals``, ``merge_verdicts``,
+``topic_proposals`` and ``topic_verdicts`` schemas) are answered in kind:
+merge proposals group the memories of a block that share most of their words
+(``merges`` scripts them), topic proposals group the memories of a block that
+share a word under that word (``topics`` scripts them), and the verifier
+agrees with every clause. Behaviours for them:
 
 - ``disagree``: the verifier finds no clause the same claim.
 - ``other_digest``: the verifier answers for another proposal.
@@ -109,6 +111,23 @@ def _similar_groups(memories):
     return [group["ids"] for group in groups if len(group["ids"]) > 1]
 
 
+def _shared_word_groups(memories):
+    """Topics of one block: the memories sharing a word, under that word, most shared first,
+    each memory in one topic: what a careless model would call a topic."""
+    by_word = {}
+    for memory in memories:
+        for word in _words(memory["statement"]):
+            if len(word) > 3:
+                by_word.setdefault(word, []).append(memory["id"])
+    topics, taken = [], set()
+    for word, ids in sorted(by_word.items(), key=lambda entry: (-len(entry[1]), entry[0])):
+        ids = [i for i in ids if i not in taken][:12]
+        if len(ids) >= 3:
+            topics.append((word, ids))
+            taken |= set(ids)
+    return topics
+
+
 def _user_object(body):
     try:
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
@@ -141,6 +160,7 @@ class FakeProvider:
         self.stage = None
         self.proposals = None
         self.merges = None
+        self.topics = None
         self.delay = delay
         self.requests = 0
         self.last_body = None
@@ -179,10 +199,11 @@ class FakeProvider:
     def __exit__(self, *exc):
         self.stop()
 
-    def set(self, behaviour, *, proposals=None, merges=None, stage=None):
+    def set(self, behaviour, *, proposals=None, merges=None, topics=None, stage=None):
         if behaviour not in BEHAVIOURS:
             raise ValueError(f"unknown behaviour {behaviour!r}")
         self.behaviour, self.proposals, self.merges = behaviour, proposals, merges
+        self.topics = topics
         self.stage = stage
 
     def answer(self, body):
@@ -198,7 +219,7 @@ class FakeProvider:
         usage = {"prompt_tokens": 900, "completion_tokens": 120}
         if behaviour == "no_usage":
             usage = {}
-        if schema in ("merge_proposals", "merge_verdicts"):
+        if schema in ("merge_proposals", "merge_verdicts", "topic_proposals", "topic_verdicts"):
             return self._reconsolidation(schema, behaviour, _user_object(body), usage)
         events = _events(body)
         if behaviour == "malformed":
@@ -259,13 +280,24 @@ class FakeProvider:
                     for ids in _similar_groups(block.get("memories", []))
                 ]
             return 200, self._completion(json.dumps({"merges": merges}), usage)
+        if schema == "topic_proposals":
+            if self.topics is not None:
+                topics = self.topics
+            else:
+                topics = [
+                    {"block": block.get("block"), "topic": word, "memories": ids}
+                    for block in request.get("blocks", [])
+                    for word, ids in _shared_word_groups(block.get("memories", []))
+                ]
+            return 200, self._completion(json.dumps({"topics": topics}), usage)
+        answer = "same_topic" if schema == "topic_verdicts" else "same_claim"
         clauses = [clause.get("clause") for clause in request.get("clauses", [])]
         if behaviour == "other_clauses":
             clauses = clauses[1:]
         digest = request.get("proposal_digest", "")
         if behaviour == "other_digest":
             digest = "0" * 64
-        verdicts = [{"clause": clause, "same_claim": behaviour != "disagree"} for clause in clauses]
+        verdicts = [{"clause": clause, answer: behaviour != "disagree"} for clause in clauses]
         return 200, self._completion(
             json.dumps({"proposal_digest": digest, "verdicts": verdicts}), usage
         )

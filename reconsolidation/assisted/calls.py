@@ -97,3 +97,25 @@ def calls_recover(*, older_than_seconds, now=None):
         settled_at__isnull=True,
         created_at__lt=cutoff,
     ).update(state=ProviderCall.State.ABANDONED, error_class="worker_lost", settled_at=now)
+
+
+# The verification stage that completes each proposal stage's review.
+_VERIFIED_BY = {"proposal": "verification", "topic_proposal": "topic_verification"}
+
+
+def answered_before(principal, request):
+    """Whether a review of a proposal of exactly ``request``'s bytes was completed: its
+    answer admitted nothing, or a verification of it was answered and accepted. The same
+    bank would be asked the same question again, and pay for it; a review that broke off
+    (a timeout, a reply out of schema) is not completed, and is asked again."""
+    answered = ProviderCall.objects.filter(
+        principal=principal, state=ProviderCall.State.SETTLED, validation="accepted"
+    )
+    return (
+        answered.filter(
+            stage=request.stage, request_digest=request.digest, decisions__admitted=0
+        ).exists()
+        or answered.filter(
+            stage=_VERIFIED_BY[request.stage], decisions__proposal_request=request.digest
+        ).exists()
+    )

@@ -1,5 +1,10 @@
-"""One model-assisted review of a principal's bank: propose, verify locally admitted groups,
-apply the verified ones through the deterministic merge path.
+"""Model-assisted reviews of a principal's bank: propose, verify locally admitted groups,
+apply the verified ones through the deterministic planners.
+
+A merge review asks which differently worded memories state one claim and
+applies verified groups as merges; a topic review asks which memories of
+different subjects are about one topic and applies verified topics as
+summaries, laid out by the summary planner.
 
 It runs outside any transaction, inside the caller's lease and slice
 deadline, with one copy of the provider configuration for both calls. Each
@@ -15,6 +20,7 @@ in the committing transaction, where the verification call is settled too.
 import copy
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -24,15 +30,18 @@ from memory.providers.client import ProviderError
 from memory.providers.config import provider_config
 from memory.selectors.flags import flag_enabled
 from reconsolidation.models import ProviderCall
+from reconsolidation.planners.summaries import plan_topic_summary
 from reconsolidation.planning import MergePlan
 from reconsolidation.services.operations import operations_apply
 from reconsolidation.services.passes import lease_acquire, lease_heartbeat, lease_release
 
 from .admission import Refused, admit
-from .calls import SendRefused, failed_call, send, settle
+from .calls import SendRefused, answered_before, failed_call, send, settle
 from .candidates import admitted_groups
 from .preparation import BUDGET, prepare_proposal, prepare_verification
-from .wire import ReplyError, parse_proposals, parse_verdicts
+from .topic_preparation import prepare_topic_proposal, prepare_topic_verification
+from .topics import admitted_topics, topic_subject
+from .wire import ReplyError, parse_proposals, parse_topics, parse_verdicts
 
 
 @dataclass
@@ -57,13 +66,68 @@ class _Stop(Exception):
         self.reason = reason
 
 
+# The least time left after a merge review for which a topic review is started.
+TOPIC_MIN_SECONDS = 5
+
+
 def _seconds_left(deadline):
     return deadline - time.monotonic()
 
 
+@dataclass(frozen=True)
+class _Kind:
+    """What differs between a merge review and a topic review."""
+
+    prepare_proposal: Callable
+    parse_proposal: Callable
+    # (proposed, proposal request) -> (standing groups, Counter of dropped ones)
+    admitted: Callable
+    prepare_verification: Callable
+    # The verdict's name in the verification reply.
+    answer: str
+    # (verification request, clause label, items, call id) -> a plan, or None
+    plan: Callable
+
+
+def _merge_plan(request, clause, items, call_id):
+    return MergePlan(
+        sources=tuple(item.view for item in items), assisted=True, provider_call_id=call_id
+    )
+
+
+def _topic_plan(request, clause, items, call_id):
+    return plan_topic_summary(
+        topic_subject(request.topics[clause]),
+        [item.view for item in items],
+        assisted=True,
+        provider_call_id=call_id,
+    )
+
+
+MERGES = _Kind(
+    prepare_proposal=prepare_proposal,
+    parse_proposal=parse_proposals,
+    admitted=lambda proposed, request: admitted_groups(
+        proposed, request.items, request.groups, request.admitted
+    ),
+    prepare_verification=prepare_verification,
+    answer="same_claim",
+    plan=_merge_plan,
+)
+TOPICS = _Kind(
+    prepare_proposal=prepare_topic_proposal,
+    parse_proposal=parse_topics,
+    admitted=lambda proposed, request: admitted_topics(proposed, request.items, request.groups),
+    prepare_verification=prepare_topic_verification,
+    answer="same_topic",
+    plan=_topic_plan,
+)
+
+
 class _Review:
-    def __init__(self, principal, *, holder, deadline, config, evaluation, budget):
+    def __init__(self, principal, kind, *, holder, deadline, config, evaluation, budget):
         self.principal = principal
+        self.kind = kind
         self.holder = holder
         self.deadline = deadline
         # One resolution of the provider for both calls: a configuration change
@@ -127,60 +191,59 @@ class _Review:
             raise _Stop("usage_missing")
         cost = self.config.cost(completion.input_tokens, completion.output_tokens)
         if completion.output_tokens > self.budget.output_tokens or cost > self.budget.usd:
-            settle(
-                call,
-                state=ProviderCall.State.SETTLED,
-                cost=cost,
-                completion=completion,
-                validation="over_budget",
-                decisions=decisions,
-            )
+            self._settled(call, cost, completion, "over_budget", decisions)
             raise _Stop("over_budget")
         return cost
 
-    def propose(self):
-        """The locally admitted groups the model proposed, as tuples of items, and the
-        prepared proposal request."""
-
-        def prepare():
-            return prepare_proposal(
-                self.principal,
-                config=self.config,
-                evaluation=self.evaluation,
-                budget=self.budget,
-            )
-
-        request = prepare()
-        self.report.excluded = dict(sorted(request.excluded.items()))
-        if request.deferred:
-            raise _Stop(request.deferred)
-        call, completion = self._call(request, prepare)
-        decisions = request.decisions()
-        cost = self._cost(call, completion, decisions)
-        try:
-            proposed = parse_proposals(completion.content)
-        except ReplyError as error:
-            settle(
-                call,
-                state=ProviderCall.State.SETTLED,
-                cost=cost,
-                completion=completion,
-                validation=error.error_class,
-                decisions=decisions,
-            )
-            raise _Stop(error.error_class) from None
-        standing, dropped = admitted_groups(
-            proposed, request.items, request.groups, request.admitted
-        )
-        self.report.proposed = len(proposed)
-        self.report.dropped = dict(sorted(dropped.items()))
+    def _settled(self, call, cost, completion, validation, decisions):
         settle(
             call,
             state=ProviderCall.State.SETTLED,
             cost=cost,
             completion=completion,
-            validation="accepted",
-            decisions={
+            validation=validation,
+            decisions=decisions,
+        )
+
+    def _prepare(self, prepare, *args):
+        def prepared():
+            return prepare(
+                self.principal,
+                *args,
+                config=self.config,
+                evaluation=self.evaluation,
+                budget=self.budget,
+            )
+
+        return prepared
+
+    def propose(self):
+        """The locally admitted groups the model proposed and the prepared proposal request."""
+        prepare = self._prepare(self.kind.prepare_proposal)
+        request = prepare()
+        self.report.excluded = dict(sorted(request.excluded.items()))
+        if request.deferred:
+            raise _Stop(request.deferred)
+        if answered_before(self.principal, request):
+            # Nothing it was asked about has changed since it was answered.
+            raise _Stop("unchanged")
+        call, completion = self._call(request, prepare)
+        decisions = request.decisions()
+        cost = self._cost(call, completion, decisions)
+        try:
+            proposed = self.kind.parse_proposal(completion.content)
+        except ReplyError as error:
+            self._settled(call, cost, completion, error.error_class, decisions)
+            raise _Stop(error.error_class) from None
+        standing, dropped = self.kind.admitted(proposed, request)
+        self.report.proposed = len(proposed)
+        self.report.dropped = dict(sorted(dropped.items()))
+        self._settled(
+            call,
+            cost,
+            completion,
+            "accepted",
+            {
                 **decisions,
                 "proposed": len(proposed),
                 "admitted": len(standing),
@@ -192,16 +255,7 @@ class _Review:
         return request, standing
 
     def verify_and_apply(self, proposal, standing):
-        def prepare():
-            return prepare_verification(
-                self.principal,
-                proposal,
-                standing,
-                config=self.config,
-                evaluation=self.evaluation,
-                budget=self.budget,
-            )
-
+        prepare = self._prepare(self.kind.prepare_verification, proposal, standing)
         request = prepare()
         if request.deferred:
             raise _Stop(request.deferred)
@@ -212,42 +266,30 @@ class _Review:
         for label, clause in request.groups.items():
             clauses.setdefault(clause, []).append(request.items[label])
         try:
-            echoed, verdicts = parse_verdicts(completion.content)
+            echoed, verdicts = parse_verdicts(completion.content, answer=self.kind.answer)
             if echoed != request.proposal_digest:
                 raise ReplyError("other_proposal")
             if set(verdicts) != set(clauses):
                 raise ReplyError("other_clauses")
         except ReplyError as error:
-            settle(
-                call,
-                state=ProviderCall.State.SETTLED,
-                cost=cost,
-                completion=completion,
-                validation=error.error_class,
-                decisions=decisions,
-            )
+            self._settled(call, cost, completion, error.error_class, decisions)
             raise _Stop(error.error_class) from None
-        plans = [
-            MergePlan(
-                sources=tuple(item.view for item in clauses[clause]),
-                assisted=True,
-                provider_call_id=call.pk,
-            )
-            for clause in sorted(clauses, key=lambda c: int(c[1:]))
-            if verdicts[clause]
+        verified = [
+            clause for clause in sorted(clauses, key=lambda c: int(c[1:])) if verdicts[clause]
         ]
-        self.report.verified = len(plans)
-        self.report.refuted = len(clauses) - len(plans)
-        # The verified merges and the call's settlement commit together.
+        plans = [self.kind.plan(request, clause, clauses[clause], call.pk) for clause in verified]
+        plans = [plan for plan in plans if plan is not None]
+        self.report.verified = len(verified)
+        self.report.refuted = len(clauses) - len(verified)
+        # The verified groups and the call's settlement commit together.
         with principal_transaction(self.principal):
             outcomes = Counter(operations_apply(principal=self.principal, plans=plans))
-            settle(
+            self._settled(
                 call,
-                state=ProviderCall.State.SETTLED,
-                cost=cost,
-                completion=completion,
-                validation="accepted",
-                decisions={
+                cost,
+                completion,
+                "accepted",
+                {
                     **decisions,
                     "verified": self.report.verified,
                     "refuted": self.report.refuted,
@@ -257,14 +299,10 @@ class _Review:
         self.report.outcomes = dict(sorted(outcomes.items()))
 
 
-def assisted_review(
-    principal, *, holder, deadline_seconds, config=None, evaluation=False, budget=BUDGET
-):
-    """Run one model-assisted review of ``principal``'s bank under ``holder``'s lease, within
-    ``deadline_seconds``; return an ``AssistedReport``. ``evaluation``: the machine
-    administrator's evaluation run (throwaway principals, global cap only)."""
+def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget):
     review = _Review(
         principal,
+        kind,
         holder=holder,
         deadline=time.monotonic() + deadline_seconds,
         config=config if config is not None else provider_config(),
@@ -279,15 +317,39 @@ def assisted_review(
     return review.report
 
 
+def assisted_review(
+    principal, *, holder, deadline_seconds, config=None, evaluation=False, budget=BUDGET
+):
+    """Run one model-assisted merge review of ``principal``'s bank under ``holder``'s lease,
+    within ``deadline_seconds``; return an ``AssistedReport``. ``evaluation``: the machine
+    administrator's evaluation run (throwaway principals, global cap only)."""
+    return _run(MERGES, principal, holder, deadline_seconds, config, evaluation, budget)
+
+
+def topic_review(
+    principal, *, holder, deadline_seconds, config=None, evaluation=False, budget=BUDGET
+):
+    """Run one model-assisted topic review of ``principal``'s bank, as ``assisted_review``
+    does a merge review."""
+    return _run(TOPICS, principal, holder, deadline_seconds, config, evaluation, budget)
+
+
 def assisted_pass(*, principal, holder, deadline_seconds):
     """The model-assisted step of a principal's turn in the maintenance slot, under its own
-    lease: None while the capability is off or the kill switch on, else the review's
-    ``AssistedReport``."""
+    lease: None while the capability is off or the kill switch on, else the reports of a
+    merge review and, with time left, a topic review ({"merges": ..., "topics": ...})."""
     if flag_enabled("maintenance_kill_switch") or not flag_enabled("reconsolidation_provider"):
         return None
     if not lease_acquire(principal, holder):
-        return AssistedReport(principal_id=principal.pk, stopped="leased_elsewhere")
+        return {"merges": AssistedReport(principal_id=principal.pk, stopped="leased_elsewhere")}
+    deadline = time.monotonic() + deadline_seconds
     try:
-        return assisted_review(principal, holder=holder, deadline_seconds=deadline_seconds)
+        reports = {
+            "merges": assisted_review(principal, holder=holder, deadline_seconds=deadline_seconds)
+        }
+        left = _seconds_left(deadline)
+        if left >= TOPIC_MIN_SECONDS:
+            reports["topics"] = topic_review(principal, holder=holder, deadline_seconds=left)
+        return reports
     finally:
         lease_release(principal, holder)

@@ -40,6 +40,12 @@ from .wire import (
     PROPOSAL_PROMPT,
     PROPOSAL_SCHEMA,
     PROPOSAL_SCHEMA_NAME,
+    TOPIC_PROPOSAL_PROMPT,
+    TOPIC_PROPOSAL_SCHEMA,
+    TOPIC_PROPOSAL_SCHEMA_NAME,
+    TOPIC_VERIFICATION_PROMPT,
+    TOPIC_VERIFICATION_SCHEMA,
+    TOPIC_VERIFICATION_SCHEMA_NAME,
     VERIFICATION_PROMPT,
     VERIFICATION_SCHEMA,
     VERIFICATION_SCHEMA_NAME,
@@ -50,6 +56,17 @@ from .wire import (
 )
 
 POLICY_VERSION = "reconsolidation-assisted@1"
+# Each stage's instructions, reply schema and schema name.
+STAGES = {
+    "proposal": (PROPOSAL_PROMPT, PROPOSAL_SCHEMA, PROPOSAL_SCHEMA_NAME),
+    "verification": (VERIFICATION_PROMPT, VERIFICATION_SCHEMA, VERIFICATION_SCHEMA_NAME),
+    "topic_proposal": (TOPIC_PROPOSAL_PROMPT, TOPIC_PROPOSAL_SCHEMA, TOPIC_PROPOSAL_SCHEMA_NAME),
+    "topic_verification": (
+        TOPIC_VERIFICATION_PROMPT,
+        TOPIC_VERIFICATION_SCHEMA,
+        TOPIC_VERIFICATION_SCHEMA_NAME,
+    ),
+}
 # Blocks read per request at most (each of at most ``BLOCK_MEMBERS`` beliefs): those
 # with nothing left to ask are passed over, so later ones are reached.
 BLOCKS_READ = 120
@@ -84,9 +101,13 @@ class Request:
     groups: dict = field(default_factory=dict)
     admitted: frozenset = frozenset()
     excluded: Counter = field(default_factory=Counter)
-    # A verification's binding to the proposal it verifies.
+    # A verification's binding to the proposal it verifies, and that proposal
+    # request's digest.
     proposal_digest: str = ""
+    proposal_request: str = ""
     binding: str = ""
+    # A topic verification's {clause label: topic words}.
+    topics: dict = field(default_factory=dict)
 
     @property
     def digest(self):
@@ -94,14 +115,17 @@ class Request:
 
     def decisions(self):
         """Content-free counts of what preparation decided."""
-        return {
+        decisions = {
             "offered": len(self.items),
             "groups": len(set(self.groups.values())),
             "excluded": dict(sorted(self.excluded.items())),
         }
+        if self.proposal_request:
+            decisions["proposal_request"] = self.proposal_request
+        return decisions
 
 
-def _deferral(principal, config, evaluation):
+def deferral(principal, config, evaluation):
     """Why no request may be made at all, decided before anything is read, or ""."""
     if config is None:
         return "not_configured"
@@ -175,7 +199,7 @@ def _excerpts(principal, views, rules, excluded):
     return {pk: tuple(dict.fromkeys(texts)) for pk, texts in found.items()}
 
 
-def _sendable(principal, views, rules, excluded):
+def sendable_items(principal, views, rules, excluded):
     """{pk: (redacted statement, excerpts)} of the views that may leave, each with at least
     one message of the owner's behind it."""
     allowed = []
@@ -186,13 +210,13 @@ def _sendable(principal, views, rules, excluded):
         else:
             allowed.append(view)
     excerpts = _excerpts(principal, allowed, rules, excluded)
-    sendable = {}
+    leaving = {}
     for view in allowed:
         if view.pk not in excerpts:
             excluded["no_owner_message"] += 1
             continue
-        sendable[view.pk] = (redact_secrets(view.statement), excerpts[view.pk])
-    return sendable
+        leaving[view.pk] = (redact_secrets(view.statement), excerpts[view.pk])
+    return leaving
 
 
 def _merged(principal, views):
@@ -228,10 +252,7 @@ def _block_views(principal):
 
 
 def _payload(config, stage, content, budget):
-    system, schema, name = {
-        "proposal": (PROPOSAL_PROMPT, PROPOSAL_SCHEMA, PROPOSAL_SCHEMA_NAME),
-        "verification": (VERIFICATION_PROMPT, VERIFICATION_SCHEMA, VERIFICATION_SCHEMA_NAME),
-    }[stage]
+    system, schema, name = STAGES[stage]
     return request_bytes(
         config,
         system=system,
@@ -242,7 +263,7 @@ def _payload(config, stage, content, budget):
     )
 
 
-def _priced(config, stage, content, budget, **fields):
+def priced(config, stage, content, budget, **fields):
     payload = _payload(config, stage, content, budget)
     if len(payload) > budget.input_bytes:
         return Request(stage=stage, deferred="input_too_large", **fields)
@@ -256,7 +277,7 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
     """The proposal request for ``principal``'s bank now, writing nothing. ``evaluation``:
     the machine administrator's evaluation run, which the owner's choice and the egress
     policy do not bind."""
-    deferred = _deferral(principal, config, evaluation)
+    deferred = deferral(principal, config, evaluation)
     if deferred:
         return Request(stage="proposal", deferred=deferred)
     rules = None if evaluation else egress_rules()
@@ -275,10 +296,10 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
                 excluded.update(reasons)
         found = askable
         offered = [view for members in found for view in members]
-        sendable = _sendable(principal, offered, rules, excluded)
+        leaving = sendable_items(principal, offered, rules, excluded)
     items, groups, admitted, shown = {}, {}, set(), []
     for members in found:
-        members = [view for view in members if view.pk in sendable]
+        members = [view for view in members if view.pk in leaving]
         pairs, reasons = admitted_pairs(members)
         excluded.update(reasons)
         asked = worth_asking(members, pairs, merged)
@@ -288,7 +309,7 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
         block_items = []
         for view in asked:
             label = f"m{len(items) + 1}"
-            statement, excerpts = sendable[view.pk]
+            statement, excerpts = leaving[view.pk]
             items[label] = Item(label=label, view=view, statement=statement, excerpts=excerpts)
             groups[label] = block
             block_items.append(items[label])
@@ -296,7 +317,7 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
         shown.append((block, block_items))
     if not shown:
         return Request(stage="proposal", deferred="nothing_to_ask", excluded=excluded)
-    return _priced(
+    return priced(
         config,
         "proposal",
         proposal_content(shown),
@@ -312,7 +333,7 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
     """The verification request for the locally admitted ``standing`` groups of ``proposal``
     (tuples of its items), with every memory and message read and decided afresh. A group
     with a memory that changed or may no longer leave is left out and counted."""
-    deferred = _deferral(principal, config, evaluation)
+    deferred = deferral(principal, config, evaluation)
     if deferred:
         return Request(stage="verification", deferred=deferred)
     rules = None if evaluation else egress_rules()
@@ -320,7 +341,7 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
     wanted = {item.view.pk: item for group in standing for item in group}
     with principal_context(principal):
         current = {view.pk: view for view in source_views(principal, pk__in=list(wanted))}
-        sendable = _sendable(principal, list(current.values()), rules, excluded)
+        leaving = sendable_items(principal, list(current.values()), rules, excluded)
     items, groups, clauses = {}, {}, []
     for group in standing:
         fresh = [current.get(item.view.pk) for item in group]
@@ -330,13 +351,13 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
         ):
             excluded["source_changed"] += 1
             continue
-        if any(view.pk not in sendable for view in fresh):
+        if any(view.pk not in leaving for view in fresh):
             excluded["no_longer_sendable"] += 1
             continue
         clause = f"c{len(clauses) + 1}"
         clause_items = []
         for view, item in zip(fresh, group, strict=True):
-            statement, excerpts = sendable[view.pk]
+            statement, excerpts = leaving[view.pk]
             items[item.label] = Item(
                 label=item.label, view=view, statement=statement, excerpts=excerpts
             )
@@ -356,7 +377,7 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
             }
         )
     )
-    return _priced(
+    return priced(
         config,
         "verification",
         verification_content(proposal_digest, clauses),
@@ -366,4 +387,5 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
         admitted=proposal.admitted,
         excluded=excluded,
         proposal_digest=proposal_digest,
+        proposal_request=proposal.digest,
     )

@@ -80,6 +80,10 @@ class SummaryPlan:
     # Every belief read, shown or omitted, by primary key.
     sources: tuple[SourceView, ...]
     policy_version: str = field(default_factory=current_policy_version, compare=False)
+    # A topic a model proposed and verified, and the verification call that agreed
+    # (``reconsolidation.assisted``).
+    assisted: bool = field(default=False, compare=False)
+    provider_call_id: int | None = field(default=None, compare=False)
     kind = "summary"
 
     def __hash__(self):
@@ -168,7 +172,7 @@ def plan_summaries(sources):
     return plans
 
 
-def _plan(subject, scope, group, contested):
+def _plan(subject, scope, group, contested, **fields):
     claims = _claims(group, contested)
     if len(claims) < SUMMARY_MIN_CLAIMS:
         return None
@@ -179,7 +183,21 @@ def _plan(subject, scope, group, contested):
         claims=tuple(shown),
         omitted=tuple(claim for claim in claims if claim not in shown),
         sources=tuple(sorted(group, key=lambda source: source.pk)),
+        **fields,
     )
+
+
+def plan_topic_summary(subject, sources, **fields):
+    """The summary plan of the live beliefs ``sources`` (one scope, several subjects) under
+    the topic ``subject``, or None when they hold fewer than ``SUMMARY_MIN_CLAIMS`` distinct
+    claims. The beliefs are the caller's verified subset: this planner only lays them out,
+    exactly as it lays out a subject's or a shared name's beliefs. ``fields`` are the plan's
+    ``assisted`` and ``provider_call_id``."""
+    own = {}
+    for source in sources:
+        own.setdefault(source.subject, []).append(source)
+    contested = {subject for subject, beliefs in own.items() if contradicts(beliefs)}
+    return _plan(subject, sources[0].scope, list(sources), contested, **fields)
 
 
 def plan_entity_summaries(sources, *, names=None, summarised=None):

@@ -275,7 +275,7 @@ def _create(principal, plans, group):
             view = (_merged_view if plan.kind == "merge" else _notice)(
                 principal, operation, beliefs
             )
-            view.assisted = getattr(plan, "assisted", False)
+        view.assisted = getattr(plan, "assisted", False)
         view.fingerprint = group.fingerprints[plan]
         views.append(view)
     derived = DerivedMemory.objects.bulk_create(views)

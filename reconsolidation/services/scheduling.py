@@ -167,9 +167,12 @@ def reconsolidation_tick(*, now=None, deadline_seconds=None, holder=None, limit=
             assisted = _assisted(principal, holder, left)
             if assisted is not None:
                 entry["assisted"] = {
-                    "stopped": assisted.stopped,
-                    "calls": assisted.calls,
-                    "outcomes": assisted.outcomes,
+                    kind: {
+                        "stopped": review.stopped,
+                        "calls": review.calls,
+                        "outcomes": review.outcomes,
+                    }
+                    for kind, review in assisted.items()
                 }
         report.passes.append(entry)
         if result.stopped == "kill_switch":

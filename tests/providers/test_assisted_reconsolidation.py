@@ -368,7 +368,7 @@ def test_the_maintenance_tick_runs_a_review_after_each_pass_while_the_capability
     report = reconsolidation_tick(holder=HOLDER)
 
     (entry,) = report.passes
-    assert entry["assisted"] == {"stopped": "", "calls": 2, "outcomes": {"applied": 1}}
+    assert entry["assisted"]["merges"] == {"stopped": "", "calls": 2, "outcomes": {"applied": 1}}
     assert [d.assisted for d in derived(owner)] == [True]
 
 

@@ -1,0 +1,168 @@
+"""Preparing the requests of a topic review: read-only, and exactly what would be sent.
+
+The proposal offers the newest live direct memories that no active summary
+shows, by scope (``topics.topic_pool``), as statements alone; every memory is
+decided by the egress policy as a merge review's are, and must rest on a
+message of the owner's that may leave too, since the verifier is shown it.
+The verification shows the locally admitted topics with every memory and
+message read and decided afresh, and the topic's name as the owner's own
+words, classified on its own before it leaves.
+"""
+
+from collections import Counter
+
+from memory.enums import LIVE_BELIEF_STATUSES
+from memory.models import Belief
+from memory.principal import principal_context
+from memory.providers.egress import egress_rules, item_allowed, message_item
+from reconsolidation.models import DerivedMemory, Lineage
+from reconsolidation.selectors.sources import source_views
+
+from .candidates import Item
+from .preparation import BUDGET, Request, deferral, priced, sendable_items
+from .topics import TOPIC_ITEMS, label_decision, topic_pool
+from .wire import canonical, digest, topic_proposal_content, topic_verification_content
+
+# Unsummarised memories read per proposal, newest first, for the pool to choose from.
+CANDIDATES_READ = 4 * TOPIC_ITEMS
+
+
+def summarised_groups(principal):
+    """{summary id: set of belief ids it shows} of the principal's active summaries."""
+    groups = {}
+    for derived_id, belief_id in Lineage.objects.filter(
+        owner=principal,
+        role=Lineage.Role.SOURCE,
+        derived__kind=DerivedMemory.Kind.SUMMARY,
+        derived__status=DerivedMemory.Status.ACTIVE,
+    ).values_list("derived_id", "belief_id"):
+        groups.setdefault(derived_id, set()).add(belief_id)
+    return groups
+
+
+def _candidates(principal, summarised):
+    ids = list(
+        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES)
+        .exclude(claim_key="")
+        .exclude(pk__in=summarised)
+        .order_by("-id")
+        .values_list("id", flat=True)[:CANDIDATES_READ]
+    )
+    return source_views(principal, pk__in=ids)
+
+
+def prepare_topic_proposal(principal, *, config, evaluation=False, budget=BUDGET):
+    """The topic proposal request for ``principal``'s bank now, writing nothing."""
+    deferred = deferral(principal, config, evaluation)
+    if deferred:
+        return Request(stage="topic_proposal", deferred=deferred)
+    rules = None if evaluation else egress_rules()
+    excluded = Counter()
+    with principal_context(principal):
+        summarised = set().union(*summarised_groups(principal).values())
+        views = _candidates(principal, summarised)
+        leaving = sendable_items(principal, views, rules, excluded)
+    pool = topic_pool([view for view in views if view.pk in leaving], summarised)
+    items, groups, shown = {}, {}, []
+    for scope_members in pool.values():
+        block = f"b{len(shown) + 1}"
+        block_items = []
+        for view in scope_members:
+            label = f"m{len(items) + 1}"
+            statement, excerpts = leaving[view.pk]
+            items[label] = Item(label=label, view=view, statement=statement, excerpts=excerpts)
+            groups[label] = block
+            block_items.append(items[label])
+        shown.append((block, block_items))
+    if not shown:
+        return Request(stage="topic_proposal", deferred="nothing_to_ask", excluded=excluded)
+    return priced(
+        config,
+        "topic_proposal",
+        topic_proposal_content(shown),
+        budget,
+        items=items,
+        groups=groups,
+        excluded=excluded,
+    )
+
+
+def prepare_topic_verification(
+    principal, proposal, standing, *, config, evaluation=False, budget=BUDGET
+):
+    """The verification request for the locally admitted ``standing`` topics of ``proposal``
+    ([(topic words, (items...))]), with every memory and message read and decided afresh. A
+    topic with a memory that changed or may no longer leave, a name that no longer stands
+    or may not leave, or memories a summary now shows, is left out and counted."""
+    deferred = deferral(principal, config, evaluation)
+    if deferred:
+        return Request(stage="topic_verification", deferred=deferred)
+    rules = None if evaluation else egress_rules()
+    excluded = Counter()
+    wanted = [item.view.pk for _, group in standing for item in group]
+    with principal_context(principal):
+        current = {view.pk: view for view in source_views(principal, pk__in=wanted)}
+        leaving = sendable_items(principal, list(current.values()), rules, excluded)
+        summarised = list(summarised_groups(principal).values())
+    items, groups, topics, clauses = {}, {}, {}, []
+    for words, group in standing:
+        fresh = [current.get(item.view.pk) for item in group]
+        name = " ".join(words)
+        reason = _clause_decision(name, group, fresh, leaving, summarised, rules)
+        if reason:
+            excluded[reason] += 1
+            continue
+        clause = f"c{len(clauses) + 1}"
+        clause_items = []
+        for view, item in zip(fresh, group, strict=True):
+            statement, excerpts = leaving[view.pk]
+            items[item.label] = Item(
+                label=item.label, view=view, statement=statement, excerpts=excerpts
+            )
+            groups[item.label] = clause
+            clause_items.append(items[item.label])
+        topics[clause] = words
+        clauses.append((clause, name, clause_items))
+    if not clauses:
+        return Request(stage="topic_verification", deferred="nothing_to_verify", excluded=excluded)
+    proposal_digest = digest(
+        canonical(
+            {
+                "proposal_request": proposal.digest,
+                "clauses": [
+                    [clause, name, [[i.label, i.statement, list(i.excerpts)] for i in members]]
+                    for clause, name, members in clauses
+                ],
+            }
+        )
+    )
+    return priced(
+        config,
+        "topic_verification",
+        topic_verification_content(proposal_digest, clauses),
+        budget,
+        items=items,
+        groups=groups,
+        topics=topics,
+        excluded=excluded,
+        proposal_digest=proposal_digest,
+        proposal_request=proposal.digest,
+    )
+
+
+def _clause_decision(name, group, fresh, leaving, summarised, rules):
+    if any(
+        view is None or view.revision != item.view.revision
+        for view, item in zip(fresh, group, strict=True)
+    ):
+        return "source_changed"
+    if any(view.pk not in leaving for view in fresh):
+        return "no_longer_sendable"
+    if any({view.pk for view in fresh} <= shown for shown in summarised):
+        return "not_new"
+    reason = label_decision(name, fresh)
+    if reason:
+        return reason
+    if rules is not None and not item_allowed(message_item(name, scope=fresh[0].scope), rules):
+        return "label_egress_denied"
+    return ""
