@@ -18,6 +18,18 @@ STAGE_TITLES = {
         "Reverie asks which of your memories state one claim in different words, so that they "
         "can be shown as one. Each memory goes with the messages of yours it came from.",
     ),
+    "topic": (
+        "Summarising memories about one topic",
+        "Reverie asks which of your memories about different things are about one topic, "
+        "named in your own words, so that one summary can show them together. Only the "
+        "memories go in this request; a second request, to check a proposed topic, shows "
+        "the messages of yours they came from.",
+    ),
+}
+# A stage's own sentence for a deferral, where the general one does not fit.
+STAGE_DEFERRALS = {
+    ("topic", "nothing_to_ask"): "There is nothing to ask: fewer than three of your memories "
+    "that may be sent are outside a summary already.",
 }
 
 # Why nothing would be sent (the closed codes of preparation's ``deferred``).
@@ -71,7 +83,10 @@ def _described(entry, budget):
     title, purpose = STAGE_TITLES.get(entry["key"], (entry["key"], ""))
     deferred = ""
     if entry["deferred"]:
-        deferred = DEFERRALS.get(entry["deferred"], DEFERRED_OTHERWISE).format(
+        sentence = STAGE_DEFERRALS.get((entry["key"], entry["deferred"])) or DEFERRALS.get(
+            entry["deferred"], DEFERRED_OTHERWISE
+        )
+        deferred = sentence.format(
             code=entry["deferred"], input_bytes=budget.input_bytes, usd=budget.usd
         )
     return {

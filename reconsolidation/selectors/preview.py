@@ -13,23 +13,30 @@ from dataclasses import dataclass
 from memory.selectors.flags import flag_enabled
 from reconsolidation.assisted.admission import CAPABILITY
 from reconsolidation.assisted.preparation import BUDGET, prepare_proposal
+from reconsolidation.assisted.topic_preparation import prepare_topic_proposal
 
 
 @dataclass(frozen=True)
 class PreviewStage:
-    """A request a pass may send: ``prepare(principal, config=...)`` returns its ``Request``."""
+    """A request a pass may send: ``prepare(principal, config=...)`` returns its ``Request``;
+    ``messages``: whether it carries the owner's messages with each memory."""
 
     key: str
     prepare: Callable
+    messages: bool = True
 
 
 # The requests a pass opens with, in the order it sends them. Later calls (the
 # verification) depend on the provider's reply, so they cannot be previewed; a
 # new first request is one more entry here.
-PREVIEW_STAGES = (PreviewStage("merge", prepare_proposal),)
+PREVIEW_STAGES = (
+    PreviewStage("merge", prepare_proposal),
+    # A topic proposal sends statements alone; the verifier sees the messages.
+    PreviewStage("topic", prepare_topic_proposal, messages=False),
+)
 
 
-def _request_view(key, request):
+def _request_view(stage, request):
     """A prepared ``Request`` as plain data: its items grouped in the blocks it sends."""
     blocks = {}
     for label, item in request.items.items():
@@ -40,11 +47,12 @@ def _request_view(key, request):
                 "statement": item.statement,
                 # The memory says more than is sent: a secret in it was redacted.
                 "redacted": item.statement != item.view.statement,
-                "excerpts": list(item.excerpts),
+                "excerpts": list(item.excerpts) if stage.messages else [],
             }
         )
     return {
-        "key": key,
+        "key": stage.key,
+        "messages": stage.messages,
         "stage": request.stage,
         "deferred": request.deferred,
         "excluded": sorted(request.excluded.items(), key=lambda entry: (-entry[1], entry[0])),
@@ -75,7 +83,7 @@ def assisted_preview_get(principal, *, config):
         "residency": config.residency if config is not None else "",
         "budget": BUDGET,
         "requests": [
-            _request_view(stage.key, stage.prepare(principal, config=config))
+            _request_view(stage, stage.prepare(principal, config=config))
             for stage in PREVIEW_STAGES
         ],
     }

@@ -14,6 +14,7 @@ from memory.principal import principal_context
 from memory.providers.config import provider_config
 from memory.services.flags import flag_set
 from reconsolidation.assisted.preparation import prepare_proposal
+from reconsolidation.assisted.topic_preparation import prepare_topic_proposal
 from reconsolidation.selectors import preview
 from tests.factories import UserFactory
 from tests.memory.helpers import conversation, remember
@@ -74,6 +75,15 @@ def shown(body, css_class):
     ]
 
 
+def section(body, key):
+    """The part of the page about one request (``merge`` or ``topic``)."""
+    found = re.search(
+        rf'<section class="review-request" id="request-{key}">(.*?)</section>', body, re.S
+    )
+    assert found, key
+    return found.group(1)
+
+
 def row_counts(principal):
     """Rows of every table the principal can read."""
     with principal_context(principal):
@@ -83,7 +93,8 @@ def row_counts(principal):
 def test_the_page_shows_each_memory_and_message_exactly_as_the_request_holds_them(
     owner_client, owner, bank
 ):
-    body = page(owner_client)
+    whole = page(owner_client)
+    body = section(whole, "merge")
 
     prepared = prepare_proposal(owner, config=provider_config())
     assert prepared.deferred == ""
@@ -101,11 +112,20 @@ def test_the_page_shows_each_memory_and_message_exactly_as_the_request_holds_the
     assert f"{len(prepared.payload)} bytes" in body
     assert prepared.digest in body
     assert f"${prepared.price:.6f}" in body
-    assert html.unescape(body).count(prepared.payload.decode()) == 1
+    assert html.unescape(whole).count(prepared.payload.decode()) == 1
+
+
+def test_the_topic_request_shows_memories_without_messages(owner_client, owner, bank):
+    body = section(page(owner_client), "topic")
+
+    prepared = prepare_topic_proposal(owner, config=provider_config())
+    assert shown(body, "review-sent") == [item.statement for item in prepared.items.values()]
+    assert len(prepared.items) == 4 and shown(body, "review-excerpt") == []
+    assert f"{len(prepared.payload)} bytes" in body and prepared.digest in body
 
 
 def test_what_local_rules_keep_apart_is_counted_with_its_reason_and_never_shown(owner_client, bank):
-    body = page(owner_client)
+    body = section(page(owner_client), "merge")
 
     assert re.search(r'data-reason="order_differs"><td class="count">1</td>', body)
     assert "in a different order" in body

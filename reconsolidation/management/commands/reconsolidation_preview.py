@@ -1,18 +1,18 @@
-"""Preview the next model-assisted reconsolidation request of one owner, sending nothing."""
+"""Preview the next model-assisted reconsolidation requests of one owner, sending nothing."""
 
 from django.core.management.base import BaseCommand
 
 from memory.providers.config import provider_config
-from reconsolidation.assisted.preparation import prepare_proposal
 from reconsolidation.management.owners import principal_from_option
+from reconsolidation.selectors.preview import PREVIEW_STAGES
 
 
 class Command(BaseCommand):
     help = (
-        "Prepare the request that model-assisted reconsolidation would send for one owner "
-        "now, and print what the egress policy decided, the request's size, digest and "
-        "conservative price: never its content. Writes nothing and sends nothing; the "
-        "access is recorded in the owner's operator trail."
+        "Prepare the requests that model-assisted reconsolidation would open its merge and "
+        "topic reviews with for one owner now, and print what the egress policy decided, "
+        "each request's size, digest and conservative price: never its content. Writes "
+        "nothing and sends nothing; the access is recorded in the owner's operator trail."
     )
 
     def add_arguments(self, parser):
@@ -21,15 +21,17 @@ class Command(BaseCommand):
     def handle(self, *args, owner, **options):
         principal = principal_from_option(owner, command="reconsolidation_preview")
         config = provider_config()
-        request = prepare_proposal(principal, config=config)
         out = self.stdout.write
         out(f"provider: {config.binding if config else 'none configured'}")
-        for reason, count in sorted(request.excluded.items()):
-            out(f"  left out ({reason}): {count}")
-        if request.deferred:
-            out(f"nothing would be sent: {request.deferred}")
-            return
-        decisions = request.decisions()
-        out(f"  memories offered: {decisions['offered']} in {decisions['groups']} blocks")
-        out(f"request: {len(request.payload)} bytes, sha256 {request.digest}")
-        out(f"price at most: ${request.price:.6f} (reserved before sending)")
+        for stage in PREVIEW_STAGES:
+            request = stage.prepare(principal, config=config)
+            out(f"{stage.key} review:")
+            for reason, count in sorted(request.excluded.items()):
+                out(f"  left out ({reason}): {count}")
+            if request.deferred:
+                out(f"  nothing would be sent: {request.deferred}")
+                continue
+            decisions = request.decisions()
+            out(f"  memories offered: {decisions['offered']} in {decisions['groups']} blocks")
+            out(f"  request: {len(request.payload)} bytes, sha256 {request.digest}")
+            out(f"  price at most: ${request.price:.6f} (reserved before sending)")
