@@ -410,7 +410,7 @@ REVERIE_CAPABILITIES = {
         "evaluation": "reconsolidation",
         # certify reads the labels from this fixture, never from results.json.
         "datasets": {
-            "fixtures": "21540fc755bed40a9d22a0bac7995082c6a46e3f074e2d886e3ef4da73614f54"
+            "fixtures": "604a0a7561de7bacdbb6ae1a1e0b76a45289a9eb7793773e05e756a8f3b477e7"
         },
         "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
         "thresholds": {
@@ -419,6 +419,8 @@ REVERIE_CAPABILITIES = {
             "false_merges": {"max": 0},
             "privacy_failures": {"max": 0},
             "atomic_recall_drop": {"max": 0.0},
+            # Summaries and hypotheses propose connections; a wrong one misleads.
+            "connection_precision": {"min": 0.9},
         },
     },
     # Certified by `manage.py evaluate_reconsolidation --arms ...,reconsolidation_provider`
@@ -433,7 +435,7 @@ REVERIE_CAPABILITIES = {
         "privacy_bound": True,
         "upstream": ("formation_provider",),
         "datasets": {
-            "fixtures": "21540fc755bed40a9d22a0bac7995082c6a46e3f074e2d886e3ef4da73614f54"
+            "fixtures": "604a0a7561de7bacdbb6ae1a1e0b76a45289a9eb7793773e05e756a8f3b477e7"
         },
         "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
         "thresholds": {
@@ -442,6 +444,8 @@ REVERIE_CAPABILITIES = {
             "false_merges": {"max": 0},
             "privacy_failures": {"max": 0},
             "atomic_recall_drop": {"max": 0.0},
+            # Summaries and hypotheses propose connections; a wrong one misleads.
+            "connection_precision": {"min": 0.9},
         },
     },
 }

@@ -77,6 +77,9 @@ def test_the_three_arms_run_in_order_and_the_control_is_frozen_first(
 def test_it_is_certified_only_on_a_current_formation_provider_certificate_and_bound_to_privacy(
     provider_settings, fake_provider, tmp_path, settings, monkeypatch
 ):
+    # A verifier that agrees with no topic: the careless fake's topics would fail the
+    # connection bar (the next test).
+    fake_provider.set("disagree", stage="topic_verdicts")
     out = evaluate(tmp_path)
 
     with pytest.raises(CommandError, match="rests on formation_provider"):
@@ -106,6 +109,27 @@ def test_it_is_certified_only_on_a_current_formation_provider_certificate_and_bo
     assert refusal is not None and "reconsolidation_provider" in refusal
     monkeypatch.undo()
     assert certificate_refusal(CAPABILITY) is None
+
+
+def test_a_provider_that_merges_paraphrases_but_invents_topics_is_refused(
+    provider_settings, fake_provider, tmp_path
+):
+    certify_formation_provider()
+    out = evaluate(tmp_path)
+
+    arms = json.loads((out / "results.json").read_bytes())["arms"]
+    # The paraphrases the deterministic planner cannot merge, it merges, and finds the topic
+    # the fixture labels; but it also calls three unrelated things one topic for a word.
+    assert arms["reconsolidation"]["missed_merges"] > 0
+    assert arms["reconsolidation_provider"]["missed_merges"] == 0
+    assert (
+        arms["reconsolidation_provider"]["connection_recall"]
+        > arms["reconsolidation"]["connection_recall"]
+    )
+    assert arms["reconsolidation_provider"]["connection_precision"] < 0.9
+    with pytest.raises(CommandError, match="connection_precision"):
+        certify(out)
+    assert not Certificate.objects.filter(capability=CAPABILITY).exists()
 
 
 def test_a_self_written_trivial_fixture_is_refused(provider_settings, fake_provider, tmp_path):
