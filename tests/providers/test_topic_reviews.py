@@ -9,12 +9,15 @@ import json
 import pytest
 
 from memory.principal import principal_context
+from memory.selectors.recall import recall
 from reconsolidation.assisted import admission
 from reconsolidation.assisted.execution import topic_review
 from reconsolidation.assisted.topic_preparation import prepare_topic_proposal
 from reconsolidation.assisted.topics import label_decision, topic_words
 from reconsolidation.models import DerivedMemory, ProviderCall
 from reconsolidation.planning import SourceView
+from reconsolidation.selectors.recall import derived_recall_evaluating
+from reconsolidation.services.controls import derived_control
 from reconsolidation.services.passes import lease_acquire
 from tests.memory.helpers import conversation, remember
 
@@ -251,6 +254,47 @@ def test_memories_a_summary_shows_are_not_offered_again(owner, running, fake_pro
 
     assert report.stopped == "nothing_to_ask" and fake_provider.requests == 2
     assert len(summaries(owner)) == 1
+
+
+def test_revoking_the_capability_takes_topic_summaries_out_of_recall_and_keeps_them(
+    owner, running, fake_provider, processing_on
+):
+    fake_provider.set("valid", topics=_topic(["m1", "m2", "m3"]))
+    review(owner)
+
+    def recalled():
+        result = recall(principal=owner, query="running", include=["derived"])
+        return [item.derived_kind for item in result.items if item.kind == "derived"]
+
+    with derived_recall_evaluating():
+        assert recalled() == ["summary"]
+    # reconsolidation is on and certified; reconsolidation_provider is not.
+    assert recalled() == []
+    (kept,) = summaries(owner)
+    assert kept.assisted and kept.status == "active"
+
+
+def test_a_rejected_topic_summary_is_not_derived_again_under_another_name(
+    owner, running, fake_provider, processing_on
+):
+    fake_provider.set("valid", topics=_topic(["m1", "m2", "m3"]))
+    review(owner)
+    (summary,) = summaries(owner)
+    derived_control(
+        principal=owner,
+        derived_id=summary.public_id,
+        action="reject",
+        expected_revision=summary.revision,
+    )
+    # The same memories, the same question: answered before, not asked again.
+    assert review(owner).stopped == "unchanged"
+    _remember(owner, "User drinks coffee at noon.", "I drink coffee at noon.", "habit:coffee")
+    fake_provider.set("valid", topics=_topic(["m1", "m2", "m3"], topic="running shoes"))
+
+    report = review(owner)
+
+    assert report.verified == 1 and report.outcomes == {"suppressed": 1}
+    assert summaries(owner) == []
 
 
 def test_the_tick_reports_both_reviews(owner, running, fake_provider, processing_on, monkeypatch):
