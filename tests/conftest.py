@@ -6,6 +6,8 @@ from django.db import connection
 
 from tests.factories import UserFactory
 
+pytest_plugins = ["tests.fake_provider"]
+
 # What the TLS-terminating proxy in front of a production deployment adds to
 # every request; the tests run the production settings behind it.
 PROXIED_HTTPS = {"HTTP_X_FORWARDED_PROTO": "https"}

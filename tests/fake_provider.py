@@ -1,4 +1,5 @@
-"""A fake provider on loopback, and settings that point Reverie at it."""
+"""Fixtures of a fake provider on loopback, and settings that point Reverie at it; a plugin
+of the root conftest, for every package of tests that talks to a provider."""
 
 from decimal import Decimal
 
