@@ -329,6 +329,33 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
     )
 
 
+def stale_reason(group, fresh, leaving):
+    """Why the proposal's ``group`` of items may not be verified now (a closed code), or "".
+    ``fresh`` are its memories read again (None where gone), ``leaving`` what may leave."""
+    if any(
+        view is None or view.revision != item.view.revision
+        for view, item in zip(fresh, group, strict=True)
+    ):
+        return "source_changed"
+    if any(view.pk not in leaving for view in fresh):
+        return "no_longer_sendable"
+    return ""
+
+
+def clause_items(clause, group, fresh, leaving, items, groups):
+    """The items of ``group`` as a verification sends them under ``clause``, at their fresh
+    reads and with their fresh messages, each also recorded in ``items`` and ``groups``."""
+    made = []
+    for view, item in zip(fresh, group, strict=True):
+        statement, excerpts = leaving[view.pk]
+        items[item.label] = Item(
+            label=item.label, view=view, statement=statement, excerpts=excerpts
+        )
+        groups[item.label] = clause
+        made.append(items[item.label])
+    return made
+
+
 def prepare_verification(principal, proposal, standing, *, config, evaluation=False, budget=BUDGET):
     """The verification request for the locally admitted ``standing`` groups of ``proposal``
     (tuples of its items), with every memory and message read and decided afresh. A group
@@ -345,25 +372,12 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
     items, groups, clauses = {}, {}, []
     for group in standing:
         fresh = [current.get(item.view.pk) for item in group]
-        if any(
-            view is None or view.revision != item.view.revision
-            for view, item in zip(fresh, group, strict=True)
-        ):
-            excluded["source_changed"] += 1
-            continue
-        if any(view.pk not in leaving for view in fresh):
-            excluded["no_longer_sendable"] += 1
+        reason = stale_reason(group, fresh, leaving)
+        if reason:
+            excluded[reason] += 1
             continue
         clause = f"c{len(clauses) + 1}"
-        clause_items = []
-        for view, item in zip(fresh, group, strict=True):
-            statement, excerpts = leaving[view.pk]
-            items[item.label] = Item(
-                label=item.label, view=view, statement=statement, excerpts=excerpts
-            )
-            groups[item.label] = clause
-            clause_items.append(items[item.label])
-        clauses.append((clause, clause_items))
+        clauses.append((clause, clause_items(clause, group, fresh, leaving, items, groups)))
     if not clauses:
         return Request(stage="verification", deferred="nothing_to_verify", excluded=excluded)
     proposal_digest = digest(

@@ -19,7 +19,15 @@ from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.selectors.sources import source_views
 
 from .candidates import Item
-from .preparation import BUDGET, Request, deferral, priced, sendable_items
+from .preparation import (
+    BUDGET,
+    Request,
+    clause_items,
+    deferral,
+    priced,
+    sendable_items,
+    stale_reason,
+)
 from .topics import TOPIC_ITEMS, label_decision, topic_pool
 from .wire import canonical, digest, topic_proposal_content, topic_verification_content
 
@@ -113,16 +121,8 @@ def prepare_topic_verification(
             excluded[reason] += 1
             continue
         clause = f"c{len(clauses) + 1}"
-        clause_items = []
-        for view, item in zip(fresh, group, strict=True):
-            statement, excerpts = leaving[view.pk]
-            items[item.label] = Item(
-                label=item.label, view=view, statement=statement, excerpts=excerpts
-            )
-            groups[item.label] = clause
-            clause_items.append(items[item.label])
         topics[clause] = words
-        clauses.append((clause, name, clause_items))
+        clauses.append((clause, name, clause_items(clause, group, fresh, leaving, items, groups)))
     if not clauses:
         return Request(stage="topic_verification", deferred="nothing_to_verify", excluded=excluded)
     proposal_digest = digest(
@@ -151,13 +151,9 @@ def prepare_topic_verification(
 
 
 def _clause_decision(name, group, fresh, leaving, summarised, rules):
-    if any(
-        view is None or view.revision != item.view.revision
-        for view, item in zip(fresh, group, strict=True)
-    ):
-        return "source_changed"
-    if any(view.pk not in leaving for view in fresh):
-        return "no_longer_sendable"
+    stale = stale_reason(group, fresh, leaving)
+    if stale:
+        return stale
     if any({view.pk for view in fresh} <= shown for shown in summarised):
         return "not_new"
     reason = label_decision(name, fresh)
