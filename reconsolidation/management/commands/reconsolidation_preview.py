@@ -32,6 +32,10 @@ class Command(BaseCommand):
                 out(f"  nothing would be sent: {request.deferred}")
                 continue
             decisions = request.decisions()
-            out(f"  memories offered: {decisions['offered']} in {decisions['groups']} blocks")
+            blocks = decisions["groups"]
+            out(
+                f"  memories offered: {decisions['offered']} in {blocks} "
+                f"block{'' if blocks == 1 else 's'}"
+            )
             out(f"  request: {len(request.payload)} bytes, sha256 {request.digest}")
             out(f"  price at most: ${request.price:.6f} (reserved before sending)")
