@@ -577,6 +577,88 @@ class AddDerivedFullTextIndex(_VendorSQL):
         return plain.backwards_sql(vendor, schema_editor, app_label, state)
 
 
+class IndexIdsHeld(_VendorSQL):
+    """A GIN index over a ``PublicIdsField`` column on PostgreSQL: it answers
+    ``<field>__has=<id>`` (array containment) without reading every row of the owner.
+    SQLite has no such index; its lookup reads the owner's rows."""
+
+    vendors = ("postgresql",)
+
+    def __init__(self, model_name, field_name):
+        self.model_name = model_name
+        self.field_name = field_name
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [self.model_name, self.field_name], {})
+
+    def describe(self):
+        return f"Index the ids held in {self.model_name}.{self.field_name}"
+
+    def _index(self, schema_editor, table):
+        return schema_editor.quote_name(f"{table}_{self.field_name}_gin")
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        table = self._table(app_label, state, self.model_name)
+        index, column = self._index(schema_editor, table), schema_editor.quote_name(self.field_name)
+        return [f"CREATE INDEX {index} ON {schema_editor.quote_name(table)} USING gin ({column})"]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        table = self._table(app_label, state, self.model_name)
+        return [f"DROP INDEX IF EXISTS {self._index(schema_editor, table)}"]
+
+
+class AccessRecordWrite(_VendorSQL):
+    """``memory_access_record_write(...)`` on PostgreSQL: insert one access record, or say
+    why not (``memory.services.access_log``).
+
+    Every token read writes its record in its own transaction. The function's exception
+    block is a savepoint kept on the server: a failed insert rolls back only itself and
+    the transaction carrying the read stays usable, without the two round trips of a
+    savepoint set and released by the client. It returns the record's id, or NULL and
+    the SQLSTATE of the failure (a code, never a message, which may quote the values).
+    A change to the table's columns changes this function too.
+    """
+
+    vendors = ("postgresql",)
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [], {})
+
+    def describe(self):
+        return "Create memory_access_record_write()"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        return [
+            """
+            CREATE FUNCTION memory_access_record_write(
+                owner_id bigint, public_id uuid, token_id bigint, route varchar,
+                request_id varchar, created_at timestamptz, memory_ids uuid[],
+                message_ids uuid[], derived_ids uuid[], OUT record_id bigint, OUT failure text
+            ) LANGUAGE plpgsql AS $$
+            BEGIN
+                INSERT INTO memory_accessrecord (owner_id, public_id, token_id, route, request_id,
+                                                 created_at, memory_ids, message_ids, derived_ids)
+                VALUES (owner_id, public_id, token_id, route, request_id, created_at, memory_ids,
+                        message_ids, derived_ids)
+                RETURNING id INTO record_id;
+                -- The read writes nothing else that matters: its transaction need not wait
+                -- for the disk. A crash may lose the last fraction of a second of records,
+                -- never half of one.
+                PERFORM set_config('synchronous_commit', 'off', true);
+            EXCEPTION WHEN OTHERS THEN
+                failure := SQLSTATE;
+            END
+            $$
+            """
+        ]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        return [
+            "DROP FUNCTION IF EXISTS memory_access_record_write(bigint, uuid, bigint, varchar, "
+            "varchar, timestamptz, uuid[], uuid[], uuid[])"
+        ]
+
+
 def count_search_statistics(cursor, *, owner_id, table, collection, condition):
     """Count one owner's existing rows into the search statistics (PostgreSQL), for a
     migration that starts ``KeepSearchStatistics`` on a table that already has rows."""

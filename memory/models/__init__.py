@@ -1,4 +1,4 @@
-from .access import AccessedItem, AccessRecord, AccessRecordFailure
+from .access import AccessRecord, AccessRecordFailure
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
 from .formation import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from .operations import BeliefStatusCount, Flag, MaintenanceDue, SearchStatistics
@@ -10,7 +10,6 @@ from .spend import ProviderSpend
 __all__ = [
     "AccessRecord",
     "AccessRecordFailure",
-    "AccessedItem",
     "AuditRecord",
     "Belief",
     "BeliefSource",

@@ -98,7 +98,7 @@ class AccessPageMixin:
 
     def _memory_links(self, request, records):
         """{public id: (url, label)} of the owner's memories these records returned."""
-        ids = {item.public_id for record in records for item in record.items.all()}
+        ids = {public_id for record in records for public_id in record.memory_ids}
         beliefs = belief_list(principal=request.user).filter(public_id__in=ids)
         return {
             str(belief.public_id): (
@@ -110,19 +110,15 @@ class AccessPageMixin:
 
     @staticmethod
     def _read_view(record, memories):
-        counts = {"message": 0, "derived": 0}
-        read = []
-        for item in record.items.all():
-            if item.kind == "memory":
-                # A memory no longer held (erased with its conversation) has no page.
-                read.append(memories.get(str(item.public_id), (None, "a memory no longer held")))
-            else:
-                counts[item.kind] += 1
         return {
             "at": record.created_at,
             "what": ROUTE_LABELS.get(record.route, record.route),
-            "memories": read,
-            "messages": counts["message"],
-            "derived": counts["derived"],
+            # A memory no longer held (erased with its conversation) has no page.
+            "memories": [
+                memories.get(public_id, (None, "a memory no longer held"))
+                for public_id in record.memory_ids
+            ],
+            "messages": len(record.message_ids),
+            "derived": len(record.derived_ids),
             "request_id": record.request_id,
         }

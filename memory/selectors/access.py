@@ -6,44 +6,36 @@ PostgreSQL row-level security agrees.
 
 from datetime import timedelta
 
-from django.db.models import Count, Max, Prefetch
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from accounts.models import ApiToken
 from accounts.selectors import api_token_list
-from memory.models import AccessedItem, AccessRecord, AccessRecordFailure
+from memory.models import AccessRecord, AccessRecordFailure
 
 
 def access_record_list(*, principal, token_id=None, memory_id=None, since=None):
-    """The principal's access records, newest first, with their tokens and items; only
-    those of token ``token_id``, those that read memory ``memory_id``, those at or after
+    """The principal's access records, newest first, with their tokens; only those of
+    token ``token_id``, those that read memory ``memory_id``, those at or after
     ``since``, when given."""
     records = AccessRecord.objects.filter(owner=principal)
     if token_id is not None:
         records = records.filter(token__public_id=token_id)
     if memory_id is not None:
-        records = records.filter(
-            pk__in=AccessedItem.objects.filter(
-                owner=principal, kind=AccessedItem.Kind.MEMORY, public_id=memory_id
-            ).values("record_id")
-        )
+        records = records.filter(memory_ids__has=memory_id)
     if since is not None:
         records = records.filter(created_at__gte=since)
-    items = AccessedItem.objects.filter(owner=principal).order_by("id")
-    return (
-        records.select_related("token")
-        .prefetch_related(Prefetch("items", queryset=items))
-        .order_by("-created_at", "-id")
-    )
+    return records.select_related("token").order_by("-created_at", "-id")
 
 
 def access_items(record):
     """``{"memory_ids": [...], "message_ids": [...], "derived_ids": [...]}``: the public ids
-    of what ``record``'s answer carried (its items, prefetched)."""
-    carried = {f"{kind}_ids": [] for kind in AccessedItem.Kind.values}
-    for item in record.items.all():
-        carried[f"{item.kind}_ids"].append(str(item.public_id))
-    return carried
+    of what ``record``'s answer carried."""
+    return {
+        "memory_ids": record.memory_ids,
+        "message_ids": record.message_ids,
+        "derived_ids": record.derived_ids,
+    }
 
 
 def access_reads_by_token(*, principal, since):
@@ -60,24 +52,22 @@ def memory_readers(*, principal, memory_id):
     """Which of the principal's tokens read memory ``memory_id``, how often and when last,
     most recent reader first: ``[{"token": ApiToken, "reads": int, "last_read_at": ...}]``."""
     rows = list(
-        AccessedItem.objects.filter(
-            owner=principal, kind=AccessedItem.Kind.MEMORY, public_id=memory_id
-        )
-        .values("record__token_id")
-        .annotate(reads=Count("id"), last_read_at=Max("record__created_at"))
+        AccessRecord.objects.filter(owner=principal, memory_ids__has=memory_id)
+        .values("token_id")
+        .annotate(reads=Count("id"), last_read_at=Max("created_at"))
         .order_by("-last_read_at")
     )
     tokens = ApiToken.objects.filter(
-        principal=principal, pk__in=[row["record__token_id"] for row in rows]
+        principal=principal, pk__in=[row["token_id"] for row in rows]
     ).in_bulk()
     return [
         {
-            "token": tokens[row["record__token_id"]],
+            "token": tokens[row["token_id"]],
             "reads": row["reads"],
             "last_read_at": row["last_read_at"],
         }
         for row in rows
-        if row["record__token_id"] in tokens
+        if row["token_id"] in tokens
     ]
 
 

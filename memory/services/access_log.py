@@ -8,7 +8,8 @@ it), a message, a derived memory. A bare reference, an id with a status and no t
 
 Recording must never cost the read its answer: a record that cannot be written is
 given up, and the failure is counted per day for operators, without anything that
-says whose read it was.
+says whose read it was (only logged when the call itself broke the read's transaction,
+which then can take no more writes).
 """
 
 import logging
@@ -20,14 +21,13 @@ from django.contrib.auth import get_user_model
 from django.db import DatabaseError, IntegrityError, connection, transaction
 from django.db.models import F
 from django.utils import timezone
+from psycopg.pq import TransactionStatus
 
-from memory.models import AccessedItem, AccessRecord, AccessRecordFailure
-from memory.principal import discovery_context, principal_transaction
+from memory.models import AccessRecord, AccessRecordFailure
+from memory.principal import discovery_context, principal_context, principal_transaction
 
 logger = logging.getLogger(__name__)
 
-# Items written per statement: an export carries every memory and message of a bank.
-ITEM_BATCH = 1000
 # Records deleted per statement by the purge (see memory.services.account.PURGE_BATCH).
 PURGE_BATCH = 10_000
 
@@ -41,95 +41,86 @@ def access_record(*, principal, token, route, request_id, memories=(), messages=
     """
     if token is None or not settings.REVERIE_ACCESS["record"]:
         return None
-    items = [
-        *((AccessedItem.Kind.MEMORY, item) for item in _distinct(memories)),
-        *((AccessedItem.Kind.MESSAGE, item) for item in _distinct(messages)),
-        *((AccessedItem.Kind.DERIVED, item) for item in _distinct(derived)),
-    ]
     try:
-        # A savepoint inside the request's transaction (on PostgreSQL the whole
-        # request is one): a failed write rolls back only itself, and the
-        # transaction that carries the read stays usable.
-        with principal_transaction(principal):
-            return _record_write(principal, token, route, request_id, items)
+        record = AccessRecord(
+            owner=principal,
+            token=token,
+            route=route[:60],
+            request_id=str(request_id)[:64],
+            created_at=timezone.now(),
+            memory_ids=_distinct(memories),
+            message_ids=_distinct(messages),
+            derived_ids=_distinct(derived),
+        )
+        _record_write(principal, record)
+        return record
     # Anything at all: a read must not fail because its record could not be written.
     except Exception as error:
-        # The class only: an exception's message may quote the values written.
-        logger.warning("access record not written: %s", type(error).__name__)
+        # A SQLSTATE or a class only: an exception's message may quote the values.
+        cause = error if isinstance(error, AccessRecordNotWritten) else type(error).__name__
+        logger.warning("access record not written: %s", cause)
+        if _transaction_broken():
+            # The call itself failed (a lost connection, a cancelled statement): the
+            # transaction carrying the read can only roll back now, and nothing more
+            # can be written in it, the failure's count included. The read still
+            # answers.
+            logger.error("access record failure not counted: the transaction broke")
+            transaction.set_rollback(True)
+            return None
         access_record_failure_count()
         return None
+
+
+class AccessRecordNotWritten(Exception):
+    """The database refused the record; ``str()`` is the SQLSTATE or the class."""
 
 
 def _distinct(ids):
     return list(dict.fromkeys(str(item) for item in ids))
 
 
-def _record_write(principal, token, route, request_id, items):
-    counts = dict.fromkeys(AccessedItem.Kind.values, 0)
-    for kind, _ in items:
-        counts[kind] += 1
-    record = AccessRecord(
-        owner=principal,
-        token=token,
-        route=route[:60],
-        request_id=str(request_id)[:64],
-        created_at=timezone.now(),
-        memory_count=counts[AccessedItem.Kind.MEMORY],
-        message_count=counts[AccessedItem.Kind.MESSAGE],
-        derived_count=counts[AccessedItem.Kind.DERIVED],
-    )
-    if connection.vendor == "postgresql":
-        # Every token read pays for this, recall above all: one statement (one round
-        # trip, no model instance per item) writes the record and its items. It also
-        # lets the read's transaction commit without waiting for the disk: otherwise
-        # the record alone would make every read wait for a WAL flush. A crash may
-        # lose the last fraction of a second of records (never a read, never anything
-        # else: a read writes nothing else that matters), and never half of one.
-        with connection.cursor() as cursor:
-            cursor.execute(_INSERT_SQL, _insert_params(record, items))
-            record.pk = cursor.fetchone()[0]
-        return record
-    record.save(force_insert=True)
-    AccessedItem.objects.bulk_create(
-        [
-            AccessedItem(owner=principal, record=record, kind=kind, public_id=public_id)
-            for kind, public_id in items
-        ],
-        batch_size=ITEM_BATCH,
-    )
-    return record
+def _record_write(principal, record):
+    if connection.vendor != "postgresql":
+        try:
+            # A savepoint inside an enclosing transaction: a failed write rolls back
+            # only itself, and the transaction that carries the read stays usable.
+            with principal_transaction(principal):
+                record.save(force_insert=True)
+        except Exception as error:
+            raise AccessRecordNotWritten(type(error).__name__) from error
+        return
+    # Every token read pays for this, recall above all: one round trip. In a request
+    # the principal is already the transaction's (no savepoint here: the function
+    # catches a failed insert itself, see memory.migration_operations.AccessRecordWrite).
+    with principal_context(principal), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT record_id, failure FROM "
+            "memory_access_record_write(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
+            [
+                record.owner_id,
+                record.public_id,
+                record.token_id,
+                record.route,
+                record.request_id,
+                record.created_at,
+                *(
+                    [uuid.UUID(public_id) for public_id in ids]
+                    for ids in (record.memory_ids, record.message_ids, record.derived_ids)
+                ),
+            ],
+        )
+        record_id, failure = cursor.fetchone()
+    if failure is not None:
+        raise AccessRecordNotWritten(f"SQLSTATE {failure}")
+    record.pk = record_id
+    record._state.adding = False
 
 
-_INSERT_SQL = """
-WITH record AS (
-    INSERT INTO memory_accessrecord (owner_id, public_id, token_id, route, request_id,
-                                     created_at, memory_count, message_count, derived_count)
-    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s)
-    RETURNING id
-), items AS (
-    INSERT INTO memory_accesseditem (owner_id, record_id, kind, public_id)
-    SELECT %s, record.id, item.kind, item.public_id
-    FROM record, unnest(%s::varchar[], %s::uuid[]) AS item(kind, public_id)
-)
-SELECT id, set_config('synchronous_commit', 'off', true) FROM record
-"""
-
-
-def _insert_params(record, items):
-    return [
-        record.owner_id,
-        record.public_id,
-        record.token_id,
-        record.route,
-        record.request_id,
-        record.created_at,
-        record.memory_count,
-        record.message_count,
-        record.derived_count,
-        record.owner_id,
-        [kind for kind, _ in items],
-        [uuid.UUID(public_id) for _, public_id in items],
-    ]
+def _transaction_broken():
+    """Whether the open PostgreSQL transaction failed and takes no more statements."""
+    if connection.vendor != "postgresql" or not connection.in_atomic_block:
+        return False
+    return connection.connection.info.transaction_status == TransactionStatus.INERROR
 
 
 def access_record_failure_count(*, day=None):
@@ -164,7 +155,6 @@ def access_record_purge(*, principal, before):
     with principal_transaction(principal):
         old = AccessRecord.objects.filter(owner=principal, created_at__lt=before)
         while batch := list(old.values_list("pk", flat=True)[:PURGE_BATCH]):
-            AccessedItem.objects.filter(owner=principal, record_id__in=batch).delete()
             AccessRecord.objects.filter(owner=principal, pk__in=batch).delete()
             purged += len(batch)
     return purged

@@ -14,7 +14,6 @@ from django.utils import timezone
 from core.errors import conflict, validation_error
 from memory.derived import derived_provider
 from memory.models import (
-    AccessedItem,
     AccessRecord,
     AuditRecord,
     Belief,
@@ -44,7 +43,6 @@ ERASURE_TOKEN_LIFETIME = timedelta(minutes=10)
 # Deleted child first, so that no foreign key ever points at a deleted row.
 _OWNED_MODELS = (
     # Before the tokens go with the principal: each record names its token.
-    AccessedItem,
     AccessRecord,
     FencedEvent,
     DeletionFence,

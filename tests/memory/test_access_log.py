@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import api_token_create
-from memory.models import AccessedItem, AccessRecord, AccessRecordFailure
+from memory.models import AccessRecord, AccessRecordFailure
 from memory.principal import principal_context
 from memory.schedules import declared_schedules
 from memory.selectors.access import access_record_list, memory_readers
@@ -65,7 +65,6 @@ def test_the_purge_removes_records_past_retention_and_nothing_newer(
 
     with principal_context(owner):
         assert list(AccessRecord.objects.values_list("pk", flat=True)) == [kept.pk]
-        assert list(AccessedItem.objects.values_list("record_id", flat=True)) == [kept.pk]
     assert count(AccessRecord, other_owner) == 0
     assert {old.pk, their_old.pk}.isdisjoint(AccessRecord.objects.values_list("pk", flat=True))
     assert access_record_purge_sweep(now=now) == 0
@@ -86,10 +85,10 @@ def test_erasing_the_account_erases_its_access_records(owner, token):
 
     erased = account_purge(principal=owner)
 
-    assert (erased["accessrecord"], erased["accesseditem"]) == (1, 2)
+    assert erased["accessrecord"] == 1
     # Looked for as the erased owner, whom row security would let see them.
     owner.pk = owner_id
-    assert count(AccessRecord, owner) == count(AccessedItem, owner) == 0
+    assert count(AccessRecord, owner) == 0
 
 
 def test_the_export_holds_the_access_records_oldest_first(owner, token):
@@ -158,12 +157,12 @@ def test_row_security_hides_access_records_from_everyone_else(owner, other_owner
     read(owner, token, memories=[remember(owner, "User owns a red kayak.")])
 
     with principal_context(other_owner):
-        assert AccessRecord.objects.count() == AccessedItem.objects.count() == 0
+        assert AccessRecord.objects.count() == 0
         assert list(access_record_list(principal=owner)) == []
     with principal_context(None):
-        assert AccessRecord.objects.count() == AccessedItem.objects.count() == 0
+        assert AccessRecord.objects.count() == 0
     with principal_context(owner):
-        assert AccessRecord.objects.count() == AccessedItem.objects.count() == 1
+        assert AccessRecord.objects.count() == 1
 
 
 @pytest.mark.postgres
@@ -183,9 +182,6 @@ def test_the_tables_are_under_forced_row_security(db):
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT relname, relrowsecurity, relforcerowsecurity FROM pg_class "
-            "WHERE relname IN ('memory_accessrecord', 'memory_accesseditem') ORDER BY relname"
+            "WHERE relname = 'memory_accessrecord'"
         )
-        assert cursor.fetchall() == [
-            ("memory_accesseditem", True, True),
-            ("memory_accessrecord", True, True),
-        ]
+        assert cursor.fetchall() == [("memory_accessrecord", True, True)]
