@@ -2,6 +2,7 @@ from django.core.exceptions import SuspiciousOperation
 from django.utils.cache import add_never_cache_headers
 
 from .principal import principal_context
+from .services.access_log import access_failures_settle
 
 # Health checks touch no owner-bearing table and must answer even when the
 # database cannot open a transaction.
@@ -23,8 +24,13 @@ class PrincipalContextMiddleware:
             return self.get_response(request)
         user = getattr(request, "user", None)
         principal = user if user is not None and user.is_authenticated else None
-        with principal_context(principal):
-            return self.get_response(request)
+        try:
+            with principal_context(principal):
+                return self.get_response(request)
+        finally:
+            # A failed access record whose write broke the read's transaction is counted
+            # now that the transaction is over.
+            access_failures_settle()
 
 
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

@@ -8,10 +8,12 @@ it), a message, a derived memory. A bare reference, an id with a status and no t
 
 Recording must never cost the read its answer: a record that cannot be written is
 given up, and the failure is counted per day for operators, without anything that
-says whose read it was (only logged when the call itself broke the read's transaction,
-which then can take no more writes).
+says whose read it was. When the call itself broke the read's transaction, which then
+takes no more writes, the failure is counted once that transaction has ended
+(``access_failures_settle``, called by the request's principal middleware).
 """
 
+import contextvars
 import logging
 import uuid
 from datetime import timedelta
@@ -30,6 +32,9 @@ logger = logging.getLogger(__name__)
 
 # Records deleted per statement by the purge (see memory.services.account.PURGE_BATCH).
 PURGE_BATCH = 10_000
+
+# Failures of this request (context) not counted yet: their transaction broke.
+_uncounted = contextvars.ContextVar("access_failures_uncounted", default=0)
 
 
 def access_record(*, principal, token, route, request_id, memories=(), messages=(), derived=()):
@@ -62,9 +67,9 @@ def access_record(*, principal, token, route, request_id, memories=(), messages=
         if _transaction_broken():
             # The call itself failed (a lost connection, a cancelled statement): the
             # transaction carrying the read can only roll back now, and nothing more
-            # can be written in it, the failure's count included. The read still
-            # answers.
-            logger.error("access record failure not counted: the transaction broke")
+            # can be written in it, so the failure is counted after it. The read
+            # still answers.
+            _uncounted.set(_uncounted.get() + 1)
             transaction.set_rollback(True)
             return None
         access_record_failure_count()
@@ -121,6 +126,16 @@ def _transaction_broken():
     if connection.vendor != "postgresql" or not connection.in_atomic_block:
         return False
     return connection.connection.info.transaction_status == TransactionStatus.INERROR
+
+
+def access_failures_settle():
+    """Count the failures whose transaction broke, once it has ended; call it outside the
+    request's transaction."""
+    pending = _uncounted.get()
+    if pending:
+        _uncounted.set(0)
+        for _ in range(pending):
+            access_record_failure_count()
 
 
 def access_record_failure_count(*, day=None):

@@ -287,7 +287,7 @@ def test_a_record_the_database_refuses_leaves_the_read_answering_and_is_counted(
     assert list(AccessRecordFailure.objects.values_list("count", flat=True)) == [2]
 
 
-def test_a_record_whose_write_breaks_the_transaction_leaves_the_read_answering(
+def test_a_record_whose_write_breaks_the_transaction_leaves_the_read_answering_and_is_counted(
     owner, assistant, monkeypatch
 ):
     _, api = assistant
@@ -308,3 +308,5 @@ def test_a_record_whose_write_breaks_the_transaction_leaves_the_read_answering(
     assert first.status_code == 200 and len(first.json()["results"]) == 1
     assert second.status_code == 200 and len(second.json()["items"]) == 1
     assert records(owner) == []
+    # Counted once each read's transaction was over.
+    assert list(AccessRecordFailure.objects.values_list("count", flat=True)) == [2]
