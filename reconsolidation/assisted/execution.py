@@ -12,9 +12,10 @@ call is admitted (``admission.admit``: fresh sources and policy, a durable
 reservation) before it is sent, heartbeats the lease before it is sent, and
 is settled with its audit after. A provider's answer is never enough: the
 proposals must name locally admitted groups (``candidates``), the verifier
-must answer for exactly the proposal it was given, and the verified merges
-are applied as ordinary merge plans, rechecked against the sources they read
-in the committing transaction, where the verification call is settled too.
+must answer for exactly the proposal it was given, and the verified groups
+are applied as ordinary plans, one transaction per group, each rechecked
+against the sources it read; the verification call is settled once they are
+done.
 """
 
 import copy
@@ -25,7 +26,6 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from memory.principal import principal_transaction
 from memory.providers.client import ProviderError
 from memory.providers.config import provider_config
 from memory.selectors.flags import flag_enabled
@@ -281,21 +281,25 @@ class _Review:
         plans = [plan for plan in plans if plan is not None]
         self.report.verified = len(verified)
         self.report.refuted = len(clauses) - len(verified)
-        # The verified groups and the call's settlement commit together.
-        with principal_transaction(self.principal):
-            outcomes = Counter(operations_apply(principal=self.principal, plans=plans))
-            self._settled(
-                call,
-                cost,
-                completion,
-                "accepted",
-                {
-                    **decisions,
-                    "verified": self.report.verified,
-                    "refuted": self.report.refuted,
-                    "outcomes": dict(sorted(outcomes.items())),
-                },
-            )
+        # One transaction per group, each rechecking its own sources: a group whose memory
+        # changed meanwhile leaves the others applied. The call is settled, with what became
+        # of every group, once they are all done; a worker that dies before leaves it to
+        # recovery, which keeps its whole reservation.
+        outcomes = Counter()
+        for plan in plans:
+            outcomes.update(operations_apply(principal=self.principal, plans=[plan]))
+        self._settled(
+            call,
+            cost,
+            completion,
+            "accepted",
+            {
+                **decisions,
+                "verified": self.report.verified,
+                "refuted": self.report.refuted,
+                "outcomes": dict(sorted(outcomes.items())),
+            },
+        )
         self.report.outcomes = dict(sorted(outcomes.items()))
 
 

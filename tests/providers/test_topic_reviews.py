@@ -297,6 +297,43 @@ def test_a_rejected_topic_summary_is_not_derived_again_under_another_name(
     assert summaries(owner) == []
 
 
+def test_each_verified_topic_is_applied_on_its_own(owner, running, fake_provider, monkeypatch):
+    from django.db.models import F
+
+    from memory.models import Belief
+    from reconsolidation.assisted import execution
+
+    for statement, subject in (
+        ("User cooks pasta on Fridays.", "habit:pasta"),
+        ("User bought a cooking pot.", "object:pot"),
+        ("User takes a cooking class.", "event:class"),
+    ):
+        _remember(owner, statement, statement.replace("User", "I"), subject)
+    fake_provider.set(
+        "valid", topics=_topic(["m1", "m2", "m3"]) + _topic(["m5", "m6", "m7"], topic="cooking")
+    )
+    real_apply = execution.operations_apply
+    applied = []
+
+    def changed_before_the_first_group(*, principal, plans):
+        if not applied:
+            # The owner corrects a memory of the first group after it was verified.
+            with principal_context(owner):
+                Belief.objects.filter(pk=plans[0].sources[0].pk).update(revision=F("revision") + 1)
+        applied.append(plans)
+        return real_apply(principal=principal, plans=plans)
+
+    monkeypatch.setattr(execution, "operations_apply", changed_before_the_first_group)
+
+    report = review(owner)
+
+    assert [len(plans) for plans in applied] == [1, 1]
+    assert report.outcomes == {"applied": 1, "stale": 1}
+    (summary,) = summaries(owner)
+    assert summary.subject == "topic:cooking"
+    assert calls(owner)[1].decisions["outcomes"] == {"applied": 1, "stale": 1}
+
+
 def test_the_tick_reports_both_reviews(owner, running, fake_provider, processing_on, monkeypatch):
     from reconsolidation.assisted import execution
     from reconsolidation.services.passes import lease_release
