@@ -102,6 +102,16 @@ def worth_asking(members, admitted, merged=None):
     return [view for view in members if view.pk in wanted]
 
 
+def offered_group(block, labels, items, block_of):
+    """(the items ``labels`` name in the order of their beliefs, "") when every one was
+    offered in ``block``; else ((), why not: ``unknown_item`` or ``other_block``)."""
+    if not all(label in items for label in labels):
+        return (), "unknown_item"
+    if any(block_of[label] != block for label in labels):
+        return (), "other_block"
+    return tuple(sorted((items[label] for label in labels), key=lambda i: i.view.pk)), ""
+
+
 def admitted_groups(proposed, items, block_of, admitted):
     """The proposed groups that stand, as tuples of items, and Counter of why others did not.
 
@@ -113,13 +123,10 @@ def admitted_groups(proposed, items, block_of, admitted):
     """
     standing, dropped, taken = [], Counter(), set()
     for block, labels in proposed:
-        if not all(label in items for label in labels):
-            dropped["unknown_item"] += 1
+        group, reason = offered_group(block, labels, items, block_of)
+        if reason:
+            dropped[reason] += 1
             continue
-        if any(block_of[label] != block for label in labels):
-            dropped["other_block"] += 1
-            continue
-        group = tuple(sorted((items[label] for label in labels), key=lambda i: i.view.pk))
         if any(
             frozenset((a.view.pk, b.view.pk)) not in admitted for a, b in combinations(group, 2)
         ):

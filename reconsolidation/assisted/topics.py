@@ -22,6 +22,8 @@ from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.summaries import SUMMARY_MIN_CLAIMS, plan_topic_summary
 from reconsolidation.planning import statement_words
 
+from .candidates import offered_group
+
 # The most memories one topic review offers, and shows in one topic.
 TOPIC_ITEMS = 48
 TOPIC_MEMBERS = 12
@@ -106,15 +108,9 @@ def admitted_topics(proposed, items, block_of):
     """
     standing, dropped, taken = [], Counter(), set()
     for block, topic, labels in proposed:
-        if not all(label in items for label in labels):
-            dropped["unknown_item"] += 1
-            continue
-        if any(block_of[label] != block for label in labels):
-            dropped["other_block"] += 1
-            continue
-        group = tuple(sorted((items[label] for label in labels), key=lambda i: i.view.pk))
+        group, reason = offered_group(block, labels, items, block_of)
         views = [item.view for item in group]
-        reason = _group_decision(topic, views)
+        reason = reason or _group_decision(topic, views)
         if not reason and taken & {view.pk for view in views}:
             reason = "overlap"
         if reason:
