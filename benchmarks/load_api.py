@@ -326,6 +326,11 @@ async def virtual_client(index, principal, phase, args, words, clock, recorder):
         args.timeout,
     )
     try:
+        # The clients connect one after another over the first half of the warm-up,
+        # as an assistant's sessions would, not in one burst: a burst lands most of its
+        # keep-alive connections on whichever gunicorn worker wakes first, and that
+        # worker alone (one core, under its interpreter lock) then serves the phase.
+        await asyncio.sleep(index * clock["ramp"])
         while (started := time.perf_counter()) < clock["end"]:
             method, path, body = request_for(op, rng, principal, words, args)
             try:
@@ -370,7 +375,11 @@ def phase_plan(args):
 async def run_phase(phase, args, principals, words, recorder, cpu):
     op, clients = phase
     start = time.perf_counter()
-    clock = {"measure": start + args.warmup, "end": start + args.warmup + args.duration}
+    clock = {
+        "measure": start + args.warmup,
+        "end": start + args.warmup + args.duration,
+        "ramp": args.warmup / 2 / clients,
+    }
     tasks = [
         asyncio.create_task(
             virtual_client(i, principals[i % len(principals)], phase, args, words, clock, recorder)
@@ -474,6 +483,7 @@ def recording_cost(recorder, clients):
         "without": without,
         "ratio": with_ / without if without else float("nan"),
         "rounds": len(recorded),
+        "per_round": list(zip(recorded, unrecorded, strict=False)),
     }
 
 
@@ -563,6 +573,11 @@ def report(args, fixture, recorder, cpu):
                 f"{cost['without']:.1f} req/s without = {cost['ratio']:.3f} "
                 f"(target >= {TARGET_RECORDED_RATIO:g}: "
                 f"{'PASS' if cost['ratio'] >= TARGET_RECORDED_RATIO else 'FAIL'})\n"
+            )
+            out(
+                "  round by round, req/s with / without: "
+                + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in cost["per_round"])
+                + "\n"
             )
     out("\n")
     passed, recall, errors = verdict(rows)

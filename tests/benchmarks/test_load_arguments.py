@@ -80,5 +80,56 @@ def test_the_cost_of_access_records_is_the_ratio_of_the_rounds_medians():
         "without": 110.0,
         "ratio": 100.0 / 110.0,
         "rounds": 3,
+        "per_round": [(90.0, 100.0), (100.0, 120.0), (300.0, 110.0)],
     }
     assert recording_cost(recorder, 64) is None
+
+
+def test_a_phase_s_clients_connect_one_after_another_not_in_one_burst(monkeypatch):
+    """A burst of keep-alive connections lands on whichever gunicorn worker wakes first;
+    the clients of a phase start a ramp step apart."""
+    import asyncio
+    import time
+    from types import SimpleNamespace
+
+    from benchmarks import load_api
+
+    first_request = {}
+
+    class Connection:
+        index = None
+
+        def __init__(self, url, headers, timeout):
+            # The client being started (virtual_client connects before its first wait).
+            self.index = Connection.index
+
+        async def request(self, method, path, body=None):
+            first_request.setdefault(self.index, time.perf_counter())
+            await asyncio.sleep(0.001)
+            return 200, b"{}"
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(load_api, "Connection", Connection)
+    args = SimpleNamespace(seed=1, url="http://127.0.0.1:9", unrecorded_url="", timeout=1.0)
+    recorder = load_api.Recorder()
+
+    async def phase():
+        start = time.perf_counter()
+        clock = {"measure": start, "end": start + 0.35, "ramp": 0.1}
+
+        async def client(index):
+            Connection.index = index
+            await load_api.virtual_client(
+                index, {"token": "t"}, ("healthz", 4), args, None, clock, recorder
+            )
+
+        await asyncio.gather(*(client(index) for index in range(4)))
+        return start
+
+    # Each client's first request, measured from the phase's start.
+    start = asyncio.run(phase())
+    offsets = [first_request[index] - start for index in range(4)]
+    # No earlier than its step (a sleep never ends early; a slow machine may end it late).
+    assert all(offset >= 0.1 * index - 0.005 for index, offset in enumerate(offsets))
