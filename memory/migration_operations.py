@@ -616,7 +616,8 @@ class AccessRecordWrite(_VendorSQL):
     the transaction carrying the read stays usable, without the two round trips of a
     savepoint set and released by the client. It returns the record's id, or NULL and
     the SQLSTATE of the failure (a code, never a message, which may quote the values).
-    A change to the table's columns changes this function too.
+    A change to the table's columns changes this function too (in a new operation: this
+    one stays as migration 0017 ran it; ``AccessRecordWriteFromText`` replaced it).
     """
 
     vendors = ("postgresql",)
@@ -628,35 +629,71 @@ class AccessRecordWrite(_VendorSQL):
         return "Create memory_access_record_write()"
 
     def forwards_sql(self, vendor, schema_editor, app_label, state):
-        return [
-            """
-            CREATE FUNCTION memory_access_record_write(
-                owner_id bigint, public_id uuid, token_id bigint, route varchar,
-                request_id varchar, created_at timestamptz, memory_ids uuid[],
-                message_ids uuid[], derived_ids uuid[], OUT record_id bigint, OUT failure text
-            ) LANGUAGE plpgsql AS $$
-            BEGIN
-                INSERT INTO memory_accessrecord (owner_id, public_id, token_id, route, request_id,
-                                                 created_at, memory_ids, message_ids, derived_ids)
-                VALUES (owner_id, public_id, token_id, route, request_id, created_at, memory_ids,
-                        message_ids, derived_ids)
-                RETURNING id INTO record_id;
-                -- The read writes nothing else that matters: its transaction need not wait
-                -- for the disk. A crash may lose the last fraction of a second of records,
-                -- never half of one.
-                PERFORM set_config('synchronous_commit', 'off', true);
-            EXCEPTION WHEN OTHERS THEN
-                failure := SQLSTATE;
-            END
-            $$
-            """
-        ]
+        return [_access_record_write_create("uuid[]")]
 
     def backwards_sql(self, vendor, schema_editor, app_label, state):
-        return [
-            "DROP FUNCTION IF EXISTS memory_access_record_write(bigint, uuid, bigint, varchar, "
-            "varchar, timestamptz, uuid[], uuid[], uuid[])"
-        ]
+        return [_access_record_write_drop("uuid[]")]
+
+
+class AccessRecordWriteFromText(_VendorSQL):
+    """``memory_access_record_write(...)`` again, taking each list of ids as the text of an
+    array (``{id,id}``) and reading it as ``uuid[]`` inside its exception block.
+
+    Every token read pays for what it takes to send the ids, recall above all: one text
+    value per list costs a fraction of a list of ``UUID`` objects, each adapted apart.
+    A value that is not a list of ids fails inside the block, so that it too is refused
+    without breaking the read's transaction. Replaces ``AccessRecordWrite``'s function.
+    """
+
+    vendors = ("postgresql",)
+
+    def deconstruct(self):
+        return (self.__class__.__qualname__, [], {})
+
+    def describe(self):
+        return "Replace memory_access_record_write() by one that takes the ids as text"
+
+    def forwards_sql(self, vendor, schema_editor, app_label, state):
+        return [_access_record_write_drop("uuid[]"), _access_record_write_create("text")]
+
+    def backwards_sql(self, vendor, schema_editor, app_label, state):
+        return [_access_record_write_drop("text"), _access_record_write_create("uuid[]")]
+
+
+def _access_record_write_create(ids):
+    """``memory_access_record_write()`` taking each list of ids as ``ids``: ``uuid[]``, or
+    ``text`` read as ``uuid[]`` inside the exception block."""
+    ids_value = "{}" if ids == "uuid[]" else "{}::uuid[]"
+    values = ", ".join(
+        ids_value.format(name) for name in ("memory_ids", "message_ids", "derived_ids")
+    )
+    return f"""
+        CREATE FUNCTION memory_access_record_write(
+            owner_id bigint, public_id uuid, token_id bigint, route varchar,
+            request_id varchar, created_at timestamptz, memory_ids {ids},
+            message_ids {ids}, derived_ids {ids}, OUT record_id bigint, OUT failure text
+        ) LANGUAGE plpgsql AS $$
+        BEGIN
+            INSERT INTO memory_accessrecord (owner_id, public_id, token_id, route, request_id,
+                                             created_at, memory_ids, message_ids, derived_ids)
+            VALUES (owner_id, public_id, token_id, route, request_id, created_at, {values})
+            RETURNING id INTO record_id;
+            -- The read writes nothing else that matters: its transaction need not wait
+            -- for the disk. A crash may lose the last fraction of a second of records,
+            -- never half of one.
+            PERFORM set_config('synchronous_commit', 'off', true);
+        EXCEPTION WHEN OTHERS THEN
+            failure := SQLSTATE;
+        END
+        $$
+    """
+
+
+def _access_record_write_drop(ids):
+    return (
+        "DROP FUNCTION IF EXISTS memory_access_record_write(bigint, uuid, bigint, varchar, "
+        f"varchar, timestamptz, {ids}, {ids}, {ids})"
+    )
 
 
 def count_search_statistics(cursor, *, owner_id, table, collection, condition):

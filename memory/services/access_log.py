@@ -15,7 +15,6 @@ takes no more writes, the failure is counted once that transaction has ended
 
 import contextvars
 import logging
-import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -26,6 +25,7 @@ from django.utils import timezone
 from psycopg.pq import TransactionStatus
 
 from memory.models import AccessRecord, AccessRecordFailure
+from memory.models.base import new_public_id
 from memory.principal import discovery_context, principal_context, principal_transaction
 
 logger = logging.getLogger(__name__)
@@ -41,24 +41,25 @@ def access_record(*, principal, token, route, request_id, memories=(), messages=
     """Record that ``token`` read these memories, messages and derived memories (public
     ids) of ``principal`` through ``route`` (a route name) in request ``request_id``.
 
-    Returns the record, or None when there is nothing to record (no token: the owner's
-    own browser session) or writing it failed. Never raises: the read answers anyway.
+    Returns the record's id, or None when there is nothing to record (no token: the
+    owner's own browser session) or writing it failed. Never raises: the read answers
+    anyway.
     """
     if token is None or not settings.REVERIE_ACCESS["record"]:
         return None
     try:
-        record = AccessRecord(
-            owner=principal,
-            token=token,
-            route=route[:60],
-            request_id=str(request_id)[:64],
-            created_at=timezone.now(),
-            memory_ids=_distinct(memories),
-            message_ids=_distinct(messages),
-            derived_ids=_distinct(derived),
-        )
-        _record_write(principal, record)
-        return record
+        record = {
+            "owner_id": principal.pk,
+            "public_id": new_public_id(),
+            "token_id": token.pk,
+            "route": route[:60],
+            "request_id": str(request_id)[:64],
+            "created_at": timezone.now(),
+            "memory_ids": _distinct(memories),
+            "message_ids": _distinct(messages),
+            "derived_ids": _distinct(derived),
+        }
+        return _record_write(principal, record)
     # Anything at all: a read must not fail because its record could not be written.
     except Exception as error:
         # A SQLSTATE or a class only: an exception's message may quote the values.
@@ -90,35 +91,36 @@ def _record_write(principal, record):
             # A savepoint inside an enclosing transaction: a failed write rolls back
             # only itself, and the transaction that carries the read stays usable.
             with principal_transaction(principal):
-                record.save(force_insert=True)
+                return AccessRecord.objects.create(**record).pk
         except Exception as error:
             raise AccessRecordNotWritten(type(error).__name__) from error
-        return
-    # Every token read pays for this, recall above all: one round trip. In a request
+    # Every token read pays for this, recall above all: one round trip, no model
+    # instance, and each list of ids as the text of an array, which the function reads
+    # as uuid[] (a malformed one fails there, inside its exception block). In a request
     # the principal is already the transaction's (no savepoint here: the function
-    # catches a failed insert itself, see memory.migration_operations.AccessRecordWrite).
+    # catches a failed insert itself, see
+    # memory.migration_operations.AccessRecordWriteFromText).
     with principal_context(principal), connection.cursor() as cursor:
         cursor.execute(
             "SELECT record_id, failure FROM "
             "memory_access_record_write(%s, %s, %s, %s, %s, %s, %s, %s, %s)",
             [
-                record.owner_id,
-                record.public_id,
-                record.token_id,
-                record.route,
-                record.request_id,
-                record.created_at,
+                record["owner_id"],
+                record["public_id"],
+                record["token_id"],
+                record["route"],
+                record["request_id"],
+                record["created_at"],
                 *(
-                    [uuid.UUID(public_id) for public_id in ids]
-                    for ids in (record.memory_ids, record.message_ids, record.derived_ids)
+                    "{" + ",".join(record[ids]) + "}"
+                    for ids in ("memory_ids", "message_ids", "derived_ids")
                 ),
             ],
         )
         record_id, failure = cursor.fetchone()
     if failure is not None:
         raise AccessRecordNotWritten(f"SQLSTATE {failure}")
-    record.pk = record_id
-    record._state.adding = False
+    return record_id
 
 
 def _transaction_broken():

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts.services import api_token_create
 from memory.models import AccessRecord, AccessRecordFailure
-from memory.principal import principal_context
+from memory.principal import principal_context, principal_transaction
 from memory.schedules import declared_schedules
 from memory.selectors.access import access_record_list, memory_readers
 from memory.services.access_log import (
@@ -31,7 +31,7 @@ def token(owner):
 
 
 def read(owner, token, *, memories=(), messages=(), at=None):
-    record = access_record(
+    record_id = access_record(
         principal=owner,
         token=token,
         route="api:memories",
@@ -39,10 +39,10 @@ def read(owner, token, *, memories=(), messages=(), at=None):
         memories=[m.public_id for m in memories],
         messages=[m.public_id for m in messages],
     )
-    if at is not None:
-        with principal_context(owner):
-            AccessRecord.objects.filter(pk=record.pk).update(created_at=at)
-    return record
+    with principal_context(owner):
+        if at is not None:
+            AccessRecord.objects.filter(pk=record_id).update(created_at=at)
+        return AccessRecord.objects.get(pk=record_id)
 
 
 def count(model, owner):
@@ -128,6 +128,25 @@ def test_a_memory_says_which_tokens_read_it_how_often_and_when_last(owner, token
 
     assert [(r["token"].name, r["reads"]) for r in readers] == [("phone", 1), ("desktop", 2)]
     assert readers[0]["last_read_at"] == last.created_at
+
+
+@pytest.mark.parametrize("bad_id", ["not an id", "a,b}", '"', "{}"])
+def test_an_id_that_is_not_one_is_refused_and_the_transaction_goes_on(owner, token, bad_id):
+    kayak = remember(owner, "User owns a red kayak.")
+
+    with principal_transaction(owner):
+        record_id = access_record(
+            principal=owner,
+            token=token,
+            route="api:memories",
+            request_id="r1",
+            memories=[kayak.public_id, bad_id],
+        )
+        # The read's transaction still answers: the id was refused inside the write.
+        assert AccessRecord.objects.filter(owner=owner).count() == 0
+
+    assert record_id is None
+    assert list(AccessRecordFailure.objects.values_list("count", flat=True)) == [1]
 
 
 def test_the_failure_counter_counts_per_day(db):

@@ -22,19 +22,19 @@ ACCESS = reverse("review:access")
 
 
 def read(principal, token, *memories, route="api:recall", days_ago=0):
-    record = access_record(
+    record_id = access_record(
         principal=principal,
         token=token,
         route=route,
         request_id="r",
         memories=[memory.public_id for memory in memories],
     )
-    if days_ago:
-        with principal_context(principal):
-            AccessRecord.objects.filter(pk=record.pk).update(
+    with principal_context(principal):
+        if days_ago:
+            AccessRecord.objects.filter(pk=record_id).update(
                 created_at=timezone.now() - timedelta(days=days_ago)
             )
-    return record
+        return AccessRecord.objects.get(pk=record_id)
 
 
 def text(response):
