@@ -1,7 +1,6 @@
 """What every API view shares: the surface flag, idempotent writes, error docs."""
 
 import functools
-import hashlib
 import json
 import re
 
@@ -20,6 +19,7 @@ from memory.selectors.flags import surfaces_enabled
 from memory.services.access_log import access_record
 from memory.services.idempotency import (
     idempotency_complete,
+    idempotency_fingerprint,
     idempotency_key_check,
     idempotency_reserve,
 )
@@ -135,8 +135,7 @@ class ApiView(APIView):
 
 def _fingerprint(request):
     body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
-    material = f"{request.method} {request.get_full_path()}\n{body}"
-    return hashlib.sha256(material.encode()).hexdigest()
+    return idempotency_fingerprint(f"{request.method} {request.get_full_path()}\n{body}")
 
 
 def idempotent(current):

@@ -6,7 +6,10 @@ surface it came through. A reservation lives in the transaction of the write
 it guards: it commits with the write, or rolls back with it and leaves the key
 free for a retry.
 
-A record keeps no text: a replay renders the resource as it is now. Expired
+A record keeps no text: a replay renders the resource as it is now, and the
+fingerprint that tells two requests apart is keyed with the server's secret
+(``idempotency_fingerprint``), so the table confirms no guess about what a
+request said. Expired
 records are purged on the owner's next keyed write and by the scheduled
 ``idempotency_purge_sweep``, found through the content-free ``MaintenanceDue``.
 """
@@ -18,6 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Min
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from core.errors import conflict, validation_error
 from memory.models import IdempotencyRecord, MaintenanceDue
@@ -25,6 +29,17 @@ from memory.principal import principal_context, principal_transaction
 
 IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
 _KEY_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+def idempotency_fingerprint(material):
+    """The fingerprint of a request described by ``material`` (a string): equal for equal
+    requests, and keyed with ``SECRET_KEY``.
+
+    A plain hash of a request's body would let whoever reads the table confirm a guessed
+    statement, an erased one included, by hashing the guess. Rotating ``SECRET_KEY``
+    changes every fingerprint, so a key in flight then answers as used for another request.
+    """
+    return salted_hmac("reverie.idempotency", material, algorithm="sha256").hexdigest()
 
 
 def idempotency_key_check(key):

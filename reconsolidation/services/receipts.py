@@ -13,7 +13,6 @@ returns the receipt as it was written, and whoever answers it renders the
 current state: an erasure after the action is never undone by a replay.
 """
 
-import hashlib
 import json
 import uuid
 
@@ -21,6 +20,7 @@ from core.errors import conflict
 from memory.principal import principal_transaction
 from memory.services.idempotency import (
     idempotency_complete,
+    idempotency_fingerprint,
     idempotency_key_check,
     idempotency_reserve,
 )
@@ -33,12 +33,13 @@ GENERATED_KEY_PREFIX = "receipt:"
 
 
 def _fingerprint(action, target, expected_revision, details):
-    # Namespaced, so that no memory write's fingerprint (a hash of an HTTP
+    # Namespaced, so that no memory write's fingerprint (that of an HTTP
     # request) can ever equal it: the same key on both is a conflict.
-    material = json.dumps(
-        ["reconsolidation", action, str(target), expected_revision, details], sort_keys=True
+    return idempotency_fingerprint(
+        json.dumps(
+            ["reconsolidation", action, str(target), expected_revision, details], sort_keys=True
+        )
     )
-    return hashlib.sha256(material.encode()).hexdigest()
 
 
 def _same_request(receipt, action, target, expected_revision):
@@ -80,24 +81,26 @@ def receipted(*, principal, key, action, target, expected_revision, act, details
     with principal_transaction(principal):
         record = None
         if key is not None:
-            receipt = Receipt.objects.filter(owner=principal, key=key).first()
-            if receipt is not None:
-                return _replay(receipt, action, target, expected_revision)
-            # The key first: a concurrent request with it waits here until this
-            # one commits, and then finds the receipt instead of acting twice.
+            # The key first, compared by the whole request (``details`` included): a
+            # concurrent request with it waits here until this one commits and then
+            # replays instead of acting twice, and another request under it is a conflict.
             record = idempotency_reserve(
                 principal=principal,
                 key=key,
                 fingerprint=_fingerprint(action, target, expected_revision, details),
             )
-            if record.status_code:
-                receipt = Receipt.objects.filter(owner=principal, key=key).first()
-                if receipt is None:
-                    raise conflict(
-                        "This Idempotency-Key was used for a request that is gone.",
-                        field="Idempotency-Key",
-                    )
+            receipt = Receipt.objects.filter(owner=principal, key=key).first()
+            if receipt is not None:
+                # Its reservation may have been purged after a day while the receipt
+                # stays: the action, target and revision still have to match.
+                if not record.status_code:
+                    idempotency_complete(record, status_code=200)
                 return _replay(receipt, action, target, expected_revision)
+            if record.status_code:
+                raise conflict(
+                    "This Idempotency-Key was used for a request that is gone.",
+                    field="Idempotency-Key",
+                )
         operation, derived, result = act()
         result = {
             "action": action,

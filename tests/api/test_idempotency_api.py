@@ -1,3 +1,5 @@
+import hashlib
+import json
 import threading
 
 import pytest
@@ -194,3 +196,27 @@ def test_the_purge_is_a_declared_schedule():
 
     (spec,) = [s for s in declared_schedules() if s["name"] == "memory.idempotency_purge"]
     assert spec["func"] == "memory.tasks.idempotency_purge_task"
+
+
+def test_a_stored_fingerprint_confirms_no_guess_of_the_request(api, owner):
+    body = {"statement": "User was diagnosed with asthma."}
+    api.post("/api/v1/memories", body, format="json", HTTP_IDEMPOTENCY_KEY="guess-me")
+    request = json.dumps(body, sort_keys=True, separators=(",", ":"))
+
+    with principal_context(owner):
+        stored = IdempotencyRecord.objects.get(owner=owner, key="guess-me").fingerprint
+
+    for material in (f"POST /api/v1/memories\n{request}", request, body["statement"]):
+        assert hashlib.sha256(material.encode()).hexdigest() != stored
+        assert hashlib.sha256(material.encode()).hexdigest()[: len(stored)] != stored
+
+
+def test_a_key_in_flight_does_not_replay_once_the_secret_key_is_rotated(api, owner, settings):
+    body = {"statement": "User likes tea."}
+    api.post("/api/v1/memories", body, format="json", HTTP_IDEMPOTENCY_KEY="in-flight")
+
+    settings.SECRET_KEY = "another-secret-key-" + "x" * 40
+    retried = api.post("/api/v1/memories", body, format="json", HTTP_IDEMPOTENCY_KEY="in-flight")
+
+    assert (retried.status_code, error_of(retried)) == (409, "conflict")
+    assert count(Belief, owner) == 1

@@ -430,6 +430,25 @@ def test_promoting_a_hypothesis_makes_a_memory_of_the_owners_and_only_a_hypothes
     assert ok(api.get(f"{API}/memories/{memory['id']}"))["id"] == memory["id"]
 
 
+def test_a_promotion_replayed_under_its_key_with_another_statement_is_a_conflict(bank, owner):
+    api = client_for(owner)
+    path = f"{API}/derived/{bank['hypothesis'].public_id}/promote"
+    body = {"expected_revision": 1, "statement": "I wear the Apple Watch when I run."}
+    first = ok(api.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="promote-1"))
+
+    same = api.post(path, body, format="json", HTTP_IDEMPOTENCY_KEY="promote-1")
+    other = api.post(
+        path,
+        {**body, "statement": "I wear the Apple Watch to sleep."},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="promote-1",
+    )
+
+    assert same["Idempotent-Replayed"] == "true"
+    assert same.json()["memory"]["id"] == first["memory"]["id"]
+    refused(other, 409, "conflict")
+
+
 def test_a_replayed_control_renders_the_current_state_never_erased_text(bank, owner):
     api = client_for(owner)
     merged = bank["merged"]

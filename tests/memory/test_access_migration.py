@@ -4,26 +4,17 @@ they were written, and undoing it puts them back into item rows."""
 import uuid
 
 import pytest
-from django.db import connection
-from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
 from accounts.services import api_token_create
 from memory.models import AccessRecord
 from memory.principal import principal_context
+from tests.migrations import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("memory", "0016_access_records")]
 AFTER = [("memory", "0017_access_ids_in_records")]
-# Where the other tests expect the schema to be.
-LATEST = [("memory", "0018_access_record_write_from_text")]
-
-
-def migrate(targets):
-    executor = MigrationExecutor(connection)
-    executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
 
 
 def items_written(apps, principal, token, route, items):
@@ -96,4 +87,4 @@ def test_the_ids_of_existing_items_move_into_their_records_and_back(owner, other
             ]
             assert (recall.memory_count, recall.message_count, recall.derived_count) == (2, 1, 0)
     finally:
-        migrate(LATEST)
+        migrate(latest())
