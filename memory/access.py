@@ -3,13 +3,20 @@
 A browser session of the owner reaches everything. An API token may be
 narrowed by its owner: to one assistant's scope (``assistant:<slug>``, which
 sees that assistant's memories and conversations and the principal-wide ones,
-never another assistant's), to reading only, and to memories not marked
-sensitive. Selectors take an ``Access`` and filter by it; views refuse what it
-does not allow.
+never another assistant's), to reading only, and away from what is marked
+sensitive (memories, and messages by their label).
+
+The rules live here and are applied where the data is read or written: every
+selector and every write service takes an ``Access``; selectors filter by it,
+services refuse what it does not allow. What a token cannot see answers
+exactly as what does not exist (``not_found``), so one assistant learns
+nothing of another's conversations; a write a token may not make at all is
+``forbidden``.
 """
 
 from dataclasses import dataclass
 
+from core.errors import ReverieError
 from memory.enums import SCOPE_PRINCIPAL, Sensitivity
 
 
@@ -41,6 +48,46 @@ class Access:
         if not self.include_sensitive and sensitivity_field is not None:
             queryset = queryset.exclude(**{sensitivity_field: Sensitivity.SENSITIVE})
         return queryset
+
+    def check_write(self):
+        """Refuse any write to a read-only access."""
+        if self.read_only:
+            raise ReverieError("forbidden", "This token may only read; it cannot write.")
+
+    def check_full(self, what):
+        """Refuse a read or write spanning every memory (``what``, e.g. "the export") to an
+        access that reaches only part of them."""
+        if not self.is_full:
+            raise ReverieError(
+                "forbidden",
+                f"This token reaches only part of the memories; {what} needs a token with "
+                "full access.",
+            )
+
+    def write_scope(self, scope=None):
+        """The scope a write lands in: ``scope`` if this access may write there, its own
+        scope when none is named. Checks that it may write at all."""
+        self.check_write()
+        if scope is None:
+            return self.own_scope
+        if self.scopes is not None and scope not in self.scopes:
+            raise ReverieError(
+                "forbidden",
+                f"This token writes only in the scopes {', '.join(self.scopes)}.",
+                field="scope",
+            )
+        return scope
+
+    def check_sensitivity(self, sensitivity):
+        """Refuse writing what this access could not read back: a memory marked sensitive,
+        for an access kept from them."""
+        if not self.sees(scope=self.own_scope, sensitivity=sensitivity):
+            raise ReverieError(
+                "forbidden",
+                "This token is kept from sensitive memories; it cannot write one.",
+                field="sensitivity",
+            )
+        return sensitivity
 
 
 FULL_ACCESS = Access()

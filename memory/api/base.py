@@ -8,12 +8,11 @@ from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
-from rest_framework.permissions import SAFE_METHODS
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from core.errors import HTTP_STATUS_BY_CODE, ReverieError, validation_error
+from core.errors import HTTP_STATUS_BY_CODE, validation_error
 from memory.access import access_for
 from memory.selectors.flags import surfaces_enabled
 from memory.services.access_log import access_record
@@ -63,17 +62,15 @@ class ApiView(APIView):
     """A view of the memory API: 404 for everyone while one of its ``surfaces`` is off.
 
     Each request carries its ``access`` (``memory.access``): everything for
-    the owner's browser session, what its token allows for a token. A
-    read-only token is refused every write, and a token narrowed to part of
-    the memories is refused the routes that span all of them.
+    the owner's browser session, what its token allows for a token. Selectors
+    and services apply it to what they read and write; a route that spans the
+    whole account says so with ``needs_full_access``.
     """
 
     # Surface flags that must all be on for the route to exist.
     surfaces = ("memory_api",)
-    # A POST that only reads (recall): allowed to read-only tokens.
-    reads_only = False
-    # Routes over every memory of the principal (export, erasure, derived
-    # memories and operations): only for full access.
+    # Routes over the whole account (export, erasure, the access log, token
+    # controls, derived memories and operations): only for full access.
     needs_full_access = False
 
     def initial(self, request, *args, **kwargs):
@@ -83,22 +80,20 @@ class ApiView(APIView):
             raise exceptions.NotFound()
         super().initial(request, *args, **kwargs)
         request.access = access_for(request.auth)
-        writes = request.method not in SAFE_METHODS and not self.reads_only
-        if writes and request.access.read_only:
-            raise ReverieError("forbidden", "This token may only read; it cannot write.")
-        if self.needs_full_access and not request.access.is_full:
-            raise ReverieError(
-                "forbidden",
-                "This token reaches only part of the memories; this route needs a token "
-                "with full access.",
-            )
+        if self.needs_full_access:
+            request.access.check_full("this route")
 
-    def record_access(self, *, memories=(), messages=(), derived=()):
-        """Record, for a read made with a token, what its answer carried (public ids):
-        the owner sees which assistant read what. The owner's own browser session is not
-        recorded. Call it once the answer is built; it never fails the read."""
+    def record_access(self, *, memories=(), messages=(), derived=(), after_write=False):
+        """Record, for an answer given to a token, what it carried (public ids): the
+        owner sees which assistant read what. The owner's own browser session is not
+        recorded. Call it once the answer is built; it never fails the request.
+
+        ``after_write``: the request wrote in its transaction, so the record is written
+        in a savepoint, and one that fails takes nothing back with it but itself.
+        """
         request = self.request
-        access_record(
+        record = functools.partial(
+            access_record,
             principal=request.user,
             token=request.auth,
             route=request.resolver_match.view_name,
@@ -107,21 +102,10 @@ class ApiView(APIView):
             messages=messages,
             derived=derived,
         )
-
-    def scoped(self, data):
-        """``data`` with its ``scope`` checked against the token's: a write through a token
-        narrowed to one assistant lands in that assistant's scope unless it names the
-        principal-wide one, and may name no other."""
-        access = self.request.access
-        if "scope" not in self.request.data:
-            return {**data, "scope": access.own_scope}
-        if access.scopes is not None and data["scope"] not in access.scopes:
-            raise ReverieError(
-                "forbidden",
-                f"This token writes only in the scopes {', '.join(access.scopes)}.",
-                field="scope",
-            )
-        return data
+        if not after_write:
+            return record()
+        with transaction.atomic():
+            return record()
 
     def input(self, serializer_class, data=None):
         """Validated input of ``serializer_class`` from the body (or ``data``)."""
@@ -138,13 +122,18 @@ def _fingerprint(request):
     return idempotency_fingerprint(f"{request.method} {request.get_full_path()}\n{body}")
 
 
-def idempotent(current):
+def idempotent(current, *, carries=None):
     """Make a write replayable under an ``Idempotency-Key`` header.
 
     ``current(request, resource_id)`` renders the resource the write answered
     with as it is now: a replay answers with the original status and that
     rendering, so whatever happened since (a correction, an erasure) shows,
     and no response text is ever stored.
+
+    ``carries(body)`` names what an answer's body holds of the owner's
+    memories and messages (``ApiView.record_access``'s arguments): the first
+    answer and every replay of a write made with a token are recorded as the
+    reads they also are.
 
     The key is reserved in the same transaction as the write. A concurrent
     request with the same key blocks on the reservation's unique index until
@@ -161,27 +150,43 @@ def idempotent(current):
             key = request.headers.get("Idempotency-Key")
             if key is None:
                 with transaction.atomic():
-                    return method(view, request, *args, **kwargs)
-            idempotency_key_check(key)
-            principal = request.user
-            fingerprint = _fingerprint(request)
-            with transaction.atomic():
-                record = idempotency_reserve(principal=principal, key=key, fingerprint=fingerprint)
-                if record.status_code:
-                    return Response(
-                        current(request, record.resource_id),
-                        status=record.status_code,
-                        headers={"Idempotent-Replayed": "true"},
-                    )
-                response = method(view, request, *args, **kwargs)
-                idempotency_complete(
-                    record, status_code=response.status_code, resource_id=response.data["id"]
-                )
-                return response
+                    response = method(view, request, *args, **kwargs)
+            else:
+                idempotency_key_check(key)
+                response = _keyed(view, request, key, method, args, kwargs)
+            if carries is not None:
+                view.record_access(**carries(response.data), after_write=True)
+            return response
 
         return wrapper
 
+    def _keyed(view, request, key, method, args, kwargs):
+        with transaction.atomic():
+            record = idempotency_reserve(
+                principal=request.user, key=key, fingerprint=_fingerprint(request)
+            )
+            if record.status_code:
+                return Response(
+                    current(request, record.resource_id),
+                    status=record.status_code,
+                    headers={"Idempotent-Replayed": "true"},
+                )
+            response = method(view, request, *args, **kwargs)
+            idempotency_complete(
+                record, status_code=response.status_code, resource_id=response.data["id"]
+            )
+            return response
+
     return decorate
+
+
+def carries_memory(body):
+    """What an answer made of one memory carries (its sources' excerpts are part of it)."""
+    return {"memories": [body["id"]]}
+
+
+def carries_message(body):
+    return {"messages": [body["id"]]}
 
 
 def errors(*codes):

@@ -38,8 +38,10 @@ def scope_field():
     return serializers.RegexField(
         SCOPE_PATTERN,
         required=False,
-        default="principal",
-        help_text="'principal' (every assistant of the owner) or 'assistant:<slug>'.",
+        help_text=(
+            "'principal' (every assistant of the owner) or 'assistant:<slug>'; by default "
+            "the token's own scope (the principal's for a token of full access)."
+        ),
     )
 
 

@@ -27,10 +27,12 @@ class Session(OwnedModel):
 
     class Meta:
         constraints = [
+            # A conversation's id is the caller's, within one scope: assistants name
+            # their conversations without learning whether another one uses the name.
             models.UniqueConstraint(
-                fields=["owner", "external_id"],
+                fields=["owner", "scope", "external_id"],
                 condition=Q(external_id__isnull=False),
-                name="session_external_id_unique_per_owner",
+                name="session_external_id_unique_per_scope",
             ),
         ]
         indexes = [models.Index(fields=["owner", "-last_activity_at"])]

@@ -34,7 +34,7 @@ def belief_list(
     them (see ``with_relations``)."""
     beliefs = access.filter(Belief.objects.filter(owner=principal))
     if related:
-        beliefs = with_relations(beliefs)
+        beliefs = with_relations(beliefs, access=access)
     if statuses is not None:
         beliefs = beliefs.filter(
             status__in=_check_choices(statuses, BeliefStatus.values, "statuses")
@@ -66,14 +66,21 @@ def belief_get(*, principal, belief_id, for_update=False, access=FULL_ACCESS):
 def belief_detail(*, principal, belief_id, access=FULL_ACCESS):
     """``belief_get`` with what a memory's representation shows: the versions either side
     of it and its sources with their messages, fetched with it (two queries, not four)."""
-    beliefs = with_relations(access.filter(Belief.objects.filter(owner=principal)))
+    beliefs = with_relations(access.filter(Belief.objects.filter(owner=principal)), access=access)
     return _one(beliefs, belief_id)
 
 
-def with_relations(beliefs):
-    """``beliefs`` with their neighbouring versions and their sources' messages and sessions."""
+def with_relations(beliefs, *, access=FULL_ACCESS):
+    """``beliefs`` with their neighbouring versions and their sources' messages and sessions.
+
+    Only the sources whose messages ``access`` reaches: a memory every assistant sees may
+    have been formed from one assistant's conversation, whose messages (and their ids)
+    another assistant's token must not learn through it.
+    """
+    sources = BeliefSource.objects.select_related("event__session").order_by("id")
+    sources = access.filter(sources, scope_field="event__session__scope", sensitivity_field=None)
     return beliefs.select_related("supersedes", "superseded_by").prefetch_related(
-        Prefetch("sources", queryset=BeliefSource.objects.select_related("event__session"))
+        Prefetch("sources", queryset=sources)
     )
 
 
@@ -111,6 +118,11 @@ def belief_history(*, principal, belief_id, access=FULL_ACCESS):
     """The versions of a memory and every audited change to them, oldest first."""
     belief = belief_get(principal=principal, belief_id=belief_id, access=access)
     versions = belief_versions(principal=principal, belief=belief)
+    # A correction may have marked one version sensitive: each shows only if ``access``
+    # sees it, with the sources it reaches.
+    shown = with_relations(access.filter(Belief.objects.filter(owner=principal)), access=access)
+    shown = shown.in_bulk([version.pk for version in versions])
+    versions = [shown[version.pk] for version in versions if version.pk in shown]
     changes = (
         AuditRecord.objects.filter(owner=principal, belief__in=versions)
         .select_related("belief")

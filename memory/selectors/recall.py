@@ -77,7 +77,7 @@ class RecallResult:
 # that ``include`` can name them without this module importing their apps.
 # Each is ``find(principal, terms, since, limit, access) -> [RecallItem]``, best first,
 # only what ``access`` (memory.access) sees,
-# items without their sources; ``with_sources(principal, items) -> items``
+# items without their sources; ``with_sources(principal, items, access) -> items``
 # then gives its own items theirs, once the budget has chosen what is returned.
 EXTRA_SOURCES = {}
 
@@ -181,12 +181,19 @@ def recall_source(row, excerpt):
     )
 
 
-_BELIEF_SOURCE_COLUMNS = ("sources__excerpt", *(f"sources__{c}" for c in SOURCE_COLUMNS))
+_BELIEF_SOURCE_COLUMNS = (
+    "sources__excerpt",
+    *(f"sources__{c}" for c in SOURCE_COLUMNS),
+    "sources__event__session__scope",
+)
 
 
 def _belief_items(principal, matches, access):
     """Matched beliefs in match order, each with its sources (oldest first), in one query:
-    a row per belief and source, or one row with no source for a belief without any."""
+    a row per belief and source, or one row with no source for a belief without any.
+
+    A source shows only when ``access`` reaches its message: a memory every assistant
+    sees may rest on one assistant's conversation."""
     rows, sources = {}, {}
     for row in (
         Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
@@ -194,9 +201,9 @@ def _belief_items(principal, matches, access):
         .values_list(*_BELIEF_COLUMNS, *_BELIEF_SOURCE_COLUMNS, named=True)
     ):
         rows.setdefault(row.id, row)
-        source = row[len(_BELIEF_COLUMNS) :]
-        if source[1] is not None:
-            sources.setdefault(row.id, []).append(recall_source(source[1:], source[0]))
+        excerpt, *event, scope = row[len(_BELIEF_COLUMNS) :]
+        if event[0] is not None and access.sees(scope=scope):
+            sources.setdefault(row.id, []).append(recall_source(event, excerpt))
     return [
         RecallItem(
             kind="belief",
@@ -385,7 +392,7 @@ def recall(
             given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
         for extra in extras:
-            items = extra.with_sources(principal, items)
+            items = extra.with_sources(principal, items, access)
     # What reaches an assistant never carries a secret-shaped span, whatever a
     # message said or an older memory kept; the owner's own log is untouched.
     items = [_masked(item) for item in items]

@@ -10,12 +10,12 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
-from core.errors import conflict, validation_error
+from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
+from memory.access import FULL_ACCESS
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
     MESSAGE_EVENT_TYPES,
-    SCOPE_PRINCIPAL,
     Actor,
     AuditAction,
     Authority,
@@ -40,15 +40,17 @@ EXPLICIT_CONFIDENCE = 0.95
 MAX_SOURCES = 20
 
 
-def _belief_at_revision(*, principal, belief_id, expected_revision):
-    """The principal's belief, locked until the transaction ends, if it is still at
-    ``expected_revision``; else a conflict naming its current revision.
+def _belief_at_revision(*, principal, belief_id, expected_revision, access):
+    """The principal's belief, locked until the transaction ends, if ``access`` may change
+    it and it is still at ``expected_revision``; else ``forbidden`` (a read-only access),
+    ``not_found`` (one it does not see) or a conflict naming its current revision.
 
     The row is locked before its revision is compared, so that of two requests acting on
     the same revision the second waits for the first to commit, then sees the revision the
     first made and is refused, instead of both passing the check.
     """
-    belief = belief_get(principal=principal, belief_id=belief_id, for_update=True)
+    access.check_write()
+    belief = belief_get(principal=principal, belief_id=belief_id, for_update=True, access=access)
     if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
         raise validation_error("expected_revision must be an integer.", field="expected_revision")
     if belief.revision != expected_revision:
@@ -132,8 +134,10 @@ def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_unt
     return statement, subject, float(confidence)
 
 
-def _source_events(principal, source_event_ids):
-    """The principal's message events named by public id, in the order given."""
+def _source_events(principal, source_event_ids, access=FULL_ACCESS):
+    """The principal's message events named by public id that ``access`` reaches, in the
+    order given; ``not_found`` names those it does not, exactly as it names those that do
+    not exist, so a token learns nothing of conversations outside its reach."""
     if not isinstance(source_event_ids, (list, tuple)):
         raise validation_error("source_event_ids must be a list.", field="source_event_ids")
     if len(source_event_ids) > MAX_SOURCES:
@@ -141,20 +145,26 @@ def _source_events(principal, source_event_ids):
             f"At most {MAX_SOURCES} sources.", field="source_event_ids", limit=MAX_SOURCES
         )
     ids = list(dict.fromkeys(parse_public_id(i, "source_event_ids") for i in source_event_ids))
-    events = {
-        e.public_id: e
-        for e in Event.objects.filter(
+    reachable = access.filter(
+        Event.objects.filter(
             owner=principal,
             public_id__in=ids,
             event_type__in=MESSAGE_EVENT_TYPES,
             redacted_at__isnull=True,
-        )
-    }
+        ),
+        scope_field="session__scope",
+        sensitivity_field=None,
+    )
+    events = {e.public_id: e for e in reachable}
     missing = [str(i) for i in ids if i not in events]
     if missing:
-        # Another owner's event answers exactly like a missing one.
-        raise validation_error(
-            "Some source events do not exist.", field="source_event_ids", missing=missing
+        # Another owner's event, and one outside the access's reach, answer exactly like
+        # a missing one.
+        raise ReverieError(
+            "not_found",
+            "Some source events do not exist.",
+            field="source_event_ids",
+            missing=missing,
         )
     return [events[i] for i in ids]
 
@@ -227,20 +237,24 @@ def belief_remember(
     subject=None,
     polarity=Polarity.POSITIVE,
     confidence=EXPLICIT_CONFIDENCE,
-    scope=SCOPE_PRINCIPAL,
+    scope=None,
     portability=Portability.PORTABLE,
     sensitivity=Sensitivity.NORMAL,
     valid_from=None,
     valid_until=None,
     expires_at=None,
     source_event_ids=(),
+    access=FULL_ACCESS,
 ):
     """Store an explicit memory the owner (or their assistant on their word) stated.
 
     Explicit memories are active at once. Remembering a claim that is already
     an active explicit memory returns that memory unchanged; an equal inferred
-    memory is superseded by the explicit one.
+    memory is superseded by the explicit one. Without a ``scope`` it lands in
+    the access's own; ``access`` must reach its scope and every source.
     """
+    scope = access.write_scope(scope)
+    access.check_sensitivity(sensitivity)
     claim = _stated_claim(
         statement=statement,
         type=type,
@@ -255,7 +269,7 @@ def belief_remember(
         expires_at=expires_at,
     )
     with principal_transaction(principal):
-        sources = _source_events(principal, source_event_ids)
+        sources = _source_events(principal, source_event_ids, access)
         fingerprint = claim_fingerprint(claim["subject"], claim["statement"])
         equal = list(
             Belief.objects.select_for_update()
@@ -310,11 +324,14 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
         return _store(principal, claim, _source_events(principal, source_event_ids), status=status)
 
 
-def belief_confirm(*, principal, belief_id, expected_revision):
+def belief_confirm(*, principal, belief_id, expected_revision, access=FULL_ACCESS):
     """The owner confirms a memory: provisional becomes active, review is done."""
     with principal_transaction(principal):
         belief = _belief_at_revision(
-            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+            principal=principal,
+            belief_id=belief_id,
+            expected_revision=expected_revision,
+            access=access,
         )
         if belief.status == BeliefStatus.PROVISIONAL or (
             belief.status == BeliefStatus.ACTIVE and belief.needs_review
@@ -325,11 +342,14 @@ def belief_confirm(*, principal, belief_id, expected_revision):
         )
 
 
-def belief_reject(*, principal, belief_id, expected_revision):
+def belief_reject(*, principal, belief_id, expected_revision, access=FULL_ACCESS):
     """The owner rejects a memory. Formation will not propose the same claim again."""
     with principal_transaction(principal):
         belief = _belief_at_revision(
-            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+            principal=principal,
+            belief_id=belief_id,
+            expected_revision=expected_revision,
+            access=access,
         )
         if belief.status not in LIVE_BELIEF_STATUSES:
             raise conflict(
@@ -352,6 +372,7 @@ def belief_correct(
     valid_from=None,
     valid_until=None,
     expires_at=None,
+    access=FULL_ACCESS,
 ):
     """Replace a memory's claim with the owner's correction; return the new memory.
 
@@ -361,7 +382,10 @@ def belief_correct(
     """
     with principal_transaction(principal):
         old = _belief_at_revision(
-            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+            principal=principal,
+            belief_id=belief_id,
+            expected_revision=expected_revision,
+            access=access,
         )
         if old.status not in LIVE_BELIEF_STATUSES:
             raise conflict(
@@ -373,7 +397,7 @@ def belief_correct(
         sensitivity = (
             old.sensitivity
             if sensitivity is None
-            else _check_choice(sensitivity, Sensitivity, "sensitivity")
+            else access.check_sensitivity(_check_choice(sensitivity, Sensitivity, "sensitivity"))
         )
         statement, subject, confidence = _check_claim(
             statement=statement,
@@ -417,7 +441,7 @@ def belief_correct(
         return new
 
 
-def belief_delete(*, principal, belief_id, expected_revision):
+def belief_delete(*, principal, belief_id, expected_revision, access=FULL_ACCESS):
     """Erase a memory and every earlier version of it, leaving tombstones and fences.
 
     The text and copied excerpts are removed; what remains is the row's id,
@@ -426,7 +450,10 @@ def belief_delete(*, principal, belief_id, expected_revision):
     """
     with principal_transaction(principal):
         belief = _belief_at_revision(
-            principal=principal, belief_id=belief_id, expected_revision=expected_revision
+            principal=principal,
+            belief_id=belief_id,
+            expected_revision=expected_revision,
+            access=access,
         )
         if belief.status == BeliefStatus.DELETED:
             raise conflict("The memory is already deleted.", field="status", status=belief.status)

@@ -9,6 +9,7 @@ a copied excerpt.
 from django.utils import timezone
 
 from core.errors import validation_error
+from memory.access import FULL_ACCESS
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
 from memory.principal import principal_transaction
@@ -74,10 +75,11 @@ def _redact(events):
     return events.update(text="", parts=[], redacted_at=timezone.now())
 
 
-def event_erase(*, principal, event_id):
+def event_erase(*, principal, event_id, access=FULL_ACCESS):
     """Erase one message: remove its text and erase the beliefs formed from it."""
+    access.check_write()
     with principal_transaction(principal):
-        event = event_get(principal=principal, event_id=event_id, for_update=True)
+        event = event_get(principal=principal, event_id=event_id, for_update=True, access=access)
         if event.event_type not in MESSAGE_EVENT_TYPES:
             raise validation_error("Only messages hold text to erase.", field="event_id")
         if event.redacted_at is not None:
@@ -98,14 +100,17 @@ def event_erase(*, principal, event_id):
         return event
 
 
-def session_erase(*, principal, session_id):
+def session_erase(*, principal, session_id, access=FULL_ACCESS):
     """Erase a whole conversation: every message's text and the beliefs formed from them.
 
     The session is closed and marked erased; its (now empty) log stays so that
     sequences, runs and audit keep their meaning.
     """
+    access.check_write()
     with principal_transaction(principal):
-        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        session = session_get(
+            principal=principal, session_id=session_id, for_update=True, access=access
+        )
         if session.erased_at is not None:
             return session
         messages = Event.objects.filter(

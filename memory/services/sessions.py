@@ -10,10 +10,10 @@ from django.utils import timezone
 
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
+from memory.access import FULL_ACCESS
 from memory.enums import (
     MESSAGE_AUTHOR_KIND,
     RUN_TERMINAL_STATUSES,
-    SCOPE_PRINCIPAL,
     AuthorKind,
     EventType,
     PartType,
@@ -50,31 +50,45 @@ def _check_aware(value, field):
     return value
 
 
-def session_create(*, principal, scope=SCOPE_PRINCIPAL, external_id=None, started_at=None):
-    """Open a session. With ``external_id``, a second call returns the first session."""
+def session_create(*, principal, scope=None, external_id=None, started_at=None, access=FULL_ACCESS):
+    """Open a session in ``scope`` (the access's own scope when None).
+
+    An ``external_id`` names a conversation within its scope: a second call with it
+    in the same scope returns the first session, and the same id in another scope is
+    another conversation, so creating one tells nothing of the other scopes.
+    """
+    scope = access.write_scope(scope)
     if not is_valid_scope(scope):
         raise validation_error("scope must be 'principal' or 'assistant:<slug>'.", field="scope")
     external_id = _check_external_id(external_id)
     started_at = _check_aware(started_at, "started_at") or timezone.now()
     with principal_transaction(principal):
-        if external_id is not None:
-            existing = Session.objects.filter(owner=principal, external_id=external_id).first()
-            if existing is not None:
-                if existing.scope != scope:
-                    raise conflict(
-                        "A session with this external_id exists with another scope.",
-                        field="external_id",
-                    )
-                return existing
-        return Session.objects.create(
-            owner=principal, scope=scope, external_id=external_id, last_activity_at=started_at
-        )
+        if external_id is None:
+            return Session.objects.create(owner=principal, scope=scope, last_activity_at=started_at)
+        named = Session.objects.filter(owner=principal, scope=scope, external_id=external_id)
+        if (existing := named.first()) is not None:
+            return existing
+        try:
+            # A savepoint: two requests opening the same conversation at once both find
+            # none, and the unique index lets one create it; the other takes that one.
+            with transaction.atomic():
+                return Session.objects.create(
+                    owner=principal,
+                    scope=scope,
+                    external_id=external_id,
+                    last_activity_at=started_at,
+                )
+        except IntegrityError:
+            return named.get()
 
 
-def session_close(*, principal, session_id):
+def session_close(*, principal, session_id, access=FULL_ACCESS):
     """Close a session: an immediate formation boundary. Closing twice changes nothing."""
+    access.check_write()
     with principal_transaction(principal):
-        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        session = session_get(
+            principal=principal, session_id=session_id, for_update=True, access=access
+        )
         if session.closed_at is not None:
             return session
         now = timezone.now()
@@ -195,10 +209,10 @@ def system_event_append(*, principal, session_id, event_type, payload):
         )
 
 
-def _claim_sequence(principal, session_id):
-    """Take the next sequence number of the principal's open session ``session_id`` in one
-    statement, which also locks the session until commit; return the session as updated,
-    or None when the principal has no open session with that id.
+def _claim_sequence(principal, session_id, access):
+    """Take the next sequence number of the principal's open session ``session_id`` that
+    ``access`` sees in one statement, which also locks the session until commit; return
+    the session as updated, or None when there is no such open session.
 
     The same as locking the session, checking it and updating it (``_append``), in
     one round trip instead of three: the ingest path runs it for every message.
@@ -208,10 +222,14 @@ def _claim_sequence(principal, session_id):
         parse_public_id(session_id, "session_id"), connection
     )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
+    scoped, scopes = "", []
+    if access.scopes is not None:
+        scoped = f" AND scope IN ({', '.join(['%s'] * len(access.scopes))})"
+        scopes = list(access.scopes)
     sessions = Session.objects.raw(
         f"UPDATE {meta.db_table} SET last_sequence = last_sequence + 1, last_activity_at = %s "
-        f"WHERE owner_id = %s AND public_id = %s AND closed_at IS NULL RETURNING *",
-        [now, principal.pk, public_id],
+        f"WHERE owner_id = %s AND public_id = %s AND closed_at IS NULL{scoped} RETURNING *",
+        [now, principal.pk, public_id, *scopes],
     )
     return next(iter(sessions), None)
 
@@ -225,6 +243,7 @@ def event_append(
     author_name="",
     external_id=None,
     occurred_at=None,
+    access=FULL_ACCESS,
 ):
     """Append a message to a session's log.
 
@@ -233,6 +252,7 @@ def event_append(
     the same message returns the original event, and a different message under
     the same id is a conflict.
     """
+    access.check_write()
     if not isinstance(event_type, str) or event_type not in MESSAGE_AUTHOR_KIND:
         raise validation_error(
             "event_type must be a message type.",
@@ -258,9 +278,11 @@ def event_append(
     with principal_transaction(principal):
         # A message without an external id needs no look at the session's
         # events first: one statement locks the session and numbers the message.
-        if external_id is None and (session := _claim_sequence(principal, session_id)):
+        if external_id is None and (session := _claim_sequence(principal, session_id, access)):
             return _event_create(session, **message)
-        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        session = session_get(
+            principal=principal, session_id=session_id, for_update=True, access=access
+        )
         if external_id is not None:
             existing = Event.objects.filter(session=session, external_id=external_id).first()
             if existing is not None:
@@ -274,10 +296,13 @@ def event_append(
         return _append(session, external_id=external_id, **message)
 
 
-def run_create(*, principal, session_id):
+def run_create(*, principal, session_id, access=FULL_ACCESS):
     """Start an assistant run in an open session."""
+    access.check_write()
     with principal_transaction(principal):
-        session = session_get(principal=principal, session_id=session_id, for_update=True)
+        session = session_get(
+            principal=principal, session_id=session_id, for_update=True, access=access
+        )
         if session.closed_at is not None:
             raise conflict("The session is closed.", field="session_id")
         return Run.objects.create(owner=principal, session=session)
@@ -290,9 +315,10 @@ _RUN_EVENT = {
 }
 
 
-def _run_transition(*, principal, run_id, status, error_code=""):
+def _run_transition(*, principal, run_id, status, access, error_code=""):
+    access.check_write()
     with principal_transaction(principal):
-        run = run_get(principal=principal, run_id=run_id, for_update=True)
+        run = run_get(principal=principal, run_id=run_id, for_update=True, access=access)
         if run.status in RUN_TERMINAL_STATUSES:
             raise conflict(f"The run has already {run.status}.", status=run.status)
         if run.status == status:  # waiting twice
@@ -366,20 +392,28 @@ def _request_formation_after_run(*, principal, session_id, run_id, reason):
         logger.exception("could not flag session %s for formation after run %s", session_id, run_id)
 
 
-def run_complete(*, principal, run_id):
+def run_complete(*, principal, run_id, access=FULL_ACCESS):
     """Mark a run completed (terminal) and log ``run.completed``."""
-    return _run_transition(principal=principal, run_id=run_id, status=RunStatus.COMPLETED)
+    return _run_transition(
+        principal=principal, run_id=run_id, status=RunStatus.COMPLETED, access=access
+    )
 
 
-def run_fail(*, principal, run_id, error_code=""):
+def run_fail(*, principal, run_id, error_code="", access=FULL_ACCESS):
     """Mark a run failed (terminal) and log ``run.failed`` with a short error code."""
     if not isinstance(error_code, str) or len(error_code) > 80:
         raise validation_error("error_code must be at most 80 characters.", field="error_code")
     return _run_transition(
-        principal=principal, run_id=run_id, status=RunStatus.FAILED, error_code=error_code
+        principal=principal,
+        run_id=run_id,
+        status=RunStatus.FAILED,
+        error_code=error_code,
+        access=access,
     )
 
 
-def run_wait(*, principal, run_id):
+def run_wait(*, principal, run_id, access=FULL_ACCESS):
     """Mark a run as waiting (for the user or a tool); it can still complete or fail."""
-    return _run_transition(principal=principal, run_id=run_id, status=RunStatus.WAITING)
+    return _run_transition(
+        principal=principal, run_id=run_id, status=RunStatus.WAITING, access=access
+    )

@@ -14,7 +14,7 @@ from core.errors import validation_error
 from memory.api.base import WITH_BODY, ApiView, Page, errors, int_param
 from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import DerivedOutput, MemoryOutput, RevisionInput
-from memory.selectors.beliefs import belief_get
+from memory.selectors.beliefs import belief_detail
 from memory.selectors.feeds import change_feed
 from reconsolidation.selectors.derived import derived_detail
 from reconsolidation.selectors.operations import (
@@ -182,8 +182,13 @@ class _DerivedControls(ReconsolidationApiView):
         # erasure shows the erasure.
         body = {"derived": DerivedOutput(derived_detail(request.user, derived_id)).data}
         if "memory" in receipt.result:
-            belief = belief_get(principal=request.user, belief_id=receipt.result["memory"])
+            belief = belief_detail(principal=request.user, belief_id=receipt.result["memory"])
             body["memory"] = MemoryOutput(belief).data
+        self.record_access(
+            derived=[body["derived"]["id"]],
+            memories=[body["memory"]["id"]] if "memory" in body else [],
+            after_write=True,
+        )
         return self.receipted_response(receipt, body)
 
 

@@ -77,10 +77,10 @@ def _rows(principal, matches, access):
     return [(rows[row_id], score) for row_id, score in matches if row_id in rows]
 
 
-def derived_with_sources(principal, items):
+def derived_with_sources(principal, items, access=FULL_ACCESS):
     """The items, each derived one now carrying the ids of the original memories it
-    concerns and the original messages behind them, each message once, in two queries for
-    all of them."""
+    concerns and the original messages behind them that ``access`` reaches, each message
+    once, in two queries for all of them."""
     wanted = {item.id for item in items if item.kind == KIND}
     if not wanted:
         return items
@@ -96,10 +96,13 @@ def derived_with_sources(principal, items):
             beliefs.setdefault(belief_id, []).append(str(public_id))
             memory_ids.setdefault(str(public_id), []).append(str(belief_public_id))
         sources = {}
-        for belief_id, excerpt, *event in (
-            BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs))
-            .order_by("event__occurred_at", "id")
-            .values_list("belief_id", "excerpt", *SOURCE_COLUMNS)
+        reached = access.filter(
+            BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs)),
+            scope_field="event__session__scope",
+            sensitivity_field=None,
+        ).order_by("event__occurred_at", "id")
+        for belief_id, excerpt, *event in reached.values_list(
+            "belief_id", "excerpt", *SOURCE_COLUMNS
         ):
             source = recall_source(event, excerpt)
             for derived_id in beliefs[belief_id]:

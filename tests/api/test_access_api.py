@@ -9,8 +9,9 @@ from django.utils import timezone
 from accounts.services import api_token_create
 from memory.models import AccessRecord
 from memory.principal import principal_context
+from tests.memory.helpers import remember
 
-from .helpers import error_of, remember
+from .helpers import error_of
 from .test_access_records import bearer
 
 API = "/api/v1"
@@ -30,9 +31,12 @@ def phone(owner):
 
 @pytest.fixture
 def reads(owner, desktop, phone):
-    """The desktop reads a kayak memory, then the phone recalls a canoe one."""
-    kayak = remember(desktop[1], "User owns a red kayak.")
-    canoe = remember(desktop[1], "User owns a green canoe.")
+    """The desktop reads a kayak memory, then the phone recalls a canoe one (the owner
+    stated both, which no token recorded)."""
+    kayak, canoe = (
+        {"id": str(remember(owner, statement).public_id)}
+        for statement in ("User owns a red kayak.", "User owns a green canoe.")
+    )
     assert desktop[1].get(f"{API}/memories/{kayak['id']}").status_code == 200
     assert phone[1].post(f"{API}/recall", {"query": "canoe"}).status_code == 200
     return kayak, canoe

@@ -11,12 +11,14 @@ from rest_framework.test import APIClient
 
 from accounts.services import api_token_create
 from memory.api.base import ApiView
-from memory.models import AccessRecord, AccessRecordFailure
+from memory.models import AccessRecord, AccessRecordFailure, Belief
 from memory.principal import principal_context
-from memory.services.beliefs import belief_correct
+from memory.services.beliefs import belief_correct, belief_import
 from memory.services.flags import flag_set
 from memory.services.sessions import run_create
+from reconsolidation.models import DerivedMemory
 from tests.conftest import PROXIED_HTTPS
+from tests.memory.helpers import conversation, remember
 from tests.reconsolidation.banks import reconsolidated
 
 API = "/api/v1"
@@ -276,7 +278,7 @@ def test_a_record_the_database_refuses_leaves_the_read_answering_and_is_counted(
     owner, assistant, refusing_records
 ):
     _, api = assistant
-    api.post(f"{API}/memories", {"statement": "User owns a red kayak."})
+    remember(owner, "User owns a red kayak.")
 
     first = api.get(f"{API}/memories")
     second = api.post(f"{API}/recall", {"query": "kayak"})
@@ -300,7 +302,7 @@ def test_a_record_whose_write_breaks_the_transaction_leaves_the_read_answering_a
             cursor.execute("SELECT no_such_column FROM memory_accessrecord")
 
     monkeypatch.setattr(access_log, "_record_write", broken_write)
-    api.post(f"{API}/memories", {"statement": "User owns a red kayak."})
+    remember(owner, "User owns a red kayak.")
 
     first = api.get(f"{API}/memories")
     second = api.post(f"{API}/recall", {"query": "kayak"})
@@ -310,3 +312,189 @@ def test_a_record_whose_write_breaks_the_transaction_leaves_the_read_answering_a
     assert records(owner) == []
     # Counted once each read's transaction was over.
     assert list(AccessRecordFailure.objects.values_list("count", flat=True)) == [2]
+
+
+# What each write route's answer carries: (memories, messages, derived). An answer of a
+# session, a run, a token, a receipt or erasure counts carries nothing and is not recorded.
+WRITE_EXPECTED = {
+    ("post", "api:memories"): lambda body: ({body["id"]}, set(), set()),
+    ("post", "api:memory-confirm"): lambda body: ({body["id"]}, set(), set()),
+    ("post", "api:memory-reject"): lambda body: ({body["id"]}, set(), set()),
+    ("post", "api:memory-correct"): lambda body: ({body["id"]}, set(), set()),
+    ("delete", "api:memory"): lambda body: ({body["id"]}, set(), set()),
+    ("post", "api:events"): lambda body: (set(), {body["id"]}, set()),
+    ("post", "api:event-erase"): lambda body: (set(), {body["id"]}, set()),
+    **{
+        ("post", f"reconsolidation_api:derived-{action}"): lambda body: (
+            {body["memory"]["id"]} if "memory" in body else set(),
+            set(),
+            {body["derived"]["id"]},
+        )
+        for action in ("review", "restrict", "unrestrict", "reject", "promote")
+    },
+    ("delete", "reconsolidation_api:derived"): lambda body: (
+        set(),
+        set(),
+        {body["derived"]["id"]},
+    ),
+}
+WRITES_CARRYING_NOTHING = {
+    ("post", "api:sessions"),
+    ("post", "api:session-close"),
+    ("post", "api:session-erase"),
+    ("post", "api:runs"),
+    ("post", "api:run-complete"),
+    ("post", "api:run-fail"),
+    ("post", "api:run-wait"),
+    ("post", "api:erasure"),
+    ("post", "api:erasure-confirm"),
+    ("post", "api:token-pause"),
+    ("post", "api:token-resume"),
+    ("post", "reconsolidation_api:operation-undo"),
+}
+
+
+def write_routes():
+    """``(method, route name)`` of every route of the API that writes (recall, a POST that
+    only reads, aside)."""
+    routes = set()
+    resolver = get_resolver()
+    for namespace in ("api", "reconsolidation_api"):
+        for pattern in resolver.namespace_dict[namespace][1].url_patterns:
+            view_class = getattr(pattern.callback, "view_class", None)
+            if not isinstance(pattern, URLPattern) or view_class is None:
+                continue
+            if issubclass(view_class, ApiView):
+                routes |= {
+                    (method, f"{namespace}:{pattern.name}")
+                    for method in ("post", "put", "patch", "delete")
+                    if hasattr(view_class, method)
+                }
+    return routes - {("post", "api:recall")}
+
+
+def test_every_write_route_says_whether_its_answer_carries_memories_or_messages():
+    assert write_routes() == set(WRITE_EXPECTED) | WRITES_CARRYING_NOTHING
+
+
+def write_requests(owner, bank):
+    """A request of each write route that carries something, in an order in which each
+    succeeds."""
+    session, (message,) = conversation(owner, "I keep bees on the roof.")
+    flagged = belief_import(
+        principal=owner,
+        status="provisional",
+        statement="User keeps a hive.",
+        type="fact",
+        subject="topic:hive",
+        polarity="positive",
+        confidence=0.6,
+        scope="principal",
+        portability="portable",
+        sensitivity="normal",
+        valid_from=None,
+        valid_until=None,
+        expires_at=None,
+    )
+    with principal_context(owner):
+        notice = DerivedMemory.objects.get(pk=bank["uncertainty_notice"].pk)
+    to_correct, to_reject, to_delete = (
+        remember(owner, statement)
+        for statement in ("User keeps bees.", "User owns a boat.", "User likes figs.")
+    )
+    return [
+        (("post", "api:events"), f"{API}/sessions/{session.public_id}/events", MESSAGE),
+        (("post", "api:memories"), f"{API}/memories", {"statement": "User likes honey."}),
+        (
+            ("post", "api:memory-confirm"),
+            f"{API}/memories/{flagged.public_id}/confirm",
+            {"expected_revision": flagged.revision},
+        ),
+        (
+            ("post", "api:memory-reject"),
+            f"{API}/memories/{to_reject.public_id}/reject",
+            {"expected_revision": 1},
+        ),
+        (
+            ("post", "api:memory-correct"),
+            f"{API}/memories/{to_correct.public_id}/correct",
+            {"expected_revision": 1, "statement": "User keeps two hives of bees."},
+        ),
+        (
+            ("delete", "api:memory"),
+            f"{API}/memories/{to_delete.public_id}?expected_revision=1",
+            None,
+        ),
+        (("post", "api:event-erase"), f"{API}/events/{message.public_id}/erase", None),
+        *(
+            (
+                ("post", f"reconsolidation_api:derived-{action}"),
+                f"{API}/derived/{notice.public_id}/{action}",
+                {"expected_revision": notice.revision + step},
+            )
+            for step, action in enumerate(("review", "restrict", "unrestrict"))
+        ),
+        (
+            ("delete", "reconsolidation_api:derived"),
+            f"{API}/derived/{notice.public_id}?expected_revision={notice.revision + 3}",
+            None,
+        ),
+        (
+            ("post", "reconsolidation_api:derived-promote"),
+            f"{API}/derived/{bank['hypothesis'].public_id}/promote",
+            {"expected_revision": bank["hypothesis"].revision},
+        ),
+        (
+            ("post", "reconsolidation_api:derived-reject"),
+            f"{API}/derived/{bank['summary'].public_id}/reject",
+            {"expected_revision": bank["summary"].revision},
+        ),
+    ]
+
+
+MESSAGE = {"type": "user.message.created", "parts": [{"text": "We harvested honey today."}]}
+
+
+def test_each_write_records_what_its_answer_carried_and_so_does_each_replay(owner, assistant, bank):
+    token, api = assistant
+    covered = set()
+    for number, (route, path, body) in enumerate(write_requests(owner, bank)):
+        method, name = route
+        answers = [
+            getattr(api, method)(path, body, HTTP_IDEMPOTENCY_KEY=f"write-{number}")
+            for _ in range(2)
+        ]
+        assert [a.status_code in (200, 201) for a in answers] == [True, True], (
+            route,
+            answers[0].content,
+        )
+        assert answers[1]["Idempotent-Replayed"] == "true", route
+
+        first, replay = (
+            r for r in records(owner) if r.request_id in {a["X-Request-ID"] for a in answers}
+        )
+        for record, answer in zip((first, replay), answers, strict=True):
+            memories, messages, derived = WRITE_EXPECTED[route](answer.json())
+            assert carried(record) == {
+                "memory": memories,
+                "message": messages,
+                "derived": derived,
+            }, route
+            assert (record.route, record.token) == (name, token), route
+        covered.add(route)
+
+    assert covered == set(WRITE_EXPECTED)
+
+
+def test_a_write_whose_record_is_refused_is_kept_and_the_failure_counted(
+    owner, assistant, refusing_records
+):
+    _, api = assistant
+
+    made = api.post(f"{API}/memories", {"statement": "User owns a red kayak."})
+
+    assert made.status_code == 201
+    with principal_context(owner):
+        assert Belief.objects.filter(public_id=made.json()["id"]).exists()
+    assert records(owner) == []
+    assert list(AccessRecordFailure.objects.values_list("count", flat=True)) == [1]

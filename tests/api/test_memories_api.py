@@ -235,7 +235,7 @@ def test_another_owners_message_is_not_a_valid_source(api, other_api, owner):
         format="json",
     )
 
-    assert (response.status_code, error_of(response)) == (400, "validation_error")
+    assert (response.status_code, error_of(response)) == (404, "not_found")
     assert statuses(owner) == {}
 
 

@@ -123,7 +123,7 @@ class TestRemember:
         with pytest.raises(ReverieError) as error:
             remember(owner, "User has a secret.", sources=[theirs])
 
-        assert error.value.code == "validation_error"
+        assert error.value.code == "not_found"
         assert error.value.details["missing"] == [str(theirs.public_id)]
         assert live(owner) == []
 

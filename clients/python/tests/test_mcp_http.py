@@ -86,3 +86,42 @@ async def test_a_read_only_token_reads_but_cannot_write(endpoint, service):
         assert not (await reader.call_tool("recall", {"query": "anything"})).is_error
         refused = await reader.call_tool("remember", {"statement": "User likes rain."})
     assert refused.is_error and "forbidden" in refused.content[0].text
+
+
+def refused_with(result, code: str) -> bool:
+    return result.is_error and code in result.content[0].text
+
+
+async def test_a_token_narrowed_to_one_assistant_stays_out_of_another_ones(endpoint, service):
+    conversation = unique("chat")
+    codename = unique("BLUEHERON")
+    async with connect(endpoint, service.tokens["alice-chat"]) as chat:
+        theirs = await chat.call_tool(
+            "record_message",
+            {"conversation_id": conversation, "message": f"My project codename is {codename}."},
+        )
+        memory = await chat.call_tool("remember", {"statement": f"User's codename is {codename}."})
+    async with connect(endpoint, service.tokens["alice-ide"]) as ide:
+        # The same conversation id names the ide assistant's own conversation: creating it
+        # says nothing of the chat assistant's.
+        mine = await ide.call_tool(
+            "record_message", {"conversation_id": conversation, "message": "I prefer tabs."}
+        )
+        found = await ide.call_tool("recall", {"query": codename, "include_messages": True})
+        forgotten = await ide.call_tool(
+            "forget_memory",
+            {"memory_id": memory.structured_content["id"], "expected_revision": 1},
+        )
+        corrected = await ide.call_tool(
+            "correct_memory",
+            {
+                "memory_id": memory.structured_content["id"],
+                "expected_revision": 1,
+                "statement": "User has no codename.",
+            },
+        )
+
+    assert not theirs.is_error and not mine.is_error
+    assert mine.structured_content["session_id"] != theirs.structured_content["session_id"]
+    assert codename not in str(found.structured_content)
+    assert refused_with(forgotten, "not_found") and refused_with(corrected, "not_found")

@@ -4,7 +4,15 @@ from rest_framework import status
 from rest_framework.response import Response
 
 from core.errors import ReverieError, validation_error
-from memory.api.base import WITH_BODY, ApiView, Page, errors, idempotent, int_param
+from memory.api.base import (
+    WITH_BODY,
+    ApiView,
+    Page,
+    carries_memory,
+    errors,
+    idempotent,
+    int_param,
+)
 from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import (
     DerivedOutput,
@@ -19,7 +27,6 @@ from memory.derived import derived_provider
 from memory.selectors.beliefs import (
     belief_changes,
     belief_detail,
-    belief_get,
     belief_history,
     belief_list,
 )
@@ -32,14 +39,15 @@ from memory.services.beliefs import (
 )
 
 
-def _visible(request, memory_id):
-    # A token narrowed to one assistant, or kept from sensitive memories, finds
-    # nothing else: another assistant's memory answers like a missing one.
-    return belief_get(principal=request.user, belief_id=memory_id, access=request.access)
-
-
 def _memory_now(request, memory_id):
-    return MemoryOutput(_visible(request, memory_id)).data
+    """The memory as the request's access shows it now: a write's answer and its replays
+    alike, with only the sources the token reaches."""
+    belief = belief_detail(principal=request.user, belief_id=memory_id, access=request.access)
+    return MemoryOutput(belief).data
+
+
+def _answer(request, belief, status=status.HTTP_200_OK):
+    return Response(_memory_now(request, belief.public_id), status=status)
 
 
 def _csv(request, name):
@@ -153,11 +161,11 @@ class MemoryListApi(ApiView):
         request=MemoryRememberInput,
         responses={201: MemoryOutput, **errors(*WITH_BODY)},
     )
-    @idempotent(_memory_now)
+    @idempotent(_memory_now, carries=carries_memory)
     def post(self, request):
-        data = self.scoped(self.input(MemoryRememberInput))
-        belief = belief_remember(principal=request.user, **data)
-        return Response(MemoryOutput(belief).data, status=status.HTTP_201_CREATED)
+        data = self.input(MemoryRememberInput)
+        belief = belief_remember(principal=request.user, access=request.access, **data)
+        return _answer(request, belief, status.HTTP_201_CREATED)
 
 
 class MemoryDetailApi(ApiView):
@@ -177,16 +185,18 @@ class MemoryDetailApi(ApiView):
         ),
         responses={200: MemoryOutput, **errors("validation_error", "conflict")},
     )
-    @idempotent(_memory_now)
+    @idempotent(_memory_now, carries=carries_memory)
     def delete(self, request, memory_id):
         revision = int_param(request, "expected_revision", None, 1, None)
         if revision is None:
             raise validation_error("expected_revision is required.", field="expected_revision")
-        _visible(request, memory_id)
         belief = belief_delete(
-            principal=request.user, belief_id=memory_id, expected_revision=revision
+            principal=request.user,
+            belief_id=memory_id,
+            expected_revision=revision,
+            access=request.access,
         )
-        return Response(MemoryOutput(belief).data)
+        return _answer(request, belief)
 
 
 class MemoryConfirmApi(ApiView):
@@ -195,12 +205,13 @@ class MemoryConfirmApi(ApiView):
         request=RevisionInput,
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent(_memory_now)
+    @idempotent(_memory_now, carries=carries_memory)
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
-        _visible(request, memory_id)
-        belief = belief_confirm(principal=request.user, belief_id=memory_id, **data)
-        return Response(MemoryOutput(belief).data)
+        belief = belief_confirm(
+            principal=request.user, belief_id=memory_id, access=request.access, **data
+        )
+        return _answer(request, belief)
 
 
 class MemoryRejectApi(ApiView):
@@ -209,12 +220,13 @@ class MemoryRejectApi(ApiView):
         request=RevisionInput,
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent(_memory_now)
+    @idempotent(_memory_now, carries=carries_memory)
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
-        _visible(request, memory_id)
-        belief = belief_reject(principal=request.user, belief_id=memory_id, **data)
-        return Response(MemoryOutput(belief).data)
+        belief = belief_reject(
+            principal=request.user, belief_id=memory_id, access=request.access, **data
+        )
+        return _answer(request, belief)
 
 
 class MemoryCorrectApi(ApiView):
@@ -224,12 +236,13 @@ class MemoryCorrectApi(ApiView):
         description="Returns the new memory, which supersedes the corrected one.",
         responses={201: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent(_memory_now)
+    @idempotent(_memory_now, carries=carries_memory)
     def post(self, request, memory_id):
         data = self.input(MemoryCorrectInput)
-        _visible(request, memory_id)
-        belief = belief_correct(principal=request.user, belief_id=memory_id, **data)
-        return Response(MemoryOutput(belief).data, status=status.HTTP_201_CREATED)
+        belief = belief_correct(
+            principal=request.user, belief_id=memory_id, access=request.access, **data
+        )
+        return _answer(request, belief, status.HTTP_201_CREATED)
 
 
 class MemoryHistoryApi(ApiView):

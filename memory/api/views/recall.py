@@ -9,9 +9,6 @@ from memory.selectors.recall import DERIVED_ONLY_FIELDS, recall
 
 
 class RecallApi(ApiView):
-    # A POST that only reads: read-only tokens recall too.
-    reads_only = True
-
     @extend_schema(
         operation_id="recall",
         request=RecallInput,

@@ -4,7 +4,7 @@ from rest_framework.response import Response
 
 from memory.api.base import WITH_BODY, ApiView, errors, idempotent
 from memory.api.serializers import RunFailInput, RunOutput
-from memory.selectors.sessions import run_get, session_get
+from memory.selectors.sessions import run_get
 from memory.services.sessions import run_complete, run_create, run_fail, run_wait
 
 
@@ -24,8 +24,7 @@ class RunCreateApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, session_id):
-        session_get(principal=request.user, session_id=session_id, access=request.access)
-        run = run_create(principal=request.user, session_id=session_id)
+        run = run_create(principal=request.user, session_id=session_id, access=request.access)
         return Response(RunOutput(run).data, status=status.HTTP_201_CREATED)
 
 
@@ -45,8 +44,8 @@ class RunCompleteApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, run_id):
-        _visible_run(request, run_id)
-        return Response(RunOutput(run_complete(principal=request.user, run_id=run_id)).data)
+        run = run_complete(principal=request.user, run_id=run_id, access=request.access)
+        return Response(RunOutput(run).data)
 
 
 class RunFailApi(ApiView):
@@ -58,8 +57,12 @@ class RunFailApi(ApiView):
     @idempotent(_run_now)
     def post(self, request, run_id):
         data = self.input(RunFailInput, data=request.data or {})
-        _visible_run(request, run_id)
-        run = run_fail(principal=request.user, run_id=run_id, error_code=data["error_code"])
+        run = run_fail(
+            principal=request.user,
+            run_id=run_id,
+            error_code=data["error_code"],
+            access=request.access,
+        )
         return Response(RunOutput(run).data)
 
 
@@ -71,5 +74,5 @@ class RunWaitApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, run_id):
-        _visible_run(request, run_id)
-        return Response(RunOutput(run_wait(principal=request.user, run_id=run_id)).data)
+        run = run_wait(principal=request.user, run_id=run_id, access=request.access)
+        return Response(RunOutput(run).data)

@@ -2,7 +2,15 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from memory.api.base import WITH_BODY, ApiView, Page, errors, idempotent, int_param
+from memory.api.base import (
+    WITH_BODY,
+    ApiView,
+    Page,
+    carries_message,
+    errors,
+    idempotent,
+    int_param,
+)
 from memory.api.serializers import (
     EventAppendInput,
     EventOutput,
@@ -19,13 +27,9 @@ PAGE_PARAMETERS = [
 ]
 
 
-def _visible_session(request, session_id):
-    # A token narrowed to one assistant finds no other assistant's conversation.
-    return session_get(principal=request.user, session_id=session_id, access=request.access)
-
-
 def _session_now(request, session_id):
-    return SessionOutput(_visible_session(request, session_id)).data
+    session = session_get(principal=request.user, session_id=session_id, access=request.access)
+    return SessionOutput(session).data
 
 
 def _event_now(request, event_id):
@@ -54,8 +58,8 @@ class SessionListApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request):
-        data = self.scoped(self.input(SessionCreateInput))
-        session = session_create(principal=request.user, **data)
+        data = self.input(SessionCreateInput)
+        session = session_create(principal=request.user, access=request.access, **data)
         return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
 
 
@@ -76,8 +80,9 @@ class SessionCloseApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request, session_id):
-        _visible_session(request, session_id)
-        session = session_close(principal=request.user, session_id=session_id)
+        session = session_close(
+            principal=request.user, session_id=session_id, access=request.access
+        )
         return Response(SessionOutput(session).data)
 
 
@@ -90,8 +95,9 @@ class SessionEraseApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request, session_id):
-        _visible_session(request, session_id)
-        session = session_erase(principal=request.user, session_id=session_id)
+        session = session_erase(
+            principal=request.user, session_id=session_id, access=request.access
+        )
         return Response(SessionOutput(session).data)
 
 
@@ -124,10 +130,9 @@ class EventListApi(ApiView):
         request=EventAppendInput,
         responses={201: EventOutput, **errors(*WITH_BODY, "conflict")},
     )
-    @idempotent(_event_now)
+    @idempotent(_event_now, carries=carries_message)
     def post(self, request, session_id):
         data = self.input(EventAppendInput)
-        _visible_session(request, session_id)
         event = event_append(
             principal=request.user,
             session_id=session_id,
@@ -136,6 +141,7 @@ class EventListApi(ApiView):
             author_name=data["author_name"],
             external_id=data.get("external_id"),
             occurred_at=data.get("occurred_at"),
+            access=request.access,
         )
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
@@ -147,8 +153,7 @@ class EventEraseApi(ApiView):
         description="Erase a message's text and the memories formed from it.",
         responses={200: EventOutput, **errors(*WITH_BODY)},
     )
-    @idempotent(_event_now)
+    @idempotent(_event_now, carries=carries_message)
     def post(self, request, event_id):
-        event_get(principal=request.user, event_id=event_id, access=request.access)
-        event = event_erase(principal=request.user, event_id=event_id)
+        event = event_erase(principal=request.user, event_id=event_id, access=request.access)
         return Response(EventOutput(event).data)
