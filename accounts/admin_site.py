@@ -1,11 +1,18 @@
 from django.contrib import admin
 
+from core.admin_lookups import DeclaredLookupsSite
+
 from .forms import OperatorAuthenticationForm
 from .operators import is_operator
+from .services import admin_lookup_refusal_record
 
 
-class OperatorAdminSite(admin.AdminSite):
-    """``/admin/``: Reverie's operators, and nobody else (a superuser included)."""
+class OperatorAdminSite(DeclaredLookupsSite, admin.AdminSite):
+    """``/admin/``: Reverie's operators, and nobody else (a superuser included).
+
+    Every list here, django-q2's included, filters only by the filters it
+    declares (``core.admin_lookups``); a refused lookup goes to the operator trail.
+    """
 
     site_header = "Reverie operator admin"
     site_title = "Reverie operator admin"
@@ -15,3 +22,8 @@ class OperatorAdminSite(admin.AdminSite):
 
     def has_permission(self, request):
         return is_operator(request.user)
+
+    def lookups_refused(self, request, *, model_admin, lookups):
+        admin_lookup_refusal_record(
+            actor=request.user, model_label=model_admin.opts.label_lower, lookups=lookups
+        )

@@ -110,6 +110,10 @@ class OperatorAction(models.Model):
             "opted out of model processing",
         )
         MODEL_PROCESSING_ALLOWED = "model_processing_allowed", "allowed model processing"
+        ADMIN_LOOKUP_REFUSED = (
+            "admin_lookup_refused",
+            "was refused a lookup an admin list does not offer",
+        )
 
     class Via(models.TextChoices):
         ADMIN = "admin", "operator admin"

@@ -1,5 +1,5 @@
 """API tokens, each acting for one principal; principals' activation; the owner's
-choice about model processing.
+choice about model processing; operators' refused admin lookups.
 
 Owners create and revoke their own tokens on the review site; the machine's
 administrator does it for anyone from the shell (``manage.py api_tokens``);
@@ -204,6 +204,24 @@ def principal_activation_set(*, principal, active, actor, via):
                 target=principal.public_id,
             )
     return principal
+
+
+def admin_lookup_refusal_record(*, actor, model_label, lookups):
+    """Record that an operator asked an admin list for lookups it does not offer.
+
+    The list refused them before any query ran (``core.admin_lookups``); a
+    lookup on a password's hash or a token's digest is how one would be read
+    out a character at a time, so the attempt is kept. ``lookups`` are the
+    parameter names asked for, never their values.
+    """
+    with transaction.atomic():
+        return operator_action_record(
+            action=OperatorAction.Action.ADMIN_LOOKUP_REFUSED,
+            actor=actor,
+            via=OperatorAction.Via.ADMIN,
+            target=model_label,
+            details={"lookups": list(lookups)},
+        )
 
 
 def model_processing_set(*, principal, allowed):

@@ -14,6 +14,7 @@ from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from core.admin_lookups import DeclaredLookupsOnly
 from core.errors import ReverieError
 
 
@@ -24,11 +25,13 @@ class PublicIdChangeList(ChangeList):
         return self.model_admin.change_url(result)
 
 
-class OwnerAdmin(admin.ModelAdmin):
+class OwnerAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     """Read-only pages over the signed-in owner's own rows.
 
     Subclasses list rows through a selector (``get_queryset``) and fetch one
     through a selector (``get_owned``); both are scoped to ``request.user``.
+    A list filters only by the filters it declares, even over the owner's own
+    rows: any other lookup could fail in the database (``core.admin_lookups``).
     """
 
     actions = None

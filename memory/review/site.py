@@ -24,6 +24,7 @@ from django.utils.http import content_disposition_header
 from accounts.audit import operator_actions_for
 from accounts.forms import OwnerAuthenticationForm
 from accounts.selectors import model_processing_allowed
+from core.admin_lookups import DeclaredLookupsSite
 from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, Session
@@ -58,7 +59,13 @@ class ReviewSection:
     card: Callable | None = None
 
 
-class ReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
+class ReviewSite(
+    AccessPageMixin,
+    AccountTokensMixin,
+    ModelProcessingMixin,
+    DeclaredLookupsSite,
+    admin.AdminSite,
+):
     site_header = "Reverie: your memories"
     site_title = "Reverie review"
     index_title = "Your memories"
@@ -68,6 +75,7 @@ class ReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, admi
     # Any active user may sign in (not only staff), throttled.
     login_form = OwnerAuthenticationForm
     index_template = "review/index.html"
+    lookup_refused_template = "review/lookup_refused.html"
 
     def __init__(self, name="review"):
         super().__init__(name)

@@ -45,7 +45,7 @@ class TestMemoryList:
         formed(owner, "User lives in Porto.", sensitivity=Sensitivity.PERSONAL)
         formed(owner, "User's blood type is A+.", status=BeliefStatus.ACTIVE, needs_review=True)
 
-        assert listed(owner_client, "?status__exact=provisional") == ["User lives in Porto."]
+        assert listed(owner_client, "?status=provisional") == ["User lives in Porto."]
         assert listed(owner_client, "?type__exact=preference") == ["User likes tea."]
         assert listed(owner_client, "?sensitivity__exact=personal") == ["User lives in Porto."]
         assert listed(owner_client, "?needs_review__exact=1") == ["User's blood type is A+."]
