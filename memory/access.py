@@ -42,8 +42,9 @@ class Access:
         return self.include_sensitive or sensitivity != Sensitivity.SENSITIVE
 
     def filter(self, queryset, *, scope_field="scope", sensitivity_field="sensitivity"):
-        """``queryset`` narrowed to what this access sees."""
-        if self.scopes is not None:
+        """``queryset`` narrowed to what this access sees; a field given as None is not
+        filtered on (rows without a label, or whose scope the caller already checked)."""
+        if self.scopes is not None and scope_field is not None:
             queryset = queryset.filter(**{f"{scope_field}__in": self.scopes})
         if not self.include_sensitive and sensitivity_field is not None:
             queryset = queryset.exclude(**{sensitivity_field: Sensitivity.SENSITIVE})

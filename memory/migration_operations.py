@@ -261,11 +261,14 @@ class AllowDiscovery(_VendorSQL):
         return [f"DROP POLICY IF EXISTS {self._policy()} ON {table}"]
 
 
-# Every SQLite trigger of the project, by the operation that creates it. SQLite
-# alters a table by rebuilding it, which silently drops its triggers.
+# Every SQLite trigger of the project, by the operation that creates it as it is now.
+# SQLite alters a table by rebuilding it, which silently drops its triggers. The
+# message index is the one with authors: triggers writing text alone into its FTS5
+# table would leave new messages' authors out and mis-delete on erasure, and it is
+# made afresh (dropped, created, rebuilt from the table), whatever was left of it.
 _SQLITE_TRIGGER_OPERATIONS = (
     lambda: AddFullTextIndex("belief", "statement", pg_condition=""),
-    lambda: AddFullTextIndex("event", "text", pg_condition=""),
+    lambda: IndexMessageAuthors(pg_condition=""),
     MakeEventLogAppendOnly,
 )
 

@@ -123,6 +123,10 @@ class EventOutput(serializers.Serializer):
     parts = PartOutput(many=True)
     payload = serializers.DictField()
     external_id = serializers.CharField(allow_null=True)
+    sensitivity = serializers.CharField(
+        help_text="normal, personal or sensitive: read from the text when it was appended; "
+        "a token kept from sensitive things never reads a sensitive message."
+    )
     occurred_at = serializers.DateTimeField()
     created_at = serializers.DateTimeField()
     redacted_at = serializers.DateTimeField(allow_null=True)

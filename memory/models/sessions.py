@@ -7,6 +7,7 @@ from memory.enums import (
     AuthorKind,
     EventType,
     RunStatus,
+    Sensitivity,
 )
 
 from .base import OwnedModel, new_public_id
@@ -60,6 +61,15 @@ class Event(OwnedModel):
     text = models.TextField(blank=True, default="")
     # Structured, content-free metadata of system events (run id, not_before...).
     payload = models.JSONField(default=dict, blank=True)
+    # What the text is about, read from it when the message is appended (as a memory's
+    # sensitivity is): a token kept from sensitive things never reads a sensitive
+    # message. Unlike the words it may change while the message lives, when the
+    # classifier does (``manage.py messages_classify``); an erased message has no text
+    # and so is ordinary. Not indexed: reads filter on it only beside a narrower
+    # condition (the session, the public id, the full-text match).
+    sensitivity = models.CharField(
+        max_length=10, choices=Sensitivity.choices, default=Sensitivity.NORMAL
+    )
     external_id = models.CharField(max_length=200, null=True, blank=True)
     derivation_key = models.CharField(max_length=200, null=True, blank=True, unique=True)
     occurred_at = models.DateTimeField()
@@ -78,6 +88,9 @@ class Event(OwnedModel):
             ),
             models.CheckConstraint(
                 condition=Q(event_type__in=EventType.values), name="event_type_closed"
+            ),
+            models.CheckConstraint(
+                condition=Q(sensitivity__in=Sensitivity.values), name="event_sensitivity_closed"
             ),
             # System events carry no text, so that maintenance discovery may
             # read formation flags across owners without reading content.

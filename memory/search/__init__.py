@@ -31,8 +31,16 @@ def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
     )
 
 
-def message_matches(*, owner_id, terms, since=None, limit):
-    return _backend().message_matches(owner_id=owner_id, terms=terms, since=since, limit=limit)
+def message_matches(*, owner_id, terms, since=None, limit, include_sensitive=True):
+    """The owner's searchable messages matching any of ``terms``, best first; without
+    those labelled sensitive unless ``include_sensitive``."""
+    return _backend().message_matches(
+        owner_id=owner_id,
+        terms=terms,
+        since=since,
+        limit=limit,
+        include_sensitive=include_sensitive,
+    )
 
 
 def derived_matches(*, owner_id, terms, now, since=None, limit):

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.db import connection
 
-from memory.enums import MESSAGE_EVENT_TYPES
+from memory.enums import MESSAGE_EVENT_TYPES, Sensitivity
 from memory.migration_operations import TOKEN_COUNT
 
 # FTS5's constants, so that both databases rank alike.
@@ -269,9 +269,12 @@ def belief_matches(*, owner_id, terms, statuses, types, since, limit):
     )
 
 
-def message_matches(*, owner_id, terms, since, limit):
+def message_matches(*, owner_id, terms, since, limit, include_sensitive):
     where = ["NOT EXISTS (SELECT 1 FROM memory_fencedevent f WHERE f.event_id = a.id)"]
     params = []
+    if not include_sensitive:
+        where.append("a.sensitivity <> %s")
+        params.append(str(Sensitivity.SENSITIVE))
     if since is not None:
         where.append("a.occurred_at >= %s")
         params.append(since)

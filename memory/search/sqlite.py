@@ -1,6 +1,6 @@
 from django.db import connection
 
-from memory.enums import MESSAGE_EVENT_TYPES
+from memory.enums import MESSAGE_EVENT_TYPES, Sensitivity
 
 
 def _match_expression(terms):
@@ -56,7 +56,7 @@ def belief_mentions(*, owner_id, terms, exclude_subject, limit):
         return [row_id for (row_id,) in cursor.fetchall()]
 
 
-def message_matches(*, owner_id, terms, since, limit):
+def message_matches(*, owner_id, terms, since, limit, include_sensitive):
     types = list(MESSAGE_EVENT_TYPES)
     where = [
         "memory_event_fts MATCH %s",
@@ -66,6 +66,9 @@ def message_matches(*, owner_id, terms, since, limit):
         "NOT EXISTS (SELECT 1 FROM memory_fencedevent f WHERE f.event_id = e.id)",
     ]
     params = [_match_expression(terms), owner_id, *types]
+    if not include_sensitive:
+        where.append("e.sensitivity <> %s")
+        params.append(str(Sensitivity.SENSITIVE))
     if since is not None:
         where.append("e.occurred_at >= %s")
         params.append(connection.ops.adapt_datetimefield_value(since))

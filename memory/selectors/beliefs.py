@@ -75,10 +75,13 @@ def with_relations(beliefs, *, access=FULL_ACCESS):
 
     Only the sources whose messages ``access`` reaches: a memory every assistant sees may
     have been formed from one assistant's conversation, whose messages (and their ids)
-    another assistant's token must not learn through it.
+    another assistant's token must not learn through it, or from a message labelled
+    sensitive, which a token kept from sensitive things must not read in an excerpt.
     """
     sources = BeliefSource.objects.select_related("event__session").order_by("id")
-    sources = access.filter(sources, scope_field="event__session__scope", sensitivity_field=None)
+    sources = access.filter(
+        sources, scope_field="event__session__scope", sensitivity_field="event__sensitivity"
+    )
     return beliefs.select_related("supersedes", "superseded_by").prefetch_related(
         Prefetch("sources", queryset=sources)
     )

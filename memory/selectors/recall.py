@@ -185,6 +185,7 @@ _BELIEF_SOURCE_COLUMNS = (
     "sources__excerpt",
     *(f"sources__{c}" for c in SOURCE_COLUMNS),
     "sources__event__session__scope",
+    "sources__event__sensitivity",
 )
 
 
@@ -193,7 +194,7 @@ def _belief_items(principal, matches, access):
     a row per belief and source, or one row with no source for a belief without any.
 
     A source shows only when ``access`` reaches its message: a memory every assistant
-    sees may rest on one assistant's conversation."""
+    sees may rest on one assistant's conversation, or on a message labelled sensitive."""
     rows, sources = {}, {}
     for row in (
         Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
@@ -201,8 +202,8 @@ def _belief_items(principal, matches, access):
         .values_list(*_BELIEF_COLUMNS, *_BELIEF_SOURCE_COLUMNS, named=True)
     ):
         rows.setdefault(row.id, row)
-        excerpt, *event, scope = row[len(_BELIEF_COLUMNS) :]
-        if event[0] is not None and access.sees(scope=scope):
+        excerpt, *event, scope, sensitivity = row[len(_BELIEF_COLUMNS) :]
+        if event[0] is not None and access.sees(scope=scope, sensitivity=sensitivity):
             sources.setdefault(row.id, []).append(recall_source(event, excerpt))
     return [
         RecallItem(
@@ -249,13 +250,15 @@ def _message_items(principal, matches, access):
             "event_type",
             "occurred_at",
             "session__scope",
+            "sensitivity",
         )
     }
     items = []
     for row_id, score in matches:
-        if (row := rows.get(row_id)) is None or not access.sees(scope=row[-1]):
+        row = rows.get(row_id)
+        if row is None or not access.sees(scope=row[-2], sensitivity=row[-1]):
             continue
-        _, text, public_id, session_id, sequence, event_type, occurred_at, _ = row
+        _, text, public_id, session_id, sequence, event_type, occurred_at, _, _ = row
         source = recall_source((public_id, session_id, sequence, event_type, occurred_at), text)
         items.append(
             RecallItem(
@@ -369,8 +372,13 @@ def recall(
             )
         ranked_lists = [_belief_items(principal, belief_rows, access)]
         if "messages" in include and terms:
+            # Left out in the search itself, so that they take no place of a message shown.
             message_rows = message_matches(
-                owner_id=principal.pk, terms=terms, since=since, limit=fetch
+                owner_id=principal.pk,
+                terms=terms,
+                since=since,
+                limit=fetch,
+                include_sensitive=access.include_sensitive,
             )
             ranked_lists.append(_message_items(principal, message_rows, access))
         extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]

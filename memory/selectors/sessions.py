@@ -53,17 +53,22 @@ def session_get(*, principal, session_id, for_update=False, access=FULL_ACCESS):
 
 
 def event_list(*, principal, session_id, after_sequence=None, access=FULL_ACCESS):
+    """The events of a session ``access`` sees, in order: without the messages labelled
+    sensitive for an access kept from them. Their sequence numbers stay taken, so the
+    numbering of what is shown skips them."""
     session = session_get(principal=principal, session_id=session_id, access=access)
-    events = Event.objects.filter(owner=principal, session=session).order_by("sequence")
+    events = access.filter(
+        Event.objects.filter(owner=principal, session=session), scope_field=None
+    ).order_by("sequence")
     if after_sequence is not None:
         events = events.filter(sequence__gt=after_sequence)
     return events
 
 
 def event_get(*, principal, event_id, for_update=False, access=FULL_ACCESS):
-    events = access.filter(
-        Event.objects.filter(owner=principal), scope_field="session__scope", sensitivity_field=None
-    )
+    """The principal's event with this public id, if ``access`` sees its conversation and
+    its label; else ``not_found``, as for an id that does not exist."""
+    events = access.filter(Event.objects.filter(owner=principal), scope_field="session__scope")
     if for_update:
         events = events.select_for_update()
     event = events.filter(public_id=parse_public_id(event_id, "event_id")).first()

@@ -149,6 +149,7 @@ def account_export(*, principal):
                     "parts": event.parts,
                     "payload": event.payload,
                     "external_id": event.external_id,
+                    "sensitivity": event.sensitivity,
                     "occurred_at": event.occurred_at,
                     "redacted_at": event.redacted_at,
                 }

@@ -135,9 +135,10 @@ def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_unt
 
 
 def _source_events(principal, source_event_ids, access=FULL_ACCESS):
-    """The principal's message events named by public id that ``access`` reaches, in the
-    order given; ``not_found`` names those it does not, exactly as it names those that do
-    not exist, so a token learns nothing of conversations outside its reach."""
+    """The principal's message events named by public id that ``access`` reaches (their
+    conversation's scope and their label), in the order given; ``not_found`` names those it
+    does not, exactly as it names those that do not exist, so a token learns nothing of
+    conversations outside its reach, nor which messages are labelled sensitive."""
     if not isinstance(source_event_ids, (list, tuple)):
         raise validation_error("source_event_ids must be a list.", field="source_event_ids")
     if len(source_event_ids) > MAX_SOURCES:
@@ -153,7 +154,6 @@ def _source_events(principal, source_event_ids, access=FULL_ACCESS):
             redacted_at__isnull=True,
         ),
         scope_field="session__scope",
-        sensitivity_field=None,
     )
     events = {e.public_id: e for e in reachable}
     missing = [str(i) for i in ids if i not in events]

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from core.errors import validation_error
 from memory.access import FULL_ACCESS
-from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus
+from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus, Sensitivity
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
 from memory.principal import principal_transaction
 from memory.search import forget_erased
@@ -72,7 +72,10 @@ def _erase_dependents(principal, events):
 
 
 def _redact(events):
-    return events.update(text="", parts=[], redacted_at=timezone.now())
+    # The label was read from the text and goes with it: what is left says nothing.
+    return events.update(
+        text="", parts=[], redacted_at=timezone.now(), sensitivity=Sensitivity.NORMAL
+    )
 
 
 def event_erase(*, principal, event_id, access=FULL_ACCESS):

@@ -20,6 +20,7 @@ from memory.enums import (
     RunStatus,
     is_valid_scope,
 )
+from memory.formation.gates import classify_sensitivity
 from memory.models import Event, Run, Session
 from memory.principal import principal_transaction
 from memory.selectors.sessions import run_get, session_get
@@ -172,7 +173,8 @@ def _append(session, *, event_type, author_kind, author_name="", parts=(), text=
 
 
 def _event_create(session, *, event_type, author_kind, author_name, parts, text, **fields):
-    """The event at the sequence number ``session`` has just taken."""
+    """The event at the sequence number ``session`` has just taken, labelled by its text
+    as a memory saying the same would be (a system event has none: ordinary)."""
     return Event.objects.create(
         owner_id=session.owner_id,
         session=session,
@@ -182,6 +184,7 @@ def _event_create(session, *, event_type, author_kind, author_name, parts, text,
         author_name=author_name,
         parts=list(parts),
         text=text,
+        sensitivity=classify_sensitivity(text),
         occurred_at=fields.pop("occurred_at", None) or session.last_activity_at,
         **fields,
     )
@@ -251,6 +254,11 @@ def event_append(
     appended by the services that own them. With ``external_id``, a replay of
     the same message returns the original event, and a different message under
     the same id is a conflict.
+
+    The message is labelled by what its text says (``classify_sensitivity``). An
+    access kept from sensitive things may append a sensitive message (it is the
+    conversation it takes part in, and it holds the words already) and is answered
+    with it, but it never reads it back: reads leave it out.
     """
     access.check_write()
     if not isinstance(event_type, str) or event_type not in MESSAGE_AUTHOR_KIND:

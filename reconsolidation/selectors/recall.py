@@ -99,7 +99,7 @@ def derived_with_sources(principal, items, access=FULL_ACCESS):
         reached = access.filter(
             BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs)),
             scope_field="event__session__scope",
-            sensitivity_field=None,
+            sensitivity_field="event__sensitivity",
         ).order_by("event__occurred_at", "id")
         for belief_id, excerpt, *event in reached.values_list(
             "belief_id", "excerpt", *SOURCE_COLUMNS

@@ -33,8 +33,8 @@ def test_the_export_holds_every_session_message_and_memory(owner, other_owner):
     assert export["principal"]["id"] == str(owner.public_id)
     (exported_session,) = export["sessions"]
     assert exported_session["id"] == str(session.public_id)
-    assert [e["parts"] for e in exported_session["events"]] == [
-        [{"type": "text", "text": "I keep bees in Porto."}]
+    assert [(e["parts"], e["sensitivity"]) for e in exported_session["events"]] == [
+        ([{"type": "text", "text": "I keep bees in Porto."}], "normal")
     ]
     assert [(m["statement"], m["status"]) for m in export["memories"]] == [
         ("User keeps bees.", "superseded"),

@@ -6,6 +6,7 @@ import pytest
 from django.utils import timezone
 
 from evaluation.models import Certificate
+from memory.access import Access
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_cache_clear
@@ -309,3 +310,19 @@ def test_the_evaluation_recalls_derived_memories_before_any_certificate(owner):
 
     assert item.id == str(derived.public_id)
     assert derived_items(owner, "kindle") == []
+
+
+def test_a_derived_items_sensitive_messages_stay_hidden_from_an_access_kept_from_them(owner):
+    _, (ordinary, sensitive) = conversation(
+        owner, "I bought a Kindle yesterday", "I read on my Kindle after therapy"
+    )
+    kindle_merge(owner, sources=[ordinary, sensitive])
+
+    (discreet,) = derived_items(owner, "which kindle?", access=Access(include_sensitive=False))
+    (full,) = derived_items(owner, "which kindle?")
+
+    assert [source.event_id for source in discreet.sources] == [str(ordinary.public_id)]
+    assert [source.event_id for source in full.sources] == [
+        str(ordinary.public_id),
+        str(sensitive.public_id),
+    ]

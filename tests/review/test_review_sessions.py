@@ -108,3 +108,12 @@ def test_a_retry_is_post_only_and_another_owners_conversation_is_not_found(
     assert owner_client.get(retry_formation_url(mine)).status_code == 405
     assert owner_client.post(retry_formation_url(theirs)).status_code == 404
     assert waiting_retry(other_owner, theirs).gave_up_at is not None
+
+
+def test_a_message_labelled_sensitive_says_so_to_its_owner(owner_client, owner):
+    session, _ = conversation(owner, "My therapist moved our session to Friday.")
+    say(owner, session, "I will bring the blue folder.")
+
+    page = owner_client.get(session_url(session)).content.decode()
+
+    assert page.count('class="when sensitivity"') == 1

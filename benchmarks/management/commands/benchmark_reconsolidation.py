@@ -16,6 +16,7 @@ from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from benchmarks.records import RssSampler, record_write, target
 from memory.enums import SCOPE_PRINCIPAL, AuthorKind, EventType
+from memory.formation.gates import classify_sensitivity
 from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
 from memory.services.account import account_purge
@@ -169,6 +170,7 @@ class Command(BenchmarkCommand):
                         event_type=EventType.USER_MESSAGE,
                         author_kind=AuthorKind.PRINCIPAL,
                         text=row["statement"],
+                        sensitivity=classify_sensitivity(row["statement"]),
                         occurred_at=times[i],
                     )
                     for i, row in enumerate(batch)

@@ -26,6 +26,7 @@ from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, BeliefStatus, EventType
+from memory.formation.gates import classify_sensitivity
 from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
 
@@ -282,6 +283,7 @@ class Command(BenchmarkCommand):
                     author_name=user.username if sequence % 2 else "assistant",
                     parts=[{"type": "text", "text": text}],
                     text=text,
+                    sensitivity=classify_sensitivity(text),
                     payload={"load_seed": True},
                     occurred_at=start + step * sequence,
                 )

@@ -50,14 +50,17 @@ for name in PRINCIPALS:
 found["alice-read-only"] = run("api_tokens", "create", "alice", "--name", "ro", "--read-only")
 found["alice-throttled"] = run("api_tokens", "create", "alice", "--name", "throttled")
 found["alice-spare"] = run("api_tokens", "create", "alice", "--name", "spare")
+found["alice-discreet"] = run(
+    "api_tokens", "create", "alice", "--name", "discreet", "--no-sensitive"
+)
 for assistant in ("chat", "ide"):
     found[f"alice-{assistant}"] = run(
         "api_tokens", "create", "alice", "--name", assistant, "--scope", f"assistant:{assistant}"
     )
 print(json.dumps(found))
 """
-# alice is the tests' owner (with a read-only token, one for the throttled server and one
-# narrowed to each of two assistants),
+# alice is the tests' owner (with a read-only token, one for the throttled server, one
+# narrowed to each of two assistants and one kept from sensitive things),
 # bob the other owner; carol and erin are erased by a test each, dana is reconsolidated
 # for the asynchronous client's tests.
 PRINCIPALS = ("alice", "bob", "carol", "dana", "erin")

@@ -125,3 +125,25 @@ async def test_a_token_narrowed_to_one_assistant_stays_out_of_another_ones(endpo
     assert mine.structured_content["session_id"] != theirs.structured_content["session_id"]
     assert codename not in str(found.structured_content)
     assert refused_with(forgotten, "not_found") and refused_with(corrected, "not_found")
+
+
+async def test_a_token_kept_from_sensitive_things_never_recalls_a_sensitive_message(
+    endpoint, service
+):
+    conversation = unique("health")
+    codename = unique("HERON")
+    async with connect(endpoint, service.tokens["alice-discreet"]) as discreet:
+        recorded = await discreet.call_tool(
+            "record_message",
+            {
+                "conversation_id": conversation,
+                "message": f"My therapist calls the anxiety plan {codename}.",
+            },
+        )
+        hidden = await discreet.call_tool("recall", {"query": codename, "include_messages": True})
+    async with connect(endpoint, service.token) as alice:
+        found = await alice.call_tool("recall", {"query": codename, "include_messages": True})
+
+    assert not recorded.is_error and not hidden.is_error
+    assert codename not in str(hidden.structured_content)
+    assert recorded.structured_content["message_id"] in str(found.structured_content)

@@ -44,6 +44,17 @@ def test_it_appends_messages_and_reads_the_log_in_order(client):
     ]
 
 
+def test_a_message_carries_the_label_its_text_implies(client):
+    session = client.session_create()
+    said = client.event_append(session.id, "My therapist moved us to Friday.")
+    plain = client.event_append(session.id, "I bought a blue bike.")
+    assert (said.sensitivity, plain.sensitivity) == ("sensitive", "normal")
+    assert [event.sensitivity for event in client.event_list(session.id)] == [
+        "sensitive",
+        "normal",
+    ]
+
+
 def test_it_iterates_a_long_log_by_sequence(client):
     session = client.session_create()
     for number in range(5):

@@ -108,6 +108,9 @@ class Event(Model):
     parts: list[Part]
     payload: dict[str, Any]
     external_id: str | None
+    # Read from the text when it was appended; a token kept from sensitive things
+    # never reads a sensitive message.
+    sensitivity: str
     occurred_at: datetime
     created_at: datetime
     redacted_at: datetime | None

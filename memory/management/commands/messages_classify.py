@@ -1,0 +1,37 @@
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from memory.services.message_labels import message_labels_refresh
+
+
+class Command(BaseCommand):
+    help = (
+        "Label every message again by the current sensitivity classifier (after it changed), "
+        "for every owner or one; prints how many labels changed, never any text. Each owner "
+        "whose labels change sees it in their account's operator trail."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("--owner", help="Only this owner's messages (a username).")
+        parser.add_argument(
+            "--batch", type=int, default=1000, help="Messages read and written at a time."
+        )
+
+    def handle(self, *args, owner=None, batch=1000, **options):
+        if batch < 1:
+            raise CommandError("--batch must be at least 1")
+        principals = get_user_model().objects.order_by("pk")
+        if owner is not None:
+            principals = principals.filter(username=owner)
+            if not principals.exists():
+                raise CommandError(f"No principal named {owner!r}.")
+        read = changed = owners = 0
+        for principal in principals.iterator():
+            refreshed = message_labels_refresh(principal=principal, batch_size=batch)
+            read += refreshed.read
+            changed += refreshed.changed
+            owners += bool(refreshed.changed)
+        self.stdout.write(
+            f"messages_classify: {read} message(s) read, {changed} label(s) changed "
+            f"for {owners} owner(s)"
+        )
