@@ -2,9 +2,10 @@ from django.contrib import admin
 
 from .forms import OperatorAuthenticationForm
 from .operators import is_operator
+from .site_login import SiteLoginMixin
 
 
-class OperatorAdminSite(admin.AdminSite):
+class OperatorAdminSite(SiteLoginMixin, admin.AdminSite):
     """``/admin/``: Reverie's operators, and nobody else (a superuser included)."""
 
     site_header = "Reverie operator admin"

@@ -24,6 +24,7 @@ from django.utils.http import content_disposition_header
 from accounts.audit import operator_actions_for
 from accounts.forms import OwnerAuthenticationForm
 from accounts.selectors import model_processing_allowed
+from accounts.site_login import SiteLoginMixin
 from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, Session
@@ -58,7 +59,9 @@ class ReviewSection:
     card: Callable | None = None
 
 
-class ReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, admin.AdminSite):
+class ReviewSite(
+    SiteLoginMixin, AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, admin.AdminSite
+):
     site_header = "Reverie: your memories"
     site_title = "Reverie review"
     index_title = "Your memories"
