@@ -2,6 +2,7 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 
+from .client_address import client_address
 from .login_throttle import (
     login_failure_record,
     login_refused,
@@ -15,7 +16,7 @@ class ThrottledLoginMixin:
 
     def clean(self):
         username = self.cleaned_data.get("username")
-        address = self.request.META.get("REMOTE_ADDR") if self.request else None
+        address = client_address(self.request) if self.request is not None else ""
         if login_refused(username=username, address=address):
             raise forms.ValidationError(
                 "Too many failed sign-ins for this account or from this address. "

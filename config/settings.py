@@ -3,6 +3,7 @@
 A bad value (say, ``DEBUG=maybe``) fails at start-up rather than at first use.
 """
 
+import ipaddress
 from pathlib import Path
 
 import environ
@@ -30,8 +31,22 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 # X-Forwarded-Proto header tells Django the request came over HTTPS (the proxy
 # must set that header itself, never pass a client's on), and list the public
 # origin in CSRF_TRUSTED_ORIGINS if it differs from the Host the proxy sends.
-if env.bool("REVERIE_BEHIND_TLS_PROXY", default=False):
+_behind_tls_proxy = env.bool("REVERIE_BEHIND_TLS_PROXY", default=False)
+if _behind_tls_proxy:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The proxies whose X-Forwarded-For names the client (accounts/client_address.py):
+# addresses or networks. A request from anywhere else is its own client,
+# whatever header it carries.
+REVERIE_TRUSTED_PROXIES = env.list(
+    "REVERIE_TRUSTED_PROXIES", default=["127.0.0.1", "::1"] if _behind_tls_proxy else []
+)
+for _proxy in REVERIE_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise environ.ImproperlyConfigured(
+            f"REVERIE_TRUSTED_PROXIES: {_proxy!r} is not an address or a network."
+        ) from None
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 # /healthz and /readyz answer probes that speak plain HTTP inside the network.
@@ -187,8 +202,7 @@ else:
 
 # Sign-in throttling of the review site and the operator admin (see
 # accounts/login_throttle.py): failures counted per username and per client
-# address over a window. Behind a proxy every client has the proxy's address,
-# so the per-address limit is set high.
+# address (accounts/client_address.py) over a window.
 REVERIE_LOGIN = {
     "failures_per_username": env.int("REVERIE_LOGIN_FAILURES_PER_USERNAME", default=10),
     "failures_per_address": env.int("REVERIE_LOGIN_FAILURES_PER_ADDRESS", default=100),
