@@ -110,6 +110,7 @@ class OperatorAction(models.Model):
             "opted out of model processing",
         )
         MODEL_PROCESSING_ALLOWED = "model_processing_allowed", "allowed model processing"
+        SIGN_IN_UNLOCKED = "sign_in_unlocked", "cleared failed sign-ins"
 
     class Via(models.TextChoices):
         ADMIN = "admin", "operator admin"
