@@ -5,9 +5,10 @@ from core.admin_lookups import DeclaredLookupsSite
 from .forms import OperatorAuthenticationForm
 from .operators import is_operator
 from .services import admin_lookup_refusal_record
+from .site_login import SiteLoginMixin
 
 
-class OperatorAdminSite(DeclaredLookupsSite, admin.AdminSite):
+class OperatorAdminSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
     """``/admin/``: Reverie's operators, and nobody else (a superuser included).
 
     Every list here, django-q2's included, filters only by the filters it

@@ -2,32 +2,36 @@ from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
 
-from .login_throttle import (
-    login_failure_record,
-    login_refused,
-    login_retry_minutes,
-    login_success_record,
+from .client_address import client_address
+from .login_throttle import login_attempt_begin, login_attempt_failed, login_attempt_succeeded
+
+REFUSED = (
+    "Too many failed sign-ins from this address or for this account. Wait a few minutes and "
+    "try again; the administrator can clear them sooner."
 )
 
 
 class ThrottledLoginMixin:
-    """Refuse sign-ins past the failure limit (see ``accounts.login_throttle``)."""
+    """Refuse sign-ins past the failure limits (see ``accounts.login_throttle``)."""
 
     def clean(self):
         username = self.cleaned_data.get("username")
-        address = self.request.META.get("REMOTE_ADDR") if self.request else None
-        if login_refused(username=username, address=address):
-            raise forms.ValidationError(
-                "Too many failed sign-ins for this account or from this address. "
-                f"Try again in {login_retry_minutes()} minutes.",
-                code="throttled",
-            )
+        password = self.cleaned_data.get("password")
+        if not username or not password:
+            # No password is checked: the fields' own errors say what is missing.
+            return super().clean()
+        attempt = login_attempt_begin(
+            username=username,
+            address=client_address(self.request) if self.request is not None else "",
+        )
+        if attempt.refused:
+            raise forms.ValidationError(REFUSED, code="throttled")
         try:
             cleaned = super().clean()
         except forms.ValidationError:
-            login_failure_record(username=username, address=address)
+            login_attempt_failed(attempt)
             raise
-        login_success_record(username=username, address=address)
+        login_attempt_succeeded(attempt)
         return cleaned
 
 

@@ -114,6 +114,7 @@ class OperatorAction(models.Model):
             "admin_lookup_refused",
             "was refused a lookup an admin list does not offer",
         )
+        SIGN_IN_UNLOCKED = "sign_in_unlocked", "cleared failed sign-ins"
 
     class Via(models.TextChoices):
         ADMIN = "admin", "operator admin"

@@ -3,6 +3,7 @@
 A bad value (say, ``DEBUG=maybe``) fails at start-up rather than at first use.
 """
 
+import ipaddress
 from pathlib import Path
 
 import environ
@@ -30,8 +31,22 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost"])
 # X-Forwarded-Proto header tells Django the request came over HTTPS (the proxy
 # must set that header itself, never pass a client's on), and list the public
 # origin in CSRF_TRUSTED_ORIGINS if it differs from the Host the proxy sends.
-if env.bool("REVERIE_BEHIND_TLS_PROXY", default=False):
+_behind_tls_proxy = env.bool("REVERIE_BEHIND_TLS_PROXY", default=False)
+if _behind_tls_proxy:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# The proxies whose X-Forwarded-For names the client (accounts/client_address.py):
+# addresses or networks. A request from anywhere else is its own client,
+# whatever header it carries.
+REVERIE_TRUSTED_PROXIES = env.list(
+    "REVERIE_TRUSTED_PROXIES", default=["127.0.0.1", "::1"] if _behind_tls_proxy else []
+)
+for _proxy in REVERIE_TRUSTED_PROXIES:
+    try:
+        ipaddress.ip_network(_proxy, strict=False)
+    except ValueError:
+        raise environ.ImproperlyConfigured(
+            f"REVERIE_TRUSTED_PROXIES: {_proxy!r} is not an address or a network."
+        ) from None
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
 # /healthz and /readyz answer probes that speak plain HTTP inside the network.
@@ -173,27 +188,41 @@ LOGGING = {
     "loggers": {"httpx": {"level": "WARNING"}, "httpcore": {"level": "WARNING"}},
 }
 
-# Throttle counters live in the cache: per process with the default local-memory
-# cache, shared between processes with Redis.
+# The API's request budgets and recently read flags live in the default cache:
+# per process unless REDIS_URL names Redis. The sign-in counters
+# (accounts/login_throttle.py) must be shared by every process, or each web
+# worker would allow the full number of attempts: in Redis with REDIS_URL,
+# otherwise in a table of the database that `migrate` creates.
 if env.str("REDIS_URL", default=""):
-    CACHES = {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": env.str("REDIS_URL"),
-        }
+    _redis = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": env.str("REDIS_URL"),
     }
+    CACHES = {"default": _redis, "sign_in": _redis}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"},
+        "sign_in": {
+            "BACKEND": "accounts.sign_in_cache.SignInDatabaseCache",
+            "LOCATION": "accounts_sign_in_cache",
+        },
+    }
 
 # Sign-in throttling of the review site and the operator admin (see
-# accounts/login_throttle.py): failures counted per username and per client
-# address over a window. Behind a proxy every client has the proxy's address,
-# so the per-address limit is set high.
+# accounts/login_throttle.py), over a window that starts at the first failure:
+# failures per client address and per username at one address refuse that
+# address; failures of a username from anywhere start its backoff, which an
+# address with no failures of its own never meets.
 REVERIE_LOGIN = {
+    "failures_per_address": env.int("REVERIE_LOGIN_FAILURES_PER_ADDRESS", default=50),
+    "failures_per_pair": env.int("REVERIE_LOGIN_FAILURES_PER_PAIR", default=10),
     "failures_per_username": env.int("REVERIE_LOGIN_FAILURES_PER_USERNAME", default=10),
-    "failures_per_address": env.int("REVERIE_LOGIN_FAILURES_PER_ADDRESS", default=100),
+    "backoff_max_seconds": env.int("REVERIE_LOGIN_BACKOFF_MAX_SECONDS", default=60),
     "window_seconds": env.int("REVERIE_LOGIN_WINDOW_SECONDS", default=900),
 }
+for _name, _value in REVERIE_LOGIN.items():
+    if _value < 1:
+        raise environ.ImproperlyConfigured(f"REVERIE_LOGIN_{_name.upper()} must be at least 1.")
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

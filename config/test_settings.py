@@ -8,10 +8,16 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("REVERIE_BEHIND_TLS_PROXY", "1")
 
 from .settings import *  # noqa: F403
-from .settings import INSTALLED_APPS, Q_CLUSTER
+from .settings import CACHES, INSTALLED_APPS, Q_CLUSTER
 
 if "benchmarks" not in INSTALLED_APPS:
     INSTALLED_APPS = [*INSTALLED_APPS, "benchmarks"]
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 Q_CLUSTER = {**Q_CLUSTER, "sync": True}
+# Sign-in counters in memory, cleared around every test (tests/conftest.py);
+# the tests of sign-in throttling count in the database, as production does.
+CACHES = {
+    **CACHES,
+    "sign_in": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sign-in"},
+}

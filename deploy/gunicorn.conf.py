@@ -3,7 +3,9 @@
 Settings come from the environment so that one file serves every host:
 REVERIE_BIND (127.0.0.1:8000), WEB_CONCURRENCY (2 worker processes),
 REVERIE_THREADS (4 threads each) and FORWARDED_ALLOW_IPS (the proxy's address,
-127.0.0.1), whose X-Forwarded-* headers gunicorn then trusts.
+127.0.0.1), whose X-Forwarded-* headers gunicorn then trusts. Django reads the
+client's address from the same proxy's X-Forwarded-For only when it is in
+REVERIE_TRUSTED_PROXIES too.
 """
 
 import os

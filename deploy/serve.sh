@@ -10,7 +10,9 @@
 # With MIGRATION_DATABASE_URL set it migrates first, as the owner role. It then
 # collects static files (served by WhiteNoise), syncs the schedules and runs
 # both processes until either stops or it gets SIGTERM/SIGINT, which it passes
-# on to both. Set REDIS_URL to use Redis as the broker and the shared cache.
+# on to both. Set REDIS_URL to use Redis as the broker and the shared cache (without it
+# the sign-in counters are shared through the database). A proxy not on loopback goes in
+# REVERIE_TRUSTED_PROXIES as well as FORWARDED_ALLOW_IPS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -67,6 +67,14 @@ SCHEDULES = [
         "repeats": -1,
     },
     {
+        # Sign-in counters whose window has ended, in the database without Redis.
+        "name": "accounts.sign_in_purge",
+        "func": "accounts.tasks.login_throttle_purge_task",
+        "schedule_type": Schedule.MINUTES,
+        "minutes": 10,
+        "repeats": -1,
+    },
+    {
         # Readiness (/readyz) looks for this to know a worker is running.
         "name": "memory.worker_heartbeat",
         "func": "memory.tasks.worker_heartbeat_task",

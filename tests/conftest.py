@@ -67,15 +67,34 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(autouse=True)
 def _fresh_cache():
     """Throttle counters and recently read flags: no test inherits another's."""
-    from django.core.cache import cache
+    from django.core.cache import cache, caches
 
     from memory.selectors.flags import flag_cache_clear
 
     cache.clear()
+    caches["sign_in"].clear()
     flag_cache_clear()
     yield
     cache.clear()
+    caches["sign_in"].clear()
     flag_cache_clear()
+
+
+@pytest.fixture
+def sign_in_counted_in_database(settings, db):
+    """Sign-in counters in their database table, where production keeps them without Redis."""
+    from django.core.cache import caches
+
+    from accounts.sign_in_cache import TABLE
+
+    settings.CACHES = {
+        **settings.CACHES,
+        "sign_in": {"BACKEND": "accounts.sign_in_cache.SignInDatabaseCache", "LOCATION": TABLE},
+    }
+    # Rows a transactional test commits outlive it.
+    caches["sign_in"].clear()
+    yield caches["sign_in"]
+    caches["sign_in"].clear()
 
 
 @pytest.fixture(autouse=True)

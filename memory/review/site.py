@@ -24,6 +24,7 @@ from django.utils.http import content_disposition_header
 from accounts.audit import operator_actions_for
 from accounts.forms import OwnerAuthenticationForm
 from accounts.selectors import model_processing_allowed
+from accounts.site_login import SiteLoginMixin
 from core.admin_lookups import DeclaredLookupsSite
 from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
@@ -60,6 +61,7 @@ class ReviewSection:
 
 
 class ReviewSite(
+    SiteLoginMixin,
     AccessPageMixin,
     AccountTokensMixin,
     ModelProcessingMixin,

@@ -41,6 +41,7 @@ def test_sync_schedules_is_idempotent(db):
     call_command("sync_schedules", stdout=StringIO())
 
     assert sorted(Schedule.objects.values_list("name", flat=True)) == [
+        "accounts.sign_in_purge",
         "memory.access_purge",
         "memory.belief_expiry_sweep",
         "memory.formation_sweep",

@@ -107,6 +107,21 @@ def test_the_runtime_role_reads_and_writes_rows_it_is_given(as_runtime, owner):
     assert rows == (1,) and unscoped == (0,)
 
 
+def test_the_runtime_role_counts_failed_sign_ins_in_their_table_and_can_do_no_more(as_runtime):
+    # The table migrate creates for the sign-in counters when there is no Redis.
+    table = "accounts_sign_in_cache"
+    as_runtime.execute(
+        f"INSERT INTO {table} (cache_key, value, expires) VALUES ('k', '1', now() + interval '1h')"
+    )
+    as_runtime.execute(f"UPDATE {table} SET value = '2' WHERE cache_key = 'k'")
+    counted = as_runtime.execute(f"SELECT value FROM {table} WHERE cache_key = 'k'").fetchone()
+    as_runtime.execute(f"DELETE FROM {table}")
+
+    assert counted == ("2",)
+    refused(as_runtime, f"DROP TABLE {table}")
+    refused(as_runtime, f"ALTER TABLE {table} OWNER TO CURRENT_USER")
+
+
 def test_migrations_run_as_the_owner_role_given_by_migration_database_url():
     settings = connection.settings_dict
     host, port, name = settings["HOST"] or "127.0.0.1", settings["PORT"] or "5432", settings["NAME"]

@@ -1,5 +1,6 @@
 from django.core.management.base import BaseCommand
 
+from accounts.login_throttle import login_throttle_purge
 from memory.schedules import maintenance_run_once_hooks
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
@@ -9,8 +10,8 @@ from memory.services.idempotency import idempotency_purge_sweep
 
 class Command(BaseCommand):
     help = (
-        "Run the maintenance sweeps (formation, expiry, idempotency and access-record purges, "
-        "reconsolidation) once."
+        "Run the maintenance sweeps (formation, expiry, idempotency, access-record and sign-in "
+        "counter purges, reconsolidation) once."
     )
 
     def add_arguments(self, parser):
@@ -33,6 +34,7 @@ class Command(BaseCommand):
         self.stdout.write(f"expiry: {belief_expiry_sweep()} memory(ies) expired")
         self.stdout.write(f"idempotency: {idempotency_purge_sweep()} expired record(s) purged")
         self.stdout.write(f"access: {access_record_purge_sweep()} record(s) past retention purged")
+        self.stdout.write(f"sign-in: {login_throttle_purge()} expired counter(s) purged")
         # The maintenance of apps built on memory (reconsolidation), in the same slot.
         for run_once in maintenance_run_once_hooks():
             self.stdout.write(run_once())

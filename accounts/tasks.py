@@ -1,0 +1,7 @@
+"""django-q2 entry points: thin wrappers that call one service."""
+
+from .login_throttle import login_throttle_purge
+
+
+def login_throttle_purge_task():
+    return login_throttle_purge()
