@@ -136,83 +136,104 @@ def account_export(*, principal):
     provider = derived_provider(whatever_the_surface=True)
     derived = provider.export(principal) if provider is not None else {}
     with principal_context(principal):
-        sessions = list(Session.objects.filter(owner=principal).order_by("created_at", "id"))
-        events = {}
-        for event in Event.objects.filter(owner=principal).order_by("session_id", "sequence"):
-            events.setdefault(event.session_id, []).append(
-                {
-                    "id": str(event.public_id),
-                    "sequence": event.sequence,
-                    "type": event.event_type,
-                    "author_kind": event.author_kind,
-                    "author_name": event.author_name,
-                    "parts": event.parts,
-                    "payload": event.payload,
-                    "external_id": event.external_id,
-                    "sensitivity": event.sensitivity,
-                    "occurred_at": event.occurred_at,
-                    "redacted_at": event.redacted_at,
-                }
-            )
-        sources = {}
-        for source in BeliefSource.objects.filter(owner=principal).select_related("event"):
-            sources.setdefault(source.belief_id, []).append(
-                {"event_id": str(source.event.public_id), "excerpt": source.excerpt}
-            )
-        beliefs = Belief.objects.filter(owner=principal).select_related("supersedes")
         return {
             "principal": {"id": str(principal.public_id), "username": principal.get_username()},
             "exported_at": timezone.now(),
-            "sessions": [
-                {
-                    "id": str(session.public_id),
-                    "external_id": session.external_id,
-                    "scope": session.scope,
-                    "created_at": session.created_at,
-                    "last_activity_at": session.last_activity_at,
-                    "closed_at": session.closed_at,
-                    "erased_at": session.erased_at,
-                    "events": events.get(session.pk, []),
-                }
-                for session in sessions
-            ],
-            "memories": [
-                {
-                    "id": str(belief.public_id),
-                    "type": belief.type,
-                    "subject": belief.subject,
-                    "statement": belief.statement,
-                    "polarity": belief.polarity,
-                    "authority": belief.authority,
-                    "status": belief.status,
-                    "needs_review": belief.needs_review,
-                    "confidence": belief.confidence,
-                    "scope": belief.scope,
-                    "portability": belief.portability,
-                    "sensitivity": belief.sensitivity,
-                    "valid_from": belief.valid_from,
-                    "valid_until": belief.valid_until,
-                    "expires_at": belief.expires_at,
-                    "supersedes": belief.supersedes and str(belief.supersedes.public_id),
-                    "revision": belief.revision,
-                    "created_at": belief.created_at,
-                    "updated_at": belief.updated_at,
-                    "sources": sources.get(belief.pk, []),
-                }
-                for belief in beliefs.order_by("created_at", "id")
-            ],
+            "sessions": _exported_sessions(principal),
+            "memories": _exported_memories(principal),
             # Which of the owner's tokens read what, and when: ids only, like the rows.
             "access": [
-                {
-                    "id": str(record.public_id),
-                    "token_id": str(record.token.public_id),
-                    "token_name": record.token.name,
-                    "route": record.route,
-                    "request_id": record.request_id,
-                    "at": record.created_at,
-                    **access_items(record),
-                }
+                _exported_access(record)
                 for record in access_record_list(principal=principal).reverse()
             ],
             **derived,
         }
+
+
+def _exported_sessions(principal):
+    """The principal's sessions, oldest first, each with its log in order."""
+    sessions = list(Session.objects.filter(owner=principal).order_by("created_at", "id"))
+    events = {}
+    for event in Event.objects.filter(owner=principal).order_by("session_id", "sequence"):
+        events.setdefault(event.session_id, []).append(_exported_event(event))
+    return [_exported_session(session, events.get(session.pk, [])) for session in sessions]
+
+
+def _exported_session(session, events):
+    return {
+        "id": str(session.public_id),
+        "external_id": session.external_id,
+        "scope": session.scope,
+        "created_at": session.created_at,
+        "last_activity_at": session.last_activity_at,
+        "closed_at": session.closed_at,
+        "erased_at": session.erased_at,
+        "events": events,
+    }
+
+
+def _exported_event(event):
+    return {
+        "id": str(event.public_id),
+        "sequence": event.sequence,
+        "type": event.event_type,
+        "author_kind": event.author_kind,
+        "author_name": event.author_name,
+        "parts": event.parts,
+        "payload": event.payload,
+        "external_id": event.external_id,
+        "sensitivity": event.sensitivity,
+        "occurred_at": event.occurred_at,
+        "redacted_at": event.redacted_at,
+    }
+
+
+def _exported_memories(principal):
+    """The principal's memories, oldest first, each with the excerpts it was formed from."""
+    sources = {}
+    for source in BeliefSource.objects.filter(owner=principal).select_related("event"):
+        sources.setdefault(source.belief_id, []).append(
+            {"event_id": str(source.event.public_id), "excerpt": source.excerpt}
+        )
+    beliefs = Belief.objects.filter(owner=principal).select_related("supersedes")
+    return [
+        _exported_memory(belief, sources.get(belief.pk, []))
+        for belief in beliefs.order_by("created_at", "id")
+    ]
+
+
+def _exported_memory(belief, sources):
+    return {
+        "id": str(belief.public_id),
+        "type": belief.type,
+        "subject": belief.subject,
+        "statement": belief.statement,
+        "polarity": belief.polarity,
+        "authority": belief.authority,
+        "status": belief.status,
+        "needs_review": belief.needs_review,
+        "confidence": belief.confidence,
+        "scope": belief.scope,
+        "portability": belief.portability,
+        "sensitivity": belief.sensitivity,
+        "valid_from": belief.valid_from,
+        "valid_until": belief.valid_until,
+        "expires_at": belief.expires_at,
+        "supersedes": belief.supersedes and str(belief.supersedes.public_id),
+        "revision": belief.revision,
+        "created_at": belief.created_at,
+        "updated_at": belief.updated_at,
+        "sources": sources,
+    }
+
+
+def _exported_access(record):
+    return {
+        "id": str(record.public_id),
+        "token_id": str(record.token.public_id),
+        "token_name": record.token.name,
+        "route": record.route,
+        "request_id": record.request_id,
+        "at": record.created_at,
+        **access_items(record),
+    }

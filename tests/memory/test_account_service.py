@@ -5,11 +5,14 @@ from django.contrib.auth import get_user_model
 from django.core import signing
 from django.db.models import QuerySet
 from django.utils import timezone
+from rest_framework.utils.encoders import JSONEncoder
 
+from accounts.services import api_token_create
 from core.errors import ReverieError
-from memory.models import Belief, BeliefStatusCount, Event, Session
+from memory.models import AccessRecord, Belief, BeliefStatusCount, Event, Session
 from memory.principal import principal_context
 from memory.services import account
+from memory.services.access_log import access_record
 from memory.services.account import (
     account_erase,
     account_erasure_request,
@@ -17,7 +20,7 @@ from memory.services.account import (
 )
 from memory.services.beliefs import belief_correct, belief_delete
 
-from .helpers import conversation, remember
+from .helpers import conversation, remember, say
 
 
 def test_the_export_holds_every_session_message_and_memory(owner, other_owner):
@@ -44,6 +47,113 @@ def test_the_export_holds_every_session_message_and_memory(owner, other_owner):
         {"event_id": str(message.public_id), "excerpt": "I keep bees in Porto."}
     ]
     assert export["memories"][1]["supersedes"] == str(belief.public_id)
+
+
+def test_the_export_of_each_kind_has_exactly_these_fields_in_this_order(owner):
+    session, (message,) = conversation(owner, "I keep bees in Porto.", external_id="chat-1")
+    reply = say(owner, session, "Noted.", event_type="assistant.message.created")
+    first = remember(owner, "User keeps bees.", sources=[message], subject="hobby:bees")
+    second = belief_correct(
+        principal=owner, belief_id=first.public_id, expected_revision=1, statement="Two hives."
+    )
+    token = api_token_create(principal=owner, name="desktop")[0]
+    access_record(
+        principal=owner,
+        token=token,
+        route="api:memories",
+        request_id="r1",
+        memories=[second.public_id],
+        messages=[message.public_id],
+    )
+
+    export = account_export(principal=owner)
+
+    with principal_context(owner):
+        session = Session.objects.get(pk=session.pk)
+        message, reply = Event.objects.filter(pk__in=[message.pk, reply.pk]).order_by("sequence")
+        first, second = Belief.objects.filter(pk__in=[first.pk, second.pk]).order_by("id")
+        (record,) = AccessRecord.objects.filter(owner=owner)
+
+    def event(event):
+        return {
+            "id": str(event.public_id),
+            "sequence": event.sequence,
+            "type": event.event_type,
+            "author_kind": event.author_kind,
+            "author_name": event.author_name,
+            "parts": event.parts,
+            "payload": event.payload,
+            "external_id": event.external_id,
+            "sensitivity": event.sensitivity,
+            "occurred_at": event.occurred_at,
+            "redacted_at": event.redacted_at,
+        }
+
+    def memory(belief, supersedes, sources):
+        return {
+            "id": str(belief.public_id),
+            "type": belief.type,
+            "subject": "hobby:bees",
+            "statement": belief.statement,
+            "polarity": belief.polarity,
+            "authority": belief.authority,
+            "status": belief.status,
+            "needs_review": belief.needs_review,
+            "confidence": belief.confidence,
+            "scope": belief.scope,
+            "portability": belief.portability,
+            "sensitivity": belief.sensitivity,
+            "valid_from": belief.valid_from,
+            "valid_until": belief.valid_until,
+            "expires_at": belief.expires_at,
+            "supersedes": supersedes,
+            "revision": belief.revision,
+            "created_at": belief.created_at,
+            "updated_at": belief.updated_at,
+            "sources": sources,
+        }
+
+    expected = {
+        "principal": {"id": str(owner.public_id), "username": owner.get_username()},
+        "exported_at": export["exported_at"],
+        "sessions": [
+            {
+                "id": str(session.public_id),
+                "external_id": "chat-1",
+                "scope": session.scope,
+                "created_at": session.created_at,
+                "last_activity_at": session.last_activity_at,
+                "closed_at": session.closed_at,
+                "erased_at": session.erased_at,
+                "events": [event(message), event(reply)],
+            }
+        ],
+        "memories": [
+            memory(
+                first,
+                None,
+                [{"event_id": str(message.public_id), "excerpt": "I keep bees in Porto."}],
+            ),
+            memory(second, str(first.public_id), []),
+        ],
+        "access": [
+            {
+                "id": str(record.public_id),
+                "token_id": str(token.public_id),
+                "token_name": "desktop",
+                "route": "api:memories",
+                "request_id": "r1",
+                "at": record.created_at,
+                "memory_ids": [str(second.public_id)],
+                "message_ids": [str(message.public_id)],
+                "derived_ids": [],
+            }
+        ],
+    }
+    ours = {key: export[key] for key in expected}
+    # Compared as the API sends it, so that the order of the fields counts too.
+    assert JSONEncoder().encode(ours) == JSONEncoder().encode(expected)
+    assert list(export)[: len(expected)] == list(expected)
 
 
 def test_erasing_an_account_removes_the_principal_and_everything_they_own(owner, other_owner):
