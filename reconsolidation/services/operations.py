@@ -1,6 +1,8 @@
 """Applying plans (merges, summaries, hypotheses, uncertainty notices): one transaction per
 group of plans, each rechecked against everything it read."""
 
+from dataclasses import dataclass, field
+
 from django.db.models import F
 from django.utils import timezone
 
@@ -49,97 +51,31 @@ class Outcome:
     POLICY_CHANGED = "policy_changed"
 
 
+@dataclass(eq=False)
 class _Group:
-    """What the committing transaction reads once for all plans of a group, under lock."""
+    """What the committing transaction read once for all plans of a group, under lock
+    (``_group_load``), and the checks each plan must pass against it."""
 
-    def __init__(self, principal, plans):
-        ids = {pk for plan in plans for pk in plan.belief_ids}
-        self.beliefs = {
-            belief.pk: belief
-            for belief in Belief.objects.select_for_update()
-            .filter(owner=principal, pk__in=ids)
-            .order_by("id")
-        }
-        # A summary repeats only the claims it shows, and what it may regroup is
-        # found by its subject below: the other beliefs of a popular subject
-        # need no lookup of their own.
-        looked_up = {
-            pk
-            for plan in plans
-            for pk in (
-                summary_restated_ids(plan.claims) if plan.kind == "summary" else plan.belief_ids
-            )
-        }
-        self.sources = {}
-        for belief_id, event_id in BeliefSource.objects.filter(
-            owner=principal, belief_id__in=looked_up
-        ).values_list("belief_id", "event_id"):
-            self.sources.setdefault(belief_id, set()).add(event_id)
-        self.fenced = set(
-            FencedEvent.objects.filter(
-                owner=principal,
-                fence__fingerprint__in={
-                    self.beliefs[pk].fingerprint for pk in looked_up if pk in self.beliefs
-                },
-            ).values_list("fence__fingerprint", "event_id")
-        )
-        # Explicit ids, not subqueries, so that the lineage index drives the
-        # lookups whatever the planner estimates.
-        depending = {}
-        for derived_id, belief_id in Lineage.objects.filter(
-            owner=principal, belief_id__in=looked_up
-        ).values_list("derived_id", "belief_id"):
-            depending.setdefault(belief_id, set()).add(derived_id)
-        # Active summaries of a planned summary's subject: the plan repeats or regroups
-        # them even where they cover beliefs the plan no longer holds.
-        self.same_subject = set()
-        for derived_id, belief_id in summary_dependents(principal, plans):
-            depending.setdefault(belief_id, set()).add(derived_id)
-            self.same_subject.add(derived_id)
-        self.active = {
-            derived.pk: derived
-            for derived in DerivedMemory.objects.select_for_update().filter(
-                owner=principal,
-                pk__in={d for derived_ids in depending.values() for d in derived_ids},
-                status=DerivedMemory.Status.ACTIVE,
-            )
-        }
-        # Only a derived memory of a plan's own kind can be that plan done
-        # before, or be regrouped by it: reading the whole lineage of every
-        # other one (a popular subject's summary, under the merges of every
-        # group) would cost a full bank per group.
-        kinds = {}
-        for plan in plans:
-            for pk in plan.belief_ids:
-                kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
-        needed = {
-            derived_id
-            for belief_id, derived_ids in depending.items()
-            for derived_id in derived_ids
-            if derived_id in self.active
-            and (
-                derived_id in self.same_subject
-                or self.active[derived_id].kind in kinds.get(belief_id, ())
-            )
-        }
-        self.covered = {}
-        for derived_id, belief_id in Lineage.objects.filter(
-            owner=principal, derived_id__in=list(needed)
-        ).values_list("derived_id", "belief_id"):
-            self.covered.setdefault(derived_id, set()).add(belief_id)
-        self.depending = depending
-        self.fingerprints = {plan: suppression_fingerprint(plan) for plan in plans}
-        claim_fingerprints = {
-            claim.fingerprint for plan in plans if plan.kind == "summary" for claim in plan.claims
-        }
-        self.suppressed = set(
-            Suppression.objects.filter(
-                owner=principal,
-                fingerprint__in=set(self.fingerprints.values()) | claim_fingerprints,
-            ).values_list("fingerprint", flat=True)
-        )
-        # A summary's claims that survive the owner's earlier rejections, by plan.
-        self.shown = {}
+    # The plans' sources, locked, by primary key.
+    beliefs: dict
+    # Event ids each belief was formed from, for the beliefs whose claim a plan may restate.
+    sources: dict
+    # (belief fingerprint, event id) pairs a deletion fence forbids.
+    fenced: set
+    # Derived memory ids depending on each belief, by belief id.
+    depending: dict
+    # Active summaries of a planned summary's subject.
+    same_subject: set
+    # The active derived memories among ``depending``, locked, by primary key.
+    active: dict
+    # The beliefs covered by each active derived memory a plan may repeat or regroup.
+    covered: dict
+    # Each plan's suppression fingerprint.
+    fingerprints: dict
+    # The fingerprints among the plans' and their claims' that the owner dismissed.
+    suppressed: set
+    # A summary's claims that survive the owner's earlier rejections, by plan.
+    shown: dict = field(default_factory=dict)
 
     def outcome(self, plan):
         """Stale, fenced, already applied, or None when the plan may be applied."""
@@ -210,6 +146,133 @@ class _Group:
         return found
 
 
+def _group_load(principal, plans):
+    """Lock and read what ``plans`` are rechecked against, in a fixed number of queries
+    however many plans there are: the sources are locked first, then the active derived
+    memories that depend on them."""
+    beliefs = {
+        belief.pk: belief
+        for belief in Belief.objects.select_for_update()
+        .filter(owner=principal, pk__in={pk for plan in plans for pk in plan.belief_ids})
+        .order_by("id")
+    }
+    looked_up = _looked_up(plans)
+    sources = _grouped(
+        BeliefSource.objects.filter(owner=principal, belief_id__in=looked_up).values_list(
+            "belief_id", "event_id"
+        )
+    )
+    fenced = set(
+        FencedEvent.objects.filter(
+            owner=principal,
+            fence__fingerprint__in={beliefs[pk].fingerprint for pk in looked_up if pk in beliefs},
+        ).values_list("fence__fingerprint", "event_id")
+    )
+    depending, same_subject = _dependents(principal, plans, looked_up)
+    active = {
+        derived.pk: derived
+        for derived in DerivedMemory.objects.select_for_update().filter(
+            owner=principal,
+            pk__in={d for derived_ids in depending.values() for d in derived_ids},
+            status=DerivedMemory.Status.ACTIVE,
+        )
+    }
+    needed = _needed(plans, depending, same_subject, active)
+    covered = _grouped(
+        Lineage.objects.filter(owner=principal, derived_id__in=list(needed)).values_list(
+            "derived_id", "belief_id"
+        )
+    )
+    fingerprints = {plan: suppression_fingerprint(plan) for plan in plans}
+    suppressed = _suppressed(principal, plans, fingerprints)
+    return _Group(
+        beliefs=beliefs,
+        sources=sources,
+        fenced=fenced,
+        depending=depending,
+        same_subject=same_subject,
+        active=active,
+        covered=covered,
+        fingerprints=fingerprints,
+        suppressed=suppressed,
+    )
+
+
+def _looked_up(plans):
+    """The beliefs whose sources and dependents the group reads.
+
+    A summary repeats only the claims it shows, and what it may regroup is found by
+    its subject (``_dependents``): the other beliefs of a popular subject need no
+    lookup of their own.
+    """
+    return {
+        pk
+        for plan in plans
+        for pk in (summary_restated_ids(plan.claims) if plan.kind == "summary" else plan.belief_ids)
+    }
+
+
+def _dependents(principal, plans, looked_up):
+    """``({belief id: {derived id}}, {summary id})``: the derived memories that depend on
+    the ``looked_up`` beliefs, and the active summaries of a planned summary's subject."""
+    # Explicit ids, not subqueries, so that the lineage index drives the
+    # lookups whatever the planner estimates.
+    depending = _grouped(
+        Lineage.objects.filter(owner=principal, belief_id__in=looked_up).values_list(
+            "belief_id", "derived_id"
+        )
+    )
+    # Active summaries of a planned summary's subject: the plan repeats or regroups
+    # them even where they cover beliefs the plan no longer holds.
+    same_subject = set()
+    for derived_id, belief_id in summary_dependents(principal, plans):
+        depending.setdefault(belief_id, set()).add(derived_id)
+        same_subject.add(derived_id)
+    return depending, same_subject
+
+
+def _needed(plans, depending, same_subject, active):
+    """The active derived memories whose whole lineage the group must read.
+
+    Only a derived memory of a plan's own kind can be that plan done before, or be
+    regrouped by it: reading the whole lineage of every other one (a popular
+    subject's summary, under the merges of every group) would cost a full bank per
+    group.
+    """
+    kinds = {}
+    for plan in plans:
+        for pk in plan.belief_ids:
+            kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
+    return {
+        derived_id
+        for belief_id, derived_ids in depending.items()
+        for derived_id in derived_ids
+        if derived_id in active
+        and (derived_id in same_subject or active[derived_id].kind in kinds.get(belief_id, ()))
+    }
+
+
+def _suppressed(principal, plans, fingerprints):
+    """The fingerprints, of the plans and of their summaries' claims, the owner dismissed."""
+    claim_fingerprints = {
+        claim.fingerprint for plan in plans if plan.kind == "summary" for claim in plan.claims
+    }
+    return set(
+        Suppression.objects.filter(
+            owner=principal,
+            fingerprint__in=set(fingerprints.values()) | claim_fingerprints,
+        ).values_list("fingerprint", flat=True)
+    )
+
+
+def _grouped(pairs):
+    """``{key: {value}}`` of ``(key, value)`` pairs."""
+    grouped = {}
+    for key, value in pairs:
+        grouped.setdefault(key, set()).add(value)
+    return grouped
+
+
 def operations_apply(*, principal, plans):
     """Commit ``plans`` as operations in one transaction; return their outcomes, in order.
 
@@ -227,7 +290,7 @@ def operations_apply(*, principal, plans):
         return []
     with principal_transaction(principal):
         current = current_policy_version()
-        group = _Group(principal, plans)
+        group = _group_load(principal, plans)
         outcomes, applied, regrouped = [], [], set()
         for plan in plans:
             if plan.policy_version != current:

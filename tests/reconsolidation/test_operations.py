@@ -6,6 +6,7 @@ from memory.models import Belief
 from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from reconsolidation.models import DerivedMemory, Lineage, Operation
+from reconsolidation.planners.summaries import plan_summaries
 from reconsolidation.planning import plan_merges
 from reconsolidation.selectors.sources import source_views
 from reconsolidation.services import operations
@@ -177,6 +178,32 @@ def test_a_fenced_claim_is_not_recreated_from_the_same_messages(owner):
 
     assert outcome == Outcome.FENCED
     assert derived_of(owner) == []
+
+
+def test_a_group_is_read_in_a_fixed_number_of_queries_however_many_plans_it_holds(
+    owner, django_assert_num_queries
+):
+    twins(owner)
+    twins(owner, "User owns a Kindle.", "user owns the kindle")
+    twins(owner, "User owns a bike.", "user owns the bike!")
+    for statement in ("User reads on trains.", "User reads at night.", "User reads novels."):
+        remember(owner, statement, subject="hobby:reading")
+    merges = plans_for(owner)
+    with principal_context(owner):
+        (summary,) = plan_summaries(source_views(owner, subject="hobby:reading"))
+    # Derived memories to recheck against, so that every read of the group is made.
+    operations_apply(principal=owner, plans=[*merges[:2], summary])
+
+    with principal_context(owner):
+        # Beliefs, their sources, fences, lineage, derived memories, their lineage,
+        # suppressions.
+        with django_assert_num_queries(7):
+            operations._group_load(owner, merges[:1])
+        with django_assert_num_queries(7):
+            operations._group_load(owner, merges)
+        # And for a summary: the summaries of its subject and their lineage.
+        with django_assert_num_queries(9):
+            operations._group_load(owner, [*merges, summary])
 
 
 def test_a_crash_between_planning_and_commit_leaves_nothing_half_applied(owner, monkeypatch):
