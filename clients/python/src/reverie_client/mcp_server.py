@@ -139,28 +139,44 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
             "token_verifier": ReverieTokenVerifier(url),
         }
     server = MCPServer("reverie", version=VERSION, instructions=INSTRUCTIONS, **auth)
+    service = _Service(url, token=token, http=http)
+    _add_memory_tools(server, service)
+    _add_correction_tools(server, service)
+    _add_conversation_tools(server, service)
+    _add_resources(server, service)
+    return server
 
-    def caller_token() -> str:
-        if not http:
-            return token or ""
+
+class _Service:
+    """The service as one tool call reaches it: with the caller's token, each refusal
+    turned into an error the model reads."""
+
+    def __init__(self, url: str, *, token: str | None, http: bool):
+        self.url = url
+        self.token = token
+        self.http = http
+
+    def caller_token(self) -> str:
+        if not self.http:
+            return self.token or ""
         access = get_access_token()
         if access is None:
             raise ToolError("unauthenticated: this request carries no verified bearer token.")
         return access.token
 
-    def reverie() -> AsyncReverieClient:
-        return AsyncReverieClient(url, caller_token())
-
-    async def ask(call, refuse=ToolError):
+    async def ask(self, call, refuse=ToolError):
         """Run ``call(client)``; a refusal of the service becomes ``refuse`` (a tool
         error the model reads, naming the code)."""
-        async with reverie() as client:
+        async with AsyncReverieClient(self.url, self.caller_token()) as client:
             try:
                 return await call(client)
             except ReverieError as error:
                 raise refuse(_refusal(error)) from error
 
-    # -- tools --------------------------------------------------------------------------
+
+def _add_memory_tools(server: MCPServer, service: _Service) -> None:
+    """``remember``, ``recall`` and ``list_memories``: add to the owner's memories and
+    read them."""
 
     @server.tool(
         description=(
@@ -191,7 +207,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
             Sensitivity, Field(description="'sensitive' keeps it from narrowed tokens.")
         ] = "normal",
     ) -> dict[str, Any]:
-        memory = await ask(
+        memory = await service.ask(
             lambda client: client.remember(
                 statement, type=type, subject=subject, sensitivity=sensitivity
             )
@@ -214,7 +230,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
         ] = False,
     ) -> dict[str, Any]:
         include = ["messages"] if include_messages else None
-        found = await ask(lambda client: client.recall(query, limit=limit, include=include))
+        found = await service.ask(lambda client: client.recall(query, limit=limit, include=include))
         return {"items": [_recalled(item) for item in found.items], "truncated": found.truncated}
 
     @server.tool(
@@ -235,10 +251,15 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
         limit: Annotated[int, Field(ge=1, le=200)] = 20,
         offset: Annotated[int, Field(ge=0)] = 0,
     ) -> dict[str, Any]:
-        page = await ask(
+        page = await service.ask(
             lambda client: client.memory_list(status=status, type=type, limit=limit, offset=offset)
         )
         return {"memories": [_memory(memory) for memory in page.results]}
+
+
+def _add_correction_tools(server: MCPServer, service: _Service) -> None:
+    """``correct_memory`` and ``forget_memory``: the owner's changes to one memory, made
+    only at the revision the model last saw."""
 
     @server.tool(
         description=(
@@ -257,7 +278,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
         expected_revision: Annotated[int, Field(ge=1, description="Its revision as you saw it.")],
         statement: Annotated[str, Field(description="The corrected memory.")],
     ) -> dict[str, Any]:
-        memory = await ask(
+        memory = await service.ask(
             lambda client: client.memory_correct(
                 memory_id, expected_revision=expected_revision, statement=statement
             )
@@ -283,10 +304,14 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
         memory_id: Annotated[str, Field(description="The memory's id.")],
         expected_revision: Annotated[int, Field(ge=1, description="Its revision as you saw it.")],
     ) -> dict[str, Any]:
-        memory = await ask(
+        memory = await service.ask(
             lambda client: client.memory_delete(memory_id, expected_revision=expected_revision)
         )
         return {"id": memory.id, "status": memory.status, "revision": memory.revision}
+
+
+def _add_conversation_tools(server: MCPServer, service: _Service) -> None:
+    """``record_message``: the owner's conversation, from which memories form later."""
 
     @server.tool(
         description=(
@@ -318,7 +343,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
             conversation = await client.conversation(conversation_id)
             return await conversation.record(message, reply)
 
-        recorded = await ask(record)
+        recorded = await service.ask(record)
         return {
             "session_id": recorded.session.id,
             "message_id": recorded.message.id,
@@ -327,7 +352,9 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
             "run_status": recorded.run.status,
         }
 
-    # -- resources ----------------------------------------------------------------------
+
+def _add_resources(server: MCPServer, service: _Service) -> None:
+    """The owner's memories as resources: all of them, and one with its history."""
 
     @server.resource(
         "reverie://memories",
@@ -340,7 +367,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
         mime_type="application/json",
     )
     async def memories() -> str:
-        page = await ask(
+        page = await service.ask(
             lambda client: client.memory_list(status=["active", "provisional"], limit=200),
             refuse=ResourceError,
         )
@@ -360,10 +387,8 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
         async def read(client: AsyncReverieClient):
             return await client.memory_get(memory_id), await client.memory_history(memory_id)
 
-        found, history = await ask(read, refuse=ResourceError)
+        found, history = await service.ask(read, refuse=ResourceError)
         return json.dumps({**found.to_dict(), "history": history.to_dict()["changes"]}, indent=2)
-
-    return server
 
 
 def _loopback(host: str) -> bool:
