@@ -22,6 +22,16 @@ from memory.formation.extractor import DeterministicExtractor
 from memory.formation.scoring import fabricated
 from memory.services.formation import MAX_CONSUMED
 
+# What each conversation's row counts; the report sums them over the conversations.
+ROW_FIGURES = (
+    "facts",
+    "covered",
+    "principal_turns",
+    "proposals",
+    "accepted",
+    "participant_proposals",
+)
+
 
 def coverage(dataset: Dataset, *, extractor=None) -> dict:
     """Coverage figures of a parsed dataset, per conversation and overall."""
@@ -47,21 +57,16 @@ def coverage(dataset: Dataset, *, extractor=None) -> dict:
     }
     started = time.perf_counter()
     for conversation in dataset.conversations:
-        row = Counter()
+        # Every figure starts at zero: a conversation nothing was formed from still
+        # reports (and prints) its whole row.
+        row = Counter(dict.fromkeys(ROW_FIGURES, 0))
         accepted_turns = {
             principal: _read_as_owner(conversation, principal, extractor, report, row)
             for principal in conversation.speakers
         }
         _count_facts(conversation, accepted_turns, report, row)
         report["conversations"].append({"sample_id": conversation.sample_id, **row})
-        for name in (
-            "facts",
-            "covered",
-            "principal_turns",
-            "proposals",
-            "accepted",
-            "participant_proposals",
-        ):
+        for name in ROW_FIGURES:
             report[name] += row[name]
     report["seconds"] = round(time.perf_counter() - started, 3)
     return report
