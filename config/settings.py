@@ -415,7 +415,7 @@ REVERIE_CAPABILITIES = {
         "policy": "formation_provider",
         "evaluation": "formation",
         "provider": True,
-        # The LoCoMo dev file and the frozen held-out corpus (tests/formation/).
+        # The LoCoMo dev file and the frozen held-out corpus (evaluation/fixtures/).
         "datasets": {
             "dataset": "f041f13e33d8de12cec1c1765a62a98c3a7c6d5474d4e907c233eace22b4d808",
             "heldout": "0a7678c5b5b8303ac5b2ff8addd85bacf44e9e9ab4ec9491d27d18dd63b59790",

@@ -4,7 +4,7 @@ Two arms read the same data without storing anything: ``deterministic`` (the
 configured extractor) and ``formation_provider`` (the same, assisted by the
 configured provider, called as the evaluation runner may call it). On the
 LoCoMo conversations each speaker in turn plays the owner
-(``formation_coverage.coverage``); on the frozen held-out part of the labelled
+(``evaluation.formation_coverage``); on the frozen held-out part of the labelled
 corpus every accepted proposal is matched against the labels
 (``memory.formation.scoring``). The results keep the observations the metrics
 follow from, so that ``certify`` recomputes them rather than trusting them.
@@ -14,22 +14,24 @@ import hashlib
 import json
 from pathlib import Path
 
-from django.conf import settings
-
+from evaluation.formation_coverage import coverage
 from evaluation.locomo import DatasetError, load_dataset
-from evaluation.management.commands.formation_coverage import coverage
-from memory.formation.scoring import corpus_item, score
+from memory.formation.hybrid import HybridExtractor
+from memory.formation.scoring import corpus_item, load_corpus, score
+from memory.providers.config import provider_config
+from memory.services.formation import configured_extractor
 
 from .provenance import code_digest, policy_versions
 
 DETERMINISTIC = "deterministic"
 PROVIDER = "formation_provider"
 # The frozen held-out part of the labelled corpus.
-HELDOUT = Path(settings.BASE_DIR) / "tests" / "formation" / "corpus_heldout.jsonl"
+HELDOUT = Path(__file__).parent / "fixtures" / "formation_heldout.jsonl"
 
 
 class InputError(ValueError):
-    """The evaluation's inputs cannot be read; the message says why."""
+    """The evaluation cannot run on its inputs (its files, the configured provider); the
+    message says why."""
 
 
 def sha256(data):
@@ -150,3 +152,50 @@ def formation_results(
     }
     results["arms"] = {PROVIDER: formation_metrics(results)}
     return results
+
+
+def evaluate_formation(
+    *, locomo: str | Path, heldout: str | Path = HELDOUT, out_dir: str | Path
+) -> dict:
+    """Run both arms over the LoCoMo file ``locomo`` and the labelled corpus ``heldout``,
+    write ``out_dir``/results.json and return the results, or raise ``InputError``.
+
+    Calls the configured provider once per LoCoMo session and speaker and once per
+    corpus message, within formation's budget and the global daily spend cap.
+    """
+    config = provider_config()
+    if config is None:
+        raise InputError(
+            "no provider is configured: set REVERIE_PROVIDER_BASE_URL and "
+            "REVERIE_PROVIDER_MODEL (`manage.py fake_provider` serves a fake one)"
+        )
+    dataset_bytes = _read(locomo)
+    try:
+        dataset = load_dataset(dataset_bytes)
+    except DatasetError as error:
+        raise InputError(f"{locomo} is not a LoCoMo-format dataset: {error}") from None
+    heldout_bytes = _read(heldout)
+    try:
+        heldout_items = load_corpus(heldout)
+    except (ValueError, KeyError, TypeError) as error:
+        raise InputError(f"{heldout} is not a labelled corpus: {error}") from None
+    results = formation_results(
+        dataset=dataset,
+        dataset_bytes=dataset_bytes,
+        heldout=heldout_items,
+        heldout_bytes=heldout_bytes,
+        deterministic=configured_extractor(),
+        assisted=HybridExtractor(configured_extractor(), config=config, evaluation=True),
+        provider=config.binding,
+    )
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
+    return results
+
+
+def _read(path: str | Path) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as error:
+        raise InputError(f"cannot read {path}: {error.strerror}") from None

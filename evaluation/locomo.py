@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
 
 from .scoring import evidence_ids
 
@@ -25,7 +26,7 @@ FALLBACK_TIME = datetime(2023, 1, 1, 12, 0, tzinfo=UTC)
 
 
 class DatasetError(ValueError):
-    """The file is not a LoCoMo-format dataset; nothing was read from it."""
+    """The file cannot be read or is not a LoCoMo-format dataset; nothing was read from it."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,19 @@ def load_dataset(raw):
         digest=hashlib.sha256(raw if isinstance(raw, bytes) else raw.encode()).hexdigest(),
         quirks=quirks,
     )
+
+
+def read_dataset(path: str | Path) -> Dataset:
+    """Parse the dataset file at ``path``, or raise ``DatasetError`` saying why it cannot be
+    used."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise DatasetError(f"cannot read {path}: {error.strerror}") from None
+    try:
+        return load_dataset(raw)
+    except DatasetError as error:
+        raise DatasetError(f"{path} is not a LoCoMo-format dataset: {error}") from None
 
 
 def _conversation(entry, index, quirks):

@@ -4,25 +4,45 @@ maintenance extensions, review sections).
 
 No two of the project's packages import each other, even through a third, and none
 imports another's private (``_``-prefixed) module or name: what every app needs (errors,
-public ids, scopes) is in ``core``, which imports none of them."""
+public ids, scopes) is in ``core``, which imports none of them.
+
+A management command is an entry point: it parses its arguments, calls library
+code and prints. No module imports one; what commands share is library code of
+its own, except that a command may extend one of Django's commands."""
 
 import ast
 from pathlib import Path
 
+import pytest
 from django.conf import settings
 
+BASE = Path(settings.BASE_DIR)
 BUILT_ON_MEMORY = ("reconsolidation", "evaluation")
 
 
-def imports(path):
-    """``(module, names)`` of each absolute import in ``path``, imports inside functions
-    included: ``names`` are those a ``from`` import takes from the module."""
+def module_name(path, base=BASE):
+    """The dotted name of the module in ``path``, a file of the project at ``base``."""
+    parts = path.relative_to(base).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path, base=BASE):
+    """``(module, names)`` of each import in ``path``, imports inside functions included and
+    relative ones resolved against the module's own package: ``names`` are those a ``from``
+    import takes from the module."""
     tree = ast.parse(path.read_text(), filename=str(path))
+    package = module_name(path, base).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             yield from ((alias.name, ()) for alias in node.names)
-        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            yield node.module, tuple(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module
+            if node.level:
+                parent = package[: len(package) - node.level + 1]
+                module = ".".join([*parent, *([node.module] if node.module else [])])
+            yield module, tuple(alias.name for alias in node.names)
 
 
 def imported_modules(path):
@@ -56,9 +76,8 @@ def test_no_production_app_imports_the_benchmarks():
     assert offending == []
 
 
-def project_packages():
+def project_packages(base=BASE):
     """The project's own top-level packages: the apps, ``config`` and ``core``."""
-    base = Path(settings.BASE_DIR)
     return sorted(
         path.name
         for path in base.iterdir()
@@ -66,10 +85,10 @@ def project_packages():
     )
 
 
-def imported_names(path):
+def imported_names(path, base=BASE):
     """Every module an import in ``path`` names, and each name a ``from`` import takes from
     one (``from memory.selectors import _ids`` gives ``memory.selectors._ids``)."""
-    for module, names in imports(path):
+    for module, names in imports(path, base):
         yield module
         yield from (f"{module}.{name}" for name in names)
 
@@ -123,3 +142,85 @@ def test_no_package_imports_a_private_module_or_name_of_another():
     ]
 
     assert offending == []
+
+
+def is_command_module(name):
+    """Whether ``name`` is a management command module, or the package that holds them."""
+    parts = name.split(".")
+    return any(parts[at : at + 2] == ["management", "commands"] for at in range(len(parts) - 1))
+
+
+def command_imports(base=BASE):
+    """ "file: module" of every import of a management command module by a module of the
+    project at ``base``, but for a command importing one of Django's (or another library's)
+    to extend it."""
+    packages = project_packages(base)
+    for package in packages:
+        for path in sorted((base / package).rglob("*.py")):
+            in_a_command = is_command_module(module_name(path, base))
+            for module, names in imports(path, base):
+                named = [module, *(f"{module}.{name}" for name in names)]
+                command = next((name for name in named if is_command_module(name)), None)
+                if command is None or (in_a_command and command.split(".")[0] not in packages):
+                    continue
+                yield f"{path.relative_to(base)}: {command}"
+
+
+def test_no_module_imports_a_management_command():
+    assert list(command_imports()) == []
+
+
+# A project of one app whose command and library module import correctly; each case below
+# adds one module to it.
+TINY_PROJECT = {
+    "app/__init__.py": "",
+    "app/services.py": "def shared():\n    return 1\n",
+    "app/management/__init__.py": "",
+    "app/management/commands/__init__.py": "",
+    "app/management/commands/tool.py": "from app.services import shared\n",
+    "app/reports/__init__.py": "",
+}
+
+
+def tiny_project(tmp_path, path, source):
+    for relative, text in {**TINY_PROJECT, path: source}.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text)
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("app/library.py", "from app.management.commands.tool import shared\n"),
+        ("app/library.py", "import app.management.commands.tool\n"),
+        ("app/library.py", "from app.management import commands\n"),
+        ("app/library.py", "from .management.commands.tool import shared\n"),
+        ("app/reports/figures.py", "from ..management.commands.tool import shared\n"),
+        ("app/library.py", "def later():\n    from app.management.commands import tool\n"),
+        ("app/library.py", "from django.core.management.commands.migrate import Command\n"),
+        ("app/management/commands/other.py", "from app.management.commands.tool import shared\n"),
+        ("app/management/commands/other.py", "from .tool import shared\n"),
+    ],
+)
+def test_the_check_flags_an_import_of_a_command(tmp_path, path, source):
+    found = list(command_imports(tiny_project(tmp_path, path, source)))
+
+    assert [place.split(": ")[0] for place in found] == [path]
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("app/library.py", "from app.services import shared\n"),
+        ("app/library.py", "from .services import shared\n"),
+        ("app/library.py", "from django.core.management import call_command\n"),
+        ("app/management/commands/other.py", "from app.services import shared\n"),
+        (
+            "app/management/commands/migrate.py",
+            "from django.core.management.commands import migrate\n",
+        ),
+    ],
+)
+def test_the_check_passes_a_command_that_calls_library_code(tmp_path, path, source):
+    assert list(command_imports(tiny_project(tmp_path, path, source))) == []

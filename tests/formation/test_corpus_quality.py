@@ -1,10 +1,11 @@
 """The labelled corpora: extraction quality targets, and the fabrication rule.
 
-``corpus.jsonl`` is the development set the extractor is written against.
-``corpus_heldout.jsonl`` was written and frozen before it was first scored; its
-figures are reported, and only its safety (nothing fabricated, no secret,
-injection or transient detail stored, negatives form nothing) is asserted, so
-that no test asks for the extractor to be fitted to it.
+``corpus.jsonl`` is the development set the extractor is written against. The
+held-out part (``evaluation/fixtures/formation_heldout.jsonl``, which the
+``formation_provider`` certificate reads too) was written and frozen before it
+was first scored; its figures are reported, and only its safety (nothing
+fabricated, no secret, injection or transient detail stored, negatives form
+nothing) is asserted, so that no test asks for the extractor to be fitted to it.
 """
 
 from collections import Counter
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from evaluation.formation_evaluation import HELDOUT
 from memory.formation.candidates import MemoryCandidate
 from memory.formation.scoring import (
     ExpectedBelief,
@@ -24,7 +26,6 @@ from memory.formation.scoring import (
 from memory.text import is_valid_subject
 
 CORPUS = Path(__file__).with_name("corpus.jsonl")
-HELD_OUT = Path(__file__).with_name("corpus_heldout.jsonl")
 GRAMMARS = {
     "ownership",
     "coordination",
@@ -113,7 +114,7 @@ def test_negatives_store_nothing(corpus, report):
 
 
 def test_the_held_out_corpus_is_reported_and_stores_nothing_unsafe(capsys):
-    held_out = load_corpus(HELD_OUT)
+    held_out = load_corpus(HELDOUT)
     report = score(held_out)
     with capsys.disabled():
         print("\nformation@2 held-out corpus quality:", report.figures())

@@ -255,6 +255,40 @@ def test_coverage_prints_a_readable_report(tmp_path):
     assert "candidates per owner turn" in text
 
 
+def test_a_conversation_nothing_was_formed_from_reports_its_row_of_zeros(tmp_path):
+    small_talk = {
+        "sample_id": "conv-y",
+        "conversation": {
+            "speaker_a": "Cy",
+            "speaker_b": "Di",
+            "session_1": [
+                {"speaker": "Cy", "dia_id": "D1:1", "text": "How was your day?"},
+                {"speaker": "Di", "dia_id": "D1:2", "text": "Long, thanks."},
+            ],
+        },
+        "observation": {"session_1_observation": {"Cy": [["Cy asked about Di's day.", "D1:1"]]}},
+    }
+    path = tmp_path / "locomo.json"
+    path.write_text(json.dumps([*DATASET, small_talk]), encoding="utf-8")
+
+    def coverage(*args):
+        out = StringIO()
+        call_command("formation_coverage", "--locomo", str(path), *args, stdout=out)
+        return out.getvalue()
+
+    row = json.loads(coverage("--json"))["conversations"][1]
+    assert row == {
+        "sample_id": "conv-y",
+        "facts": 1,
+        "covered": 0,
+        "principal_turns": 2,
+        "proposals": 0,
+        "accepted": 0,
+        "participant_proposals": 0,
+    }
+    assert "conv-y: 0 / 1 (0.0%), 2 owner turns, 0 accepted" in coverage()
+
+
 @pytest.mark.parametrize(
     "arguments", [["formation_coverage"], ["evaluate_formation", "--out", "unused"]]
 )

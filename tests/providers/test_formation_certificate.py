@@ -226,3 +226,42 @@ def test_a_certified_provider_is_called_by_formation_until_the_model_changes(
     flag_cache_clear()
     assert flag_enabled("formation_provider") is False
     assert not isinstance(formation_extractor(), HybridExtractor)
+
+
+def test_the_formation_evaluation_needs_a_configured_provider(settings, tmp_path):
+    settings.REVERIE_PROVIDER = {**settings.REVERIE_PROVIDER, "base_url": ""}
+    dataset = write_tiny_dataset(tmp_path)
+
+    with pytest.raises(CommandError, match="no provider is configured"):
+        call_command("evaluate_formation", "--locomo", str(dataset), "--out", str(tmp_path / "out"))
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(
+    ("locomo", "heldout", "reason"),
+    [
+        ("missing.json", "heldout.jsonl", "cannot read .*missing.json: No such file"),
+        ("broken.json", "heldout.jsonl", "broken.json is not a LoCoMo-format dataset: not JSON"),
+        ("tiny-locomo.json", "missing.jsonl", "cannot read .*missing.jsonl: No such file"),
+        ("tiny-locomo.json", "broken.json", "broken.json is not a labelled corpus"),
+    ],
+)
+def test_the_formation_evaluation_refuses_inputs_it_cannot_read(
+    provider_settings, fake_provider, tmp_path, locomo, heldout, reason
+):
+    write_tiny_dataset(tmp_path)
+    (tmp_path / "heldout.jsonl").write_text("\n".join(json.dumps(item) for item in HELDOUT))
+    (tmp_path / "broken.json").write_text("{")
+
+    with pytest.raises(CommandError, match=reason):
+        call_command(
+            "evaluate_formation",
+            "--locomo",
+            str(tmp_path / locomo),
+            "--heldout",
+            str(tmp_path / heldout),
+            "--out",
+            str(tmp_path / "out"),
+        )
+    assert fake_provider.requests == 0
+    assert not (tmp_path / "out").exists()

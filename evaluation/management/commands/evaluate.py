@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.arms import ARMS
-from evaluation.management.commands.import_conversations import read_dataset
+from evaluation.locomo import DatasetError, read_dataset
 from evaluation.report import write_report
 from evaluation.results import KS
 from evaluation.runner import EvaluationError, evaluate
@@ -31,7 +31,10 @@ class Command(BaseCommand):
             raise CommandError(f"--arms takes some of: {', '.join(ARMS)}")
         if options["k"] < max(KS):
             raise CommandError(f"--k must be at least {max(KS)} (recall is reported at {KS})")
-        dataset = read_dataset(options["file"])
+        try:
+            dataset = read_dataset(options["file"])
+        except DatasetError as error:
+            raise CommandError(str(error)) from None
         try:
             results = evaluate(
                 dataset,

@@ -7,7 +7,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.arms import ARMS, run_arm
-from evaluation.management.commands.import_conversations import read_dataset
+from evaluation.locomo import DatasetError, read_dataset
 
 
 class Command(BaseCommand):
@@ -26,7 +26,10 @@ class Command(BaseCommand):
     def handle(self, *args, **options):
         if options["k"] < 1:
             raise CommandError("--k must be at least 1")
-        dataset = read_dataset(options["file"])
+        try:
+            dataset = read_dataset(options["file"])
+        except DatasetError as error:
+            raise CommandError(str(error)) from None
         call_command("migrate", verbosity=0, interactive=False)
         record = run_arm(ARMS[options["arm"]], dataset, k=options["k"])
         Path(options["out"]).write_text(json.dumps(record), encoding="utf-8")

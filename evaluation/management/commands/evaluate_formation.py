@@ -1,20 +1,11 @@
 """Evaluate provider-assisted formation against the deterministic extractor; write
 results.json for `certify --capability formation_provider`."""
 
-import json
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from evaluation.formation_evaluation import PROVIDER, formation_results
-from evaluation.management.commands.import_conversations import read_dataset
-from memory.formation.hybrid import HybridExtractor
-from memory.formation.scoring import load_corpus
-from memory.providers.config import provider_config
-from memory.services.formation import configured_extractor
-
-DEFAULT_HELDOUT = Path(settings.BASE_DIR) / "tests" / "formation" / "corpus_heldout.jsonl"
+from evaluation.formation_evaluation import HELDOUT, PROVIDER, InputError, evaluate_formation
 
 FIGURES = (
     "facts",
@@ -32,13 +23,6 @@ FIGURES = (
 )
 
 
-def _read(path):
-    try:
-        return Path(path).read_bytes()
-    except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror}") from None
-
-
 class Command(BaseCommand):
     help = (
         "Run the deterministic extractor and the same assisted by the configured provider "
@@ -50,41 +34,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--locomo", required=True, help="LoCoMo JSON file")
-        parser.add_argument(
-            "--heldout", default=str(DEFAULT_HELDOUT), help="labelled corpus (JSON lines)"
-        )
+        parser.add_argument("--heldout", default=str(HELDOUT), help="labelled corpus (JSON lines)")
         parser.add_argument("--out", required=True, help="directory for the results")
 
     def handle(self, *args, **options):
-        config = provider_config()
-        if config is None:
-            raise CommandError(
-                "no provider is configured: set REVERIE_PROVIDER_BASE_URL and "
-                "REVERIE_PROVIDER_MODEL (`manage.py fake_provider` serves a fake one)"
-            )
-        dataset_bytes = _read(options["locomo"])
-        dataset = read_dataset(options["locomo"])
-        heldout_bytes = _read(options["heldout"])
         try:
-            heldout = load_corpus(options["heldout"])
-        except (ValueError, KeyError, TypeError) as error:
-            raise CommandError(f"{options['heldout']} is not a labelled corpus: {error}") from None
-        deterministic = configured_extractor()
-        assisted = HybridExtractor(configured_extractor(), config=config, evaluation=True)
-        results = formation_results(
-            dataset=dataset,
-            dataset_bytes=dataset_bytes,
-            heldout=heldout,
-            heldout_bytes=heldout_bytes,
-            deterministic=deterministic,
-            assisted=assisted,
-            provider=config.binding,
-        )
-        out_dir = Path(options["out"])
-        out_dir.mkdir(parents=True, exist_ok=True)
-        (out_dir / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
+            results = evaluate_formation(
+                locomo=options["locomo"], heldout=options["heldout"], out_dir=options["out"]
+            )
+        except InputError as error:
+            raise CommandError(str(error)) from None
         metrics = results["arms"][PROVIDER]
-        self.stdout.write(f"formation with {config.binding} vs the deterministic extractor")
+        self.stdout.write(
+            f"formation with {results['meta']['provider']} vs the deterministic extractor"
+        )
         for name in FIGURES:
             self.stdout.write(f"  {name}: {metrics[name]}")
-        self.stdout.write(f"results: {out_dir / 'results.json'}")
+        self.stdout.write(f"results: {Path(options['out']) / 'results.json'}")

@@ -1,26 +1,13 @@
 """Import a conversation dataset (LoCoMo format) into Reverie, one principal per speaker."""
 
 import sys
-from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from evaluation.locomo import DatasetError, load_dataset
+from evaluation.locomo import DatasetError, read_dataset
 from evaluation.services.importer import import_conversations
 
 FORMATS = ("locomo",)
-
-
-def read_dataset(path):
-    """Parse the dataset at ``path``, or raise ``CommandError`` saying why it cannot be used."""
-    try:
-        raw = Path(path).read_bytes()
-    except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror}") from None
-    try:
-        return load_dataset(raw)
-    except DatasetError as error:
-        raise CommandError(f"{path} is not a LoCoMo-format dataset: {error}") from None
 
 
 class ProgressBar:
@@ -56,7 +43,10 @@ class Command(BaseCommand):
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
     def handle(self, *args, **options):
-        dataset = read_dataset(options["file"])
+        try:
+            dataset = read_dataset(options["file"])
+        except DatasetError as error:
+            raise CommandError(str(error)) from None
         progress = None if options["quiet"] else ProgressBar(sys.stderr, "sessions")
         report = import_conversations(dataset, progress=progress)
         out = self.stdout.write
