@@ -24,7 +24,8 @@ from .provenance import code_digest, policy_versions
 
 DETERMINISTIC = "deterministic"
 PROVIDER = "formation_provider"
-# The frozen held-out part of the labelled corpus.
+# The frozen held-out part of the labelled corpus: what `evaluate_formation` reads
+# unless told otherwise, and what `certify` checks against its pinned digest.
 HELDOUT = Path(settings.BASE_DIR) / "tests" / "formation" / "corpus_heldout.jsonl"
 
 

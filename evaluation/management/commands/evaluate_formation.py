@@ -4,17 +4,14 @@ results.json for `certify --capability formation_provider`."""
 import json
 from pathlib import Path
 
-from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from evaluation.formation_evaluation import PROVIDER, formation_results
+from evaluation.formation_evaluation import HELDOUT, PROVIDER, formation_results
 from evaluation.management.commands.import_conversations import read_dataset
 from memory.formation.hybrid import HybridExtractor
 from memory.formation.scoring import load_corpus
 from memory.providers.config import provider_config
 from memory.services.formation import configured_extractor
-
-DEFAULT_HELDOUT = Path(settings.BASE_DIR) / "tests" / "formation" / "corpus_heldout.jsonl"
 
 FIGURES = (
     "facts",
@@ -50,9 +47,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--locomo", required=True, help="LoCoMo JSON file")
-        parser.add_argument(
-            "--heldout", default=str(DEFAULT_HELDOUT), help="labelled corpus (JSON lines)"
-        )
+        parser.add_argument("--heldout", default=str(HELDOUT), help="labelled corpus (JSON lines)")
         parser.add_argument("--out", required=True, help="directory for the results")
 
     def handle(self, *args, **options):
