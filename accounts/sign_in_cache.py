@@ -1,8 +1,8 @@
 """The database cache that holds the sign-in counters when there is no Redis.
 
-Django's ``DatabaseCache``, in a table ``migrate`` creates (accounts 0007), so
-that every web process counts the same failures. Counting needs what Django's
-version does not promise:
+Django's ``DatabaseCache``, in a table that ``migrate`` creates (no separate
+``createcachetable``), so that every web process counts the same failures.
+Counting needs what Django's version does not promise:
 
 - ``incr`` reads and writes the row under a lock in one transaction, keeping
   its expiry. Django's reads, then sets: two processes counting at once lose a

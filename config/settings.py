@@ -403,7 +403,26 @@ REVERIE_RECONSOLIDATION = {
 # on while a certificate of the capability's current code exists. Each names the
 # evaluation arm that measures it, the policy part its code digest covers and
 # the thresholds its metrics must meet ({"metric": {"min" | "max": value}}).
-# The flags that name them arrive with the capabilities.
+# The flag of the same name (REVERIE_FLAG_DEFAULTS) turns each on.
+#
+# Both reconsolidation capabilities are certified on the labelled synthetic banks
+# and held to the same bars: no false merge, no privacy failure, no drop of
+# original beliefs in recall with derived memories included, on every case of a
+# fixture of meaningful size.
+_RECONSOLIDATION_BANKS = {
+    # certify reads the labels from this fixture, never from results.json.
+    "datasets": {"fixtures": "604a0a7561de7bacdbb6ae1a1e0b76a45289a9eb7793773e05e756a8f3b477e7"},
+    "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
+    "thresholds": {
+        "cases": {"min": 40},
+        "failed": {"max": 0},
+        "false_merges": {"max": 0},
+        "privacy_failures": {"max": 0},
+        "atomic_recall_drop": {"max": 0.0},
+        # Summaries and hypotheses propose connections; a wrong one misleads.
+        "connection_precision": {"min": 0.9},
+    },
+}
 REVERIE_CAPABILITIES = {
     # Certified by `manage.py evaluate_formation` with the provider configured: on
     # the LoCoMo dev conversations the provider-assisted arm forms memories from at
@@ -429,33 +448,17 @@ REVERIE_CAPABILITIES = {
             "unsafe_stored": {"max": 0},
         },
     },
-    # Certified by `manage.py evaluate_reconsolidation` on the labelled synthetic
-    # banks: no false merge, no privacy failure, no drop of original beliefs in
-    # recall with derived memories included, on every case of a fixture of
-    # meaningful size.
+    # Certified by `manage.py evaluate_reconsolidation` on the banks above.
     "reconsolidation": {
         "arm": "reconsolidation",
         "policy": "reconsolidation",
         "evaluation": "reconsolidation",
-        # certify reads the labels from this fixture, never from results.json.
-        "datasets": {
-            "fixtures": "604a0a7561de7bacdbb6ae1a1e0b76a45289a9eb7793773e05e756a8f3b477e7"
-        },
-        "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
-        "thresholds": {
-            "cases": {"min": 40},
-            "failed": {"max": 0},
-            "false_merges": {"max": 0},
-            "privacy_failures": {"max": 0},
-            "atomic_recall_drop": {"max": 0.0},
-            # Summaries and hypotheses propose connections; a wrong one misleads.
-            "connection_precision": {"min": 0.9},
-        },
+        **_RECONSOLIDATION_BANKS,
     },
     # Certified by `manage.py evaluate_reconsolidation --arms ...,reconsolidation_provider`
-    # with the provider configured, on the same labelled banks and bars as
-    # reconsolidation: the certificate binds the provider, the model and the egress
-    # policy, and holds only while a formation_provider certificate does.
+    # with the provider configured, on the same banks and bars as reconsolidation: the
+    # certificate binds the provider, the model and the egress policy, and holds only
+    # while a formation_provider certificate does.
     "reconsolidation_provider": {
         "arm": "reconsolidation_provider",
         "policy": "reconsolidation_provider",
@@ -463,19 +466,7 @@ REVERIE_CAPABILITIES = {
         "provider": True,
         "privacy_bound": True,
         "upstream": ("formation_provider",),
-        "datasets": {
-            "fixtures": "604a0a7561de7bacdbb6ae1a1e0b76a45289a9eb7793773e05e756a8f3b477e7"
-        },
-        "fixture_minimums": {"merges": 16, "notices": 9, "no_merge_traps": 16},
-        "thresholds": {
-            "cases": {"min": 40},
-            "failed": {"max": 0},
-            "false_merges": {"max": 0},
-            "privacy_failures": {"max": 0},
-            "atomic_recall_drop": {"max": 0.0},
-            # Summaries and hypotheses propose connections; a wrong one misleads.
-            "connection_precision": {"min": 0.9},
-        },
+        **_RECONSOLIDATION_BANKS,
     },
 }
 REVERIE_CERTIFICATE_CHECK = "evaluation.certificates.certificate_refusal"

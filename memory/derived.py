@@ -10,6 +10,12 @@ shape of ``memory.api.serializers.DerivedOutput``.
 
 from dataclasses import dataclass
 
+from core.errors import ReverieError, validation_error
+
+# Memory's name for derived memories on its surfaces: what the memory list's ``include``
+# names, and the recall source the app registers (``include=["derived"]`` there).
+DERIVED = "derived"
+
 
 @dataclass(frozen=True)
 class DerivedProvider:
@@ -45,4 +51,29 @@ def derived_provider(*, whatever_the_surface=False):
     provider = _provider[0]
     if not whatever_the_surface and not provider.available():
         return None
+    return provider
+
+
+def derived_included(*, include, access):
+    """The provider when ``include`` (the names a memory list asks to include, or None)
+    names derived memories, otherwise None.
+
+    Any other name is refused, and so is ``DERIVED`` while the surface is off (there is
+    nothing to include then) or for an ``access`` that reaches only part of the memories:
+    derived memories span them."""
+    if not include:
+        return None
+    provider = derived_provider()
+    allowed = [DERIVED] if provider is not None else []
+    if provider is not None and DERIVED in include and not access.is_full:
+        raise ReverieError(
+            "forbidden",
+            "This token reaches only part of the memories; derived memories, which span "
+            "them, need a token with full access.",
+            field="include",
+        )
+    if unknown := sorted(set(include) - set(allowed)):
+        raise validation_error(
+            f"Unknown include: {', '.join(unknown)}.", field="include", allowed=allowed
+        )
     return provider

@@ -19,6 +19,7 @@ from memory.enums import (
     Portability,
     Sensitivity,
 )
+from memory.selectors.recall import recall_includes
 from memory.services.sessions import AUTHOR_NAME_MAX_CHARS, EXTERNAL_ID_MAX_CHARS
 from memory.text import SUBJECT_MAX_CHARS, SUBJECT_PATTERN
 
@@ -54,6 +55,24 @@ class StrictSerializer(serializers.Serializer):
             if unknown:
                 raise serializers.ValidationError(dict.fromkeys(unknown, ["Unknown field."]))
         return super().to_internal_value(data)
+
+
+class DocumentedChoiceField(serializers.ChoiceField):
+    """A value the schema lists the allowed choices of, passed on as given: the selector
+    or service it goes to checks it, so that the rule has one home and one error."""
+
+    def to_internal_value(self, data):
+        return data
+
+
+class DocumentedIntegerField(serializers.IntegerField):
+    """An integer the schema documents as at least ``minimum``, bounded by the selector or
+    service it goes to, so that the rule has one home and one error."""
+
+    def __init__(self, *, minimum, **kwargs):
+        super().__init__(**kwargs)
+        # Read by the schema only: set after ``__init__``, it adds no validator.
+        self.min_value = minimum
 
 
 # -- errors --------------------------------------------------------------------
@@ -300,23 +319,28 @@ class HistoryOutput(serializers.Serializer):
 # -- recall -----------------------------------------------------------------------
 
 
+# Recall's options read from JSON; ``memory.selectors.recall`` checks their values.
 class RecallInput(StrictSerializer):
     query = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
     types = serializers.ListField(
-        child=serializers.ChoiceField(choices=BeliefType.choices), required=False
+        child=DocumentedChoiceField(choices=BeliefType.choices), required=False
     )
     statuses = serializers.ListField(
-        child=serializers.ChoiceField(choices=LIVE_BELIEF_STATUS_CHOICES),
+        child=DocumentedChoiceField(choices=LIVE_BELIEF_STATUS_CHOICES),
         required=False,
     )
     since = serializers.DateTimeField(required=False, allow_null=True, default=None)
     include = serializers.ListField(
-        child=serializers.ChoiceField(choices=["messages", "derived"]),
-        required=False,
-        default=list,
+        child=DocumentedChoiceField(choices=()), required=False, default=list
     )
-    limit = serializers.IntegerField(required=False, min_value=1)
-    budget_chars = serializers.IntegerField(required=False, min_value=1)
+    limit = DocumentedIntegerField(required=False, minimum=1)
+    budget_chars = DocumentedIntegerField(required=False, minimum=1)
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # Read when asked: apps register their recall sources once they are ready.
+        fields["include"].child.choices = recall_includes()
+        return fields
 
 
 class RecallSourceOutput(serializers.Serializer):

@@ -43,7 +43,7 @@ class AccessRecord(OwnedModel):
     request_id = models.CharField(max_length=64)
     created_at = models.DateTimeField()
     # "Which tokens read this memory" looks the memory up in ``memory_ids``: on
-    # PostgreSQL a GIN index answers it (migration 0017); the other two are only read
+    # PostgreSQL a GIN index answers it (``IndexIdsHeld``); the other two are only read
     # with their record.
     memory_ids = PublicIdsField()
     message_ids = PublicIdsField()

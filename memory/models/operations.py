@@ -60,8 +60,8 @@ class SearchStatistics(models.Model):
 
     PostgreSQL's BM25 ranking (``memory.search.postgres``) divides by these;
     database triggers keep them in the transaction of every write, erasure
-    included (migration 0012). SQLite's FTS5 keeps its own and leaves this
-    table empty.
+    included (``KeepSearchStatistics``). SQLite's FTS5 keeps its own and leaves
+    this table empty.
     """
 
     class Collection(models.TextChoices):

@@ -10,7 +10,7 @@ class SearchTerm(OwnedModel):
     The document frequencies of BM25 (``memory.search.postgres``). Database
     triggers keep them in the transaction of every write and delete a lexeme
     with the last live row of the principal holding it, so erased text leaves
-    nothing here that other live text does not also hold (migration 0012).
+    nothing here that other live text does not also hold (``KeepSearchStatistics``).
     Lexemes are derived from memory text: the table is under row security.
     """
 

@@ -1,7 +1,7 @@
 """The spend ledger: every provider call reserves before it is sent and settles after.
 
-One ledger for every caller (formation now, reconsolidation's provider path
-later), with a daily cap per principal and a global daily cap
+One ledger for every caller (formation and reconsolidation's provider path),
+with a daily cap per principal and a global daily cap
 (``REVERIE_PROVIDER_SPEND``). A reservation is the most the call can cost; a
 call whose reservation does not fit under both caps is never sent. Settling
 replaces the reservation by the cost the provider reported. A worker that

@@ -6,7 +6,8 @@ weighted term frequency), computed over the principal's own rows:
 - the query's lexemes are the english configuration's stems of its terms;
 - each lexeme's document frequency comes from ``SearchTerm`` and the number
   of searchable rows and their total length from ``SearchStatistics``, both
-  kept by triggers in the transaction of every write (migration 0012);
+  kept by triggers in the transaction of every write
+  (``memory.migration_operations.KeepSearchStatistics``);
 - a row's length is its number of tokens, stop words included: the position
   of its last lexeme, as FTS5 counts them.
 
@@ -36,7 +37,8 @@ FILL_ROWS = 5
 MIN_IDF = 1e-6
 
 # These predicates repeat the partial GIN indexes' WHERE clauses word for word
-# (migrations 0002 and 0011) so that the planner can use them.
+# (the ``pg_condition`` of the operations that create them) so that the planner
+# can use them.
 _LIVE_BELIEF = "{0}.status IN ('active', 'provisional')"
 _SEARCHABLE_MESSAGE = (
     "{0}.redacted_at IS NULL AND {0}.event_type IN ("
@@ -59,8 +61,8 @@ class _Collection:
     statistics: str
     searchable: str
     # A lexeme's weighted frequency in a row, from ``unnest(search_vector)``:
-    # message authors are indexed at weight B, which counts 0.4 as FTS5's
-    # column weight does for SQLite (migration 0011).
+    # message authors are indexed at weight B (``IndexMessageAuthors``), which
+    # counts 0.4 as FTS5's column weight does for SQLite.
     frequency: str
 
 
@@ -79,7 +81,7 @@ _MESSAGES = _Collection(
 _DERIVED = _Collection(
     table="reconsolidation_derivedmemory",
     statistics="derived",
-    # The GIN index's condition (reconsolidation migration 0004).
+    # The derived-memory GIN index's condition, word for word, as above.
     searchable="{0}.status = 'active' AND NOT {0}.restricted",
     frequency="cardinality(t.positions)",
 )

@@ -74,7 +74,7 @@ def message_matches(*, owner_id, terms, since, limit, include_sensitive):
         params.append(connection.ops.adapt_datetimefield_value(since))
     return _ranked(
         # The author's name counts at 0.4 of the text, as a lexeme of weight B
-        # does in PostgreSQL's BM25 (memory.search.postgres, migration 0011).
+        # does in PostgreSQL's BM25 (memory.search.postgres).
         "SELECT e.id, bm25(memory_event_fts, 1.0, 0.4) AS score FROM memory_event_fts "
         "JOIN memory_event e ON e.id = memory_event_fts.rowid "
         f"WHERE {' AND '.join(where)} ORDER BY score, e.id DESC LIMIT %s",

@@ -27,9 +27,9 @@ class DueSession:
 def flag_due_at(created_at, payload):
     """When a formation flag becomes due, or None when it can never be.
 
-    The persisted ``not_before`` decides; a legacy flag without one is due at
-    its own time. A value that is not an ISO time with a timezone makes the
-    flag ineligible rather than guessing (or failing the sweep).
+    The persisted ``not_before`` decides; a flag without one is due at its
+    own time. A value that is not an ISO time with a timezone makes the flag
+    ineligible rather than guessing (or failing the sweep).
     """
     raw = payload.get("not_before") if isinstance(payload, dict) else None
     if raw is None:

@@ -92,6 +92,15 @@ def register_recall_source(name, find, *, with_sources):
     EXTRA_SOURCES[name] = ExtraSource(find=find, with_sources=with_sources)
 
 
+# ``include`` names recall's own optional source by this name.
+MESSAGES = "messages"
+
+
+def recall_includes():
+    """What ``include`` may name: original messages, then each registered source."""
+    return [MESSAGES, *EXTRA_SOURCES]
+
+
 def _check_datetime(value, name):
     if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
         raise validation_error(f"{name} must be a datetime with a timezone.", field=name)
@@ -107,6 +116,9 @@ def _string_list(values, name):
 
 
 def _check_options(*, types, statuses, include, limit, budget_chars, since):
+    """Recall's options with their defaults, or a validation error naming the field: the
+    one place their rules are kept, for the API (whose ``RecallInput`` only reads the
+    JSON) and for callers in Python alike."""
     limits = settings.REVERIE_LIMITS
     limit = limits["recall_default_limit"] if limit is None else limit
     if (
@@ -138,8 +150,8 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
             field="statuses",
         )
     include = _string_list(include, "include")
-    known = {"messages", *EXTRA_SOURCES}
-    if unknown := sorted(set(include) - known):
+    known = recall_includes()
+    if unknown := sorted(set(include) - set(known)):
         raise validation_error(
             f"Unknown include: {', '.join(unknown)}.", field="include", allowed=sorted(known)
         )
@@ -371,7 +383,7 @@ def recall(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, access=access
             )
         ranked_lists = [_belief_items(principal, belief_rows, access)]
-        if "messages" in include and terms:
+        if MESSAGES in include and terms:
             # Left out in the search itself, so that they take no place of a message shown.
             message_rows = message_matches(
                 owner_id=principal.pk,

@@ -28,10 +28,9 @@ from memory.models import AccessRecord, AccessRecordFailure
 from memory.models.base import new_public_id
 from memory.principal import discovery_context, principal_context, principal_transaction
 
-logger = logging.getLogger(__name__)
+from .batches import delete_in_batches
 
-# Records deleted per statement by the purge (see memory.services.account.PURGE_BATCH).
-PURGE_BATCH = 10_000
+logger = logging.getLogger(__name__)
 
 # Failures of this request (context) not counted yet: their transaction broke.
 _uncounted = contextvars.ContextVar("access_failures_uncounted", default=0)
@@ -168,13 +167,10 @@ def access_retention_cutoff(*, now=None):
 
 def access_record_purge(*, principal, before):
     """Delete the principal's access records created before ``before``; return how many."""
-    purged = 0
     with principal_transaction(principal):
-        old = AccessRecord.objects.filter(owner=principal, created_at__lt=before)
-        while batch := list(old.values_list("pk", flat=True)[:PURGE_BATCH]):
-            AccessRecord.objects.filter(owner=principal, pk__in=batch).delete()
-            purged += len(batch)
-    return purged
+        return delete_in_batches(
+            AccessRecord.objects.filter(owner=principal, created_at__lt=before)
+        )
 
 
 def access_record_purge_sweep(*, now=None, principals=500):

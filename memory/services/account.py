@@ -37,6 +37,8 @@ from memory.principal import principal_context, principal_transaction
 from memory.search import forget_erased
 from memory.selectors.access import access_items, access_record_list
 
+from .batches import delete_in_batches
+
 ERASURE_SALT = "reverie.account-erasure"
 ERASURE_TOKEN_LIFETIME = timedelta(minutes=10)
 
@@ -63,23 +65,6 @@ _OWNED_MODELS = (
     SearchStatistics,
     SearchTerm,
 )
-
-
-# Rows deleted per statement. The cascade collector names each deleted row in
-# its queries, and PostgreSQL takes at most 65,535 parameters in one: a bank of
-# 100,000 memories deleted at once could not be erased.
-PURGE_BATCH = 10_000
-
-
-def _purge(model, principal):
-    """Delete the principal's rows of ``model`` a batch at a time; return how many rows went
-    (with what they cascaded to)."""
-    rows = model.objects.filter(owner=principal)
-    total = 0
-    while batch := list(rows.values_list("pk", flat=True)[:PURGE_BATCH]):
-        count, _ = model.objects.filter(owner=principal, pk__in=batch).delete()
-        total += count
-    return total
 
 
 def account_erasure_request(*, principal):
@@ -124,7 +109,9 @@ def account_purge(*, principal):
         # the cascade collector never has to gather a whole bank into memory.
         Belief.objects.filter(owner=principal).update(supersedes=None)
         for model in _OWNED_MODELS:
-            deleted[model._meta.model_name] = _purge(model, principal)
+            deleted[model._meta.model_name] = delete_in_batches(
+                model.objects.filter(owner=principal)
+            )
         principal.delete()
         forget_erased()
     return deleted

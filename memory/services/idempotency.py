@@ -28,7 +28,11 @@ from memory.models import IdempotencyRecord, MaintenanceDue
 from memory.principal import principal_context, principal_transaction
 
 IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
-_KEY_RE = re.compile(r"^[\x21-\x7e]{1,200}$")
+IDEMPOTENCY_KEY_MAX_CHARS = 200
+# What a key may be: 1 to IDEMPOTENCY_KEY_MAX_CHARS printable ASCII characters. The API
+# schema documents the header with this pattern, so the two cannot differ.
+IDEMPOTENCY_KEY_PATTERN = rf"^[!-~]{{1,{IDEMPOTENCY_KEY_MAX_CHARS}}}$"
+_KEY_RE = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
 def idempotency_fingerprint(material):
@@ -43,10 +47,12 @@ def idempotency_fingerprint(material):
 
 
 def idempotency_key_check(key):
-    """Refuse a key that is not 1 to 200 printable ASCII characters."""
-    if not isinstance(key, str) or not _KEY_RE.match(key):
+    """Refuse a key that does not match ``IDEMPOTENCY_KEY_PATTERN``."""
+    # fullmatch: Python's ``$`` also matches before a final newline, the schema's does not.
+    if not isinstance(key, str) or not _KEY_RE.fullmatch(key):
         raise validation_error(
-            "Idempotency-Key must be 1 to 200 printable characters.", field="Idempotency-Key"
+            f"Idempotency-Key must be 1 to {IDEMPOTENCY_KEY_MAX_CHARS} printable characters.",
+            field="Idempotency-Key",
         )
     return key
 

@@ -16,6 +16,7 @@ from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import DerivedOutput, MemoryOutput, RevisionInput
 from memory.selectors.beliefs import belief_detail
 from memory.selectors.feeds import change_feed
+from memory.services.idempotency import IDEMPOTENCY_KEY_PATTERN
 from reconsolidation.selectors.derived import derived_detail
 from reconsolidation.selectors.operations import (
     operation_detail,
@@ -43,8 +44,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     "Idempotency-Key",
     str,
     location=OpenApiParameter.HEADER,
-    # idempotency_key_check's rule: 1 to 200 printable ASCII characters.
-    pattern=r"^[!-~]{1,200}$",
+    pattern=IDEMPOTENCY_KEY_PATTERN,
     description=(
         "Replays return the first answer's receipt without acting again; shared with "
         "every other write of the owner, so one key names one request."

@@ -5,6 +5,7 @@ from django.http import Http404
 
 from memory.review.base import OwnerAdmin
 from memory.selectors.flags import surfaces_enabled
+from memory.services.idempotency import IDEMPOTENCY_KEY_MAX_CHARS
 
 SURFACE = "reconsolidation_surface"
 
@@ -33,4 +34,6 @@ class ActionForm(forms.Form):
     """The revision the owner saw, and the key that makes a second click a replay."""
 
     expected_revision = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-    idempotency_key = forms.CharField(max_length=200, widget=forms.HiddenInput)
+    idempotency_key = forms.CharField(
+        max_length=IDEMPOTENCY_KEY_MAX_CHARS, widget=forms.HiddenInput
+    )

@@ -15,13 +15,15 @@ from django.utils import timezone
 
 from memory import search
 from memory.access import FULL_ACCESS
+from memory.derived import DERIVED
 from memory.models import BeliefSource
 from memory.principal import principal_context
 from memory.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from reconsolidation.models import DerivedMemory, Lineage
 
-KIND = "derived"
+# Registered under memory's own name for derived memories, which its surfaces use.
+KIND = DERIVED
 _evaluating = ContextVar("derived_recall_evaluating", default=False)
 _replay_now = ContextVar("derived_recall_replay_now", default=None)
 

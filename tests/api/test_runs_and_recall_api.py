@@ -1,5 +1,8 @@
 import pytest
 
+from core.errors import ReverieError
+from memory.selectors.recall import EXTRA_SOURCES, ExtraSource, recall
+
 from .helpers import error_of, remember, say, start_session
 
 
@@ -100,3 +103,41 @@ def test_bad_recall_options_are_validation_errors(api, body):
     response = api.post("/api/v1/recall", body, format="json")
 
     assert (response.status_code, error_of(response)) == (400, "validation_error")
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"limit": 0},
+        {"limit": 1000},
+        {"budget_chars": 0},
+        {"types": ["opinion"]},
+        {"types": [1]},
+        {"statuses": ["deleted"]},
+        {"include": ["everything"]},
+    ],
+)
+def test_a_bad_recall_option_is_refused_as_recall_itself_refuses_it(api, owner, options):
+    with pytest.raises(ReverieError) as refused:
+        recall(principal=owner, query="x", **options)
+
+    response = api.post("/api/v1/recall", {"query": "x", **options}, format="json")
+
+    error = response.json()["error"]
+    assert (response.status_code, error_of(response)) == (400, refused.value.code)
+    assert (error["message"], error["details"]) == (refused.value.message, refused.value.details)
+
+
+def test_a_registered_recall_source_is_documented_and_accepted(api, client, monkeypatch):
+    source = ExtraSource(find=lambda *args: [], with_sources=lambda _, items, __: items)
+    monkeypatch.setitem(EXTRA_SOURCES, "notes", source)
+
+    schema = client.get("/api/v1/schema/?format=json").json()
+    response = api.post("/api/v1/recall", {"query": "x", "include": ["notes"]}, format="json")
+
+    assert schema["components"]["schemas"]["IncludeEnum"]["enum"] == [
+        "messages",
+        "derived",
+        "notes",
+    ]
+    assert response.status_code == 200, response.content

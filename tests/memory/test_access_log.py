@@ -7,6 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.db import DatabaseError, connection, transaction
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 
@@ -15,6 +16,7 @@ from memory.models import AccessRecord, AccessRecordFailure
 from memory.principal import principal_context, principal_transaction
 from memory.schedules import declared_schedules
 from memory.selectors.access import access_record_list, memory_readers
+from memory.services import batches
 from memory.services.access_log import (
     access_record,
     access_record_failure_count,
@@ -68,6 +70,30 @@ def test_the_purge_removes_records_past_retention_and_nothing_newer(
     assert count(AccessRecord, other_owner) == 0
     assert {old.pk, their_old.pk}.isdisjoint(AccessRecord.objects.values_list("pk", flat=True))
     assert access_record_purge_sweep(now=now) == 0
+
+
+def test_the_purge_deletes_an_owners_records_a_batch_at_a_time(owner, token, settings, monkeypatch):
+    # As an erasure does: one statement for every record could outgrow PostgreSQL's
+    # 65,535 parameters.
+    monkeypatch.setattr(batches, "PURGE_BATCH", 2)
+    settings.REVERIE_ACCESS = {**settings.REVERIE_ACCESS, "retention_days": 90}
+    now = timezone.now()
+    for _ in range(5):
+        read(owner, token, at=now - timedelta(days=91))
+    kept = read(owner, token, at=now - timedelta(days=1))
+    statements = []
+    original = QuerySet.delete
+
+    def counting_delete(queryset):
+        statements.append(queryset.model._meta.model_name)
+        return original(queryset)
+
+    monkeypatch.setattr(QuerySet, "delete", counting_delete)
+
+    assert access_record_purge_sweep(now=now) == 5
+    assert statements == ["accessrecord"] * 3  # 2 + 2 + 1
+    with principal_context(owner):
+        assert list(AccessRecord.objects.values_list("pk", flat=True)) == [kept.pk]
 
 
 def test_the_purge_runs_on_a_schedule():

@@ -11,7 +11,7 @@ from accounts.services import api_token_create
 from core.errors import ReverieError
 from memory.models import AccessRecord, Belief, BeliefStatusCount, Event, Session
 from memory.principal import principal_context
-from memory.services import account
+from memory.services import batches
 from memory.services.access_log import access_record
 from memory.services.account import (
     account_erase,
@@ -215,7 +215,7 @@ def test_an_expired_token_is_a_conflict(owner, monkeypatch):
 def test_a_bank_larger_than_one_delete_is_erased_batch_by_batch(owner, monkeypatch):
     # PostgreSQL takes at most 65,535 parameters per statement, and the cascade
     # collector names every row it deletes: a whole bank at once could not go.
-    monkeypatch.setattr(account, "PURGE_BATCH", 3)
+    monkeypatch.setattr(batches, "PURGE_BATCH", 3)
     session, messages = conversation(owner, *[f"Message {n}." for n in range(7)])
     for number, message in enumerate(messages):
         remember(owner, f"User said {number}.", sources=[message])

@@ -68,7 +68,7 @@ def test_a_closed_session_is_due_at_once(owner):
     assert ids(formation_due(now=timezone.now() + timedelta(seconds=1))) == [str(session.public_id)]
 
 
-def test_a_legacy_flag_without_not_before_is_due_at_its_own_time(owner):
+def test_a_flag_without_not_before_is_due_at_its_own_time(owner):
     session, _ = conversation(owner, "hello")
     flag(owner, session, payload={})
 

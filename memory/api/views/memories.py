@@ -3,7 +3,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
 from rest_framework.response import Response
 
-from core.errors import ReverieError, validation_error
+from core.errors import validation_error
 from memory.api.base import (
     WITH_BODY,
     ApiView,
@@ -23,7 +23,7 @@ from memory.api.serializers import (
     MemoryRememberInput,
     RevisionInput,
 )
-from memory.derived import derived_provider
+from memory.derived import derived_included
 from memory.selectors.beliefs import (
     belief_changes,
     belief_detail,
@@ -66,28 +66,6 @@ def _bool(request, name):
     raise validation_error(f"{name} must be true or false.", field=name)
 
 
-def _included_derived(request):
-    """The derived-memory provider when the request asks for ``include=derived``; a request
-    naming anything else, or derived memories while their surface is off, is refused."""
-    include = _csv(request, "include")
-    if not include:
-        return None
-    provider = derived_provider()
-    allowed = ["derived"] if provider is not None else []
-    if provider is not None and "derived" in include and not request.access.is_full:
-        raise ReverieError(
-            "forbidden",
-            "This token reaches only part of the memories; derived memories, which span "
-            "them, need a token with full access.",
-            field="include",
-        )
-    if unknown := sorted(set(include) - set(allowed)):
-        raise validation_error(
-            f"Unknown include: {', '.join(unknown)}.", field="include", allowed=allowed
-        )
-    return provider
-
-
 class MemoryListApi(ApiView):
     @extend_schema(
         operation_id="memories_list",
@@ -121,7 +99,7 @@ class MemoryListApi(ApiView):
         responses={200: MemoryPageOutput, **errors("validation_error")},
     )
     def get(self, request):
-        provider = _included_derived(request)
+        provider = derived_included(include=_csv(request, "include"), access=request.access)
         beliefs = belief_list(
             principal=request.user,
             statuses=_csv(request, "status"),
