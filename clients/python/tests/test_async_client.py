@@ -199,11 +199,12 @@ async def test_the_owner_lists_the_reads_of_their_tokens(service):
         memory = await owner.remember("User keeps a sourdough starter.")
         async with AsyncReverieClient(service.url, token=service.tokens["alice-read-only"]) as ro:
             await ro.memory_get(memory.id)
-        (record,) = await owner.access_list(memory=memory.id)
-    assert (record.token_id, record.memory_ids) == (
-        service.token_ids["alice-read-only"],
-        [memory.id],
-    )
+        # Newest first: the read, then the owner's own write, whose answer carried the memory.
+        read, written = await owner.access_list(memory=memory.id)
+    assert [(r.token_id, r.route, r.memory_ids) for r in (read, written)] == [
+        (service.token_ids["alice-read-only"], "api:memory", [memory.id]),
+        (service.token_ids["alice"], "api:memories", [memory.id]),
+    ]
 
 
 async def test_the_owner_pauses_and_resumes_a_token(service):
