@@ -55,10 +55,10 @@ class ApiToken(models.Model):
     # Set while its owner has paused it: it is refused on every route until
     # resumed, and keeps its secret, name and scope meanwhile.
     paused_at = models.DateTimeField(null=True, blank=True)
-    # What the token may reach (memory.access): every scope of the principal,
+    # What the token may reach (memory.reach): every scope of the principal,
     # or "assistant:<slug>" (that assistant's memories and the principal-wide
     # ones); whether it may write; whether recall and lists show memories
-    # marked sensitive. Tokens made before these existed keep full access.
+    # marked sensitive. Tokens made before these existed reach everything.
     scope = models.CharField(max_length=80, default="principal")
     read_only = models.BooleanField(default=False)
     include_sensitive = models.BooleanField(default=True)

@@ -47,7 +47,7 @@ def api_token_create(
     The secret is not stored and cannot be shown again. ``via`` names the
     operator surface when someone other than the owner issues it (the shell).
     ``scope``, ``read_only`` and ``include_sensitive`` narrow what it reaches
-    (``memory.access``); by default it reaches everything.
+    (``memory.reach``); by default it reaches everything.
     """
     if not isinstance(name, str) or not name.strip() or len(name) > NAME_MAX_CHARS:
         raise validation_error(f"name must be 1 to {NAME_MAX_CHARS} characters.", field="name")

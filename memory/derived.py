@@ -1,6 +1,6 @@
 """Memories derived by an app built on ``memory`` (reconsolidation), on memory's own surfaces.
 
-``memory`` never imports that app. It registers one ``DerivedProvider`` here
+``memory`` never imports that app. It registers one ``DerivedSurface`` here
 from its ``AppConfig.ready``; the memory list (``include=derived``), the
 export, the review queue and each memory's page ask it, and show nothing
 derived while none is registered. Every function takes the principal and
@@ -18,7 +18,10 @@ DERIVED = "derived"
 
 
 @dataclass(frozen=True)
-class DerivedProvider:
+class DerivedSurface:
+    """An app's derived memories as memory's surfaces show them: each surface calls one
+    of these functions, and none while ``available()`` says the app's view is off."""
+
     # available() -> bool: whether the owner's view of derived memories is on. Off,
     # the surfaces below show nothing derived (the export still holds it all).
     available: object
@@ -35,45 +38,45 @@ class DerivedProvider:
     about_memory: object
 
 
-_provider = []
+_surface = []
 
 
-def register_derived_provider(provider):
-    """Make ``provider`` the one that memory's surfaces ask (the last registered wins)."""
-    _provider[:] = [provider]
+def register_derived_surface(surface):
+    """Make ``surface`` the one that memory's surfaces ask (the last registered wins)."""
+    _surface[:] = [surface]
 
 
-def derived_provider(*, whatever_the_surface=False):
-    """The registered provider, or None when there is none or, unless
-    ``whatever_the_surface``, when its surface is off."""
-    if not _provider:
+def derived_surface(*, whatever_the_surface=False):
+    """The registered surface, or None when there is none or, unless
+    ``whatever_the_surface``, when it is off."""
+    if not _surface:
         return None
-    provider = _provider[0]
-    if not whatever_the_surface and not provider.available():
+    surface = _surface[0]
+    if not whatever_the_surface and not surface.available():
         return None
-    return provider
+    return surface
 
 
-def derived_included(*, include, access):
-    """The provider when ``include`` (the names a memory list asks to include, or None)
+def derived_included(*, include, reach):
+    """The surface when ``include`` (the names a memory list asks to include, or None)
     names derived memories, otherwise None.
 
     Any other name is refused, and so is ``DERIVED`` while the surface is off (there is
-    nothing to include then) or for an ``access`` that reaches only part of the memories:
+    nothing to include then) or for a ``reach`` over only part of the memories:
     derived memories span them."""
     if not include:
         return None
-    provider = derived_provider()
-    allowed = [DERIVED] if provider is not None else []
-    if provider is not None and DERIVED in include and not access.is_full:
+    surface = derived_surface()
+    allowed = [DERIVED] if surface is not None else []
+    if surface is not None and DERIVED in include and not reach.is_full:
         raise ReverieError(
             "forbidden",
             "This token reaches only part of the memories; derived memories, which span "
-            "them, need a token with full access.",
+            "them, need a token that reaches all of them.",
             field="include",
         )
     if unknown := sorted(set(include) - set(allowed)):
         raise validation_error(
             f"Unknown include: {', '.join(unknown)}.", field="include", allowed=allowed
         )
-    return provider
+    return surface

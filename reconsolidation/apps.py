@@ -28,13 +28,13 @@ class ReconsolidationConfig(AppConfig):
         # The tick runs in memory's maintenance slot without memory importing this app.
         maintenance_extend(schedules=maintenance.schedules, run_once=maintenance.run_once)
 
-        from memory.derived import register_derived_provider
+        from memory.derived import register_derived_surface
 
-        from .provider import provider
+        from .derived_surface import surface
 
         # Derived memories on memory's own surfaces: the memory list, the export, the
         # review queue and each memory's page.
-        register_derived_provider(provider)
+        register_derived_surface(surface)
 
         from .review import review_register
 

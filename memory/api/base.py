@@ -13,7 +13,7 @@ from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
 from core.errors import HTTP_STATUS_BY_CODE, validation_error
-from memory.access import access_for
+from memory.reach import reach_for
 from memory.selectors.flags import surfaces_enabled
 from memory.services.access_log import access_record
 from memory.services.idempotency import (
@@ -61,17 +61,17 @@ def int_param(request, name, default, low, high=None):
 class ApiView(APIView):
     """A view of the memory API: 404 for everyone while one of its ``surfaces`` is off.
 
-    Each request carries its ``access`` (``memory.access``): everything for
+    Each request carries its ``reach`` (``memory.reach``): everything for
     the owner's browser session, what its token allows for a token. Selectors
     and services apply it to what they read and write; a route that spans the
-    whole account says so with ``needs_full_access``.
+    whole account says so with ``needs_full_reach``.
     """
 
     # Surface flags that must all be on for the route to exist.
     surfaces = ("memory_api",)
     # Routes over the whole account (export, erasure, the access log, token
-    # controls, derived memories and operations): only for full access.
-    needs_full_access = False
+    # controls, derived memories and operations): only for a token of full reach.
+    needs_full_reach = False
 
     def initial(self, request, *args, **kwargs):
         # Before authentication, so that an off surface looks absent even to
@@ -79,9 +79,9 @@ class ApiView(APIView):
         if not surfaces_enabled(self.surfaces):
             raise exceptions.NotFound()
         super().initial(request, *args, **kwargs)
-        request.access = access_for(request.auth)
-        if self.needs_full_access:
-            request.access.check_full("this route")
+        request.reach = reach_for(request.auth)
+        if self.needs_full_reach:
+            request.reach.check_full("this route")
 
     def record_access(self, *, memories=(), messages=(), derived=(), after_write=False):
         """Record, for an answer given to a token, what it carried (public ids): the

@@ -41,7 +41,7 @@ def scope_field():
         required=False,
         help_text=(
             "'principal' (every assistant of the owner) or 'assistant:<slug>'; by default "
-            "the token's own scope (the principal's for a token of full access)."
+            "the token's own scope (the principal's for a token of full reach)."
         ),
     )
 

@@ -16,7 +16,7 @@ from django.utils.http import urlencode
 from django.utils.text import Truncator
 
 from core.errors import ReverieError
-from memory.derived import derived_provider
+from memory.derived import derived_surface
 from memory.enums import LIVE_BELIEF_STATUSES, Authority, BeliefStatus
 from memory.selectors.access import memory_readers
 from memory.selectors.beliefs import (
@@ -246,10 +246,10 @@ class MemoryAdmin(BeliefPagesAdmin):
     def _derived_about(request, belief):
         """What reconsolidation derived from this memory, notices first; nothing while its
         surface is off."""
-        provider = derived_provider()
-        if provider is None:
+        surface = derived_surface()
+        if surface is None:
             return None
-        views = provider.about_memory(request.user, belief)
+        views = surface.about_memory(request.user, belief)
         return sorted(views, key=lambda view: view["derived_kind"] != "uncertainty_notice")
 
     def changelist_view(self, request, extra_context=None):
@@ -444,10 +444,10 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
     def derived_waiting(self, request, *, limit):
         """Derived memories (hypotheses among them) waiting for the owner's decision, at most
         ``limit``, and how many wait in all; none while their surface is off."""
-        provider = derived_provider()
-        if provider is None:
+        surface = derived_surface()
+        if surface is None:
             return [], 0
-        return provider.awaiting_review(request.user, limit=limit)
+        return surface.awaiting_review(request.user, limit=limit)
 
     def has_review_permission(self, request):
         return request.user.is_active

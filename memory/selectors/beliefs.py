@@ -2,9 +2,9 @@ from django.db.models import Prefetch, Q
 
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
-from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
 from memory.models import AuditRecord, Belief, BeliefSource
+from memory.reach import FULL_REACH
 
 from .feeds import change_feed
 
@@ -26,15 +26,15 @@ def belief_list(
     types=None,
     needs_review=None,
     since=None,
-    access=FULL_ACCESS,
+    reach=FULL_REACH,
     related=False,
 ):
-    """The principal's beliefs that ``access`` sees, newest change first; every filter is
+    """The principal's beliefs that ``reach`` sees, newest change first; every filter is
     optional. ``related`` fetches what a memory's representation shows with each page of
     them (see ``with_relations``)."""
-    beliefs = access.filter(Belief.objects.filter(owner=principal))
+    beliefs = reach.filter(Belief.objects.filter(owner=principal))
     if related:
-        beliefs = with_relations(beliefs, access=access)
+        beliefs = with_relations(beliefs, reach=reach)
     if statuses is not None:
         beliefs = beliefs.filter(
             status__in=_check_choices(statuses, BeliefStatus.values, "statuses")
@@ -55,31 +55,31 @@ def belief_review_queue(*, principal):
     )
 
 
-def belief_get(*, principal, belief_id, for_update=False, access=FULL_ACCESS):
-    """The principal's belief with this public id, if ``access`` sees it; else ``not_found``."""
-    beliefs = access.filter(Belief.objects.filter(owner=principal))
+def belief_get(*, principal, belief_id, for_update=False, reach=FULL_REACH):
+    """The principal's belief with this public id, if ``reach`` sees it; else ``not_found``."""
+    beliefs = reach.filter(Belief.objects.filter(owner=principal))
     if for_update:
         beliefs = beliefs.select_for_update()
     return _one(beliefs, belief_id)
 
 
-def belief_detail(*, principal, belief_id, access=FULL_ACCESS):
+def belief_detail(*, principal, belief_id, reach=FULL_REACH):
     """``belief_get`` with what a memory's representation shows: the versions either side
     of it and its sources with their messages, fetched with it (two queries, not four)."""
-    beliefs = with_relations(access.filter(Belief.objects.filter(owner=principal)), access=access)
+    beliefs = with_relations(reach.filter(Belief.objects.filter(owner=principal)), reach=reach)
     return _one(beliefs, belief_id)
 
 
-def with_relations(beliefs, *, access=FULL_ACCESS):
+def with_relations(beliefs, *, reach=FULL_REACH):
     """``beliefs`` with their neighbouring versions and their sources' messages and sessions.
 
-    Only the sources whose messages ``access`` reaches: a memory every assistant sees may
+    Only the sources whose messages ``reach`` sees: a memory every assistant sees may
     have been formed from one assistant's conversation, whose messages (and their ids)
     another assistant's token must not learn through it, or from a message labelled
     sensitive, which a token kept from sensitive things must not read in an excerpt.
     """
     sources = BeliefSource.objects.select_related("event__session").order_by("id")
-    sources = access.filter(
+    sources = reach.filter(
         sources, scope_field="event__session__scope", sensitivity_field="event__sensitivity"
     )
     return beliefs.select_related("supersedes", "superseded_by").prefetch_related(
@@ -117,13 +117,13 @@ def belief_versions(*, principal, belief):
     return [*reversed(earlier), belief, *later]
 
 
-def belief_history(*, principal, belief_id, access=FULL_ACCESS):
+def belief_history(*, principal, belief_id, reach=FULL_REACH):
     """The versions of a memory and every audited change to them, oldest first."""
-    belief = belief_get(principal=principal, belief_id=belief_id, access=access)
+    belief = belief_get(principal=principal, belief_id=belief_id, reach=reach)
     versions = belief_versions(principal=principal, belief=belief)
-    # A correction may have marked one version sensitive: each shows only if ``access``
+    # A correction may have marked one version sensitive: each shows only if ``reach``
     # sees it, with the sources it reaches.
-    shown = with_relations(access.filter(Belief.objects.filter(owner=principal)), access=access)
+    shown = with_relations(reach.filter(Belief.objects.filter(owner=principal)), reach=reach)
     shown = shown.in_bulk([version.pk for version in versions])
     versions = [shown[version.pk] for version in versions if version.pk in shown]
     changes = (

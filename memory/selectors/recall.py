@@ -7,11 +7,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from core.errors import validation_error
-from memory.access import FULL_ACCESS
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.formation.gates import redact_secrets
 from memory.models import Belief, Event
 from memory.principal import principal_context
+from memory.reach import FULL_REACH
 from memory.search import belief_matches, message_matches
 from memory.text import query_terms
 
@@ -75,9 +75,9 @@ class RecallResult:
 
 # Further recall sources (e.g. derived memories) register here by name, so
 # that ``include`` can name them without this module importing their apps.
-# Each is ``find(principal, terms, since, limit, access) -> [RecallItem]``, best first,
-# only what ``access`` (memory.access) sees,
-# items without their sources; ``with_sources(principal, items, access) -> items``
+# Each is ``find(principal, terms, since, limit, reach) -> [RecallItem]``, best first,
+# only what ``reach`` (memory.reach) sees,
+# items without their sources; ``with_sources(principal, items, reach) -> items``
 # then gives its own items theirs, once the budget has chosen what is returned.
 EXTRA_SOURCES = {}
 
@@ -201,11 +201,11 @@ _BELIEF_SOURCE_COLUMNS = (
 )
 
 
-def _belief_items(principal, matches, access):
+def _belief_items(principal, matches, reach):
     """Matched beliefs in match order, each with its sources (oldest first), in one query:
     a row per belief and source, or one row with no source for a belief without any.
 
-    A source shows only when ``access`` reaches its message: a memory every assistant
+    A source shows only when ``reach`` sees its message: a memory every assistant
     sees may rest on one assistant's conversation, or on a message labelled sensitive."""
     rows, sources = {}, {}
     for row in (
@@ -215,7 +215,7 @@ def _belief_items(principal, matches, access):
     ):
         rows.setdefault(row.id, row)
         excerpt, *event, scope, sensitivity = row[len(_BELIEF_COLUMNS) :]
-        if event[0] is not None and access.sees(scope=scope, sensitivity=sensitivity):
+        if event[0] is not None and reach.sees(scope=scope, sensitivity=sensitivity):
             sources.setdefault(row.id, []).append(recall_source(event, excerpt))
     return [
         RecallItem(
@@ -234,7 +234,7 @@ def _belief_items(principal, matches, access):
         )
         for row_id, score in matches
         if (row := rows.get(row_id)) is not None
-        and access.sees(scope=row.scope, sensitivity=row.sensitivity)
+        and reach.sees(scope=row.scope, sensitivity=row.sensitivity)
     ]
 
 
@@ -248,7 +248,7 @@ def _masked(item):
     )
 
 
-def _message_items(principal, matches, access):
+def _message_items(principal, matches, reach):
     rows = {
         row[0]: row
         for row in Event.objects.filter(
@@ -268,7 +268,7 @@ def _message_items(principal, matches, access):
     items = []
     for row_id, score in matches:
         row = rows.get(row_id)
-        if row is None or not access.sees(scope=row[-2], sensitivity=row[-1]):
+        if row is None or not reach.sees(scope=row[-2], sensitivity=row[-1]):
             continue
         _, text, public_id, session_id, sequence, event_type, occurred_at, _, _ = row
         source = recall_source((public_id, session_id, sequence, event_type, occurred_at), text)
@@ -289,8 +289,8 @@ def _message_items(principal, matches, access):
     return items
 
 
-def _recent_beliefs(principal, *, statuses, types, since, limit, access):
-    beliefs = access.filter(Belief.objects.filter(owner=principal, status__in=statuses))
+def _recent_beliefs(principal, *, statuses, types, since, limit, reach):
+    beliefs = reach.filter(Belief.objects.filter(owner=principal, status__in=statuses))
     if types:
         beliefs = beliefs.filter(type__in=types)
     if since is not None:
@@ -341,11 +341,11 @@ def recall(
     include=(),
     limit=None,
     budget_chars=None,
-    access=FULL_ACCESS,
+    reach=FULL_REACH,
 ):
     """The principal's memories that best match ``query``, within a character budget.
 
-    Only what ``access`` sees (``memory.access``): a token narrowed to one
+    Only what ``reach`` sees (``memory.reach``): a token narrowed to one
     assistant, or to memories not marked sensitive, recalls nothing else.
 
     Returns active and provisional beliefs (status shown) and, with
@@ -380,9 +380,9 @@ def recall(
             )
         else:
             belief_rows = _recent_beliefs(
-                principal, statuses=statuses, types=types, since=since, limit=fetch, access=access
+                principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
-        ranked_lists = [_belief_items(principal, belief_rows, access)]
+        ranked_lists = [_belief_items(principal, belief_rows, reach)]
         if MESSAGES in include and terms:
             # Left out in the search itself, so that they take no place of a message shown.
             message_rows = message_matches(
@@ -390,12 +390,12 @@ def recall(
                 terms=terms,
                 since=since,
                 limit=fetch,
-                include_sensitive=access.include_sensitive,
+                include_sensitive=reach.include_sensitive,
             )
-            ranked_lists.append(_message_items(principal, message_rows, access))
+            ranked_lists.append(_message_items(principal, message_rows, reach))
         extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
         for extra in extras:
-            ranked_lists.append(extra.find(principal, terms, since, fetch, access))
+            ranked_lists.append(extra.find(principal, terms, since, fetch, reach))
         fused = _fuse(ranked_lists)
         rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
         items, chars, truncated, given = [], 0, False, set()
@@ -412,7 +412,7 @@ def recall(
             given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
         for extra in extras:
-            items = extra.with_sources(principal, items, access)
+            items = extra.with_sources(principal, items, reach)
     # What reaches an assistant never carries a secret-shaped span, whatever a
     # message said or an older memory kept; the owner's own log is untouched.
     items = [_masked(item) for item in items]

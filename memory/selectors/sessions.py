@@ -2,15 +2,15 @@ from django.db.models import Count, Exists, OuterRef, Q, Subquery
 
 from core.errors import not_found
 from core.ids import parse_public_id
-from memory.access import FULL_ACCESS
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Event, FormationRetry, Run, Session
+from memory.reach import FULL_REACH
 
 
-def session_list(*, principal, access=FULL_ACCESS):
-    """The principal's sessions that ``access`` sees (by their scope), most recent first."""
+def session_list(*, principal, reach=FULL_REACH):
+    """The principal's sessions that ``reach`` sees (by their scope), most recent first."""
     sessions = Session.objects.filter(owner=principal)
-    return access.filter(sessions, sensitivity_field=None).order_by("-last_activity_at", "-id")
+    return reach.filter(sessions, sensitivity_field=None).order_by("-last_activity_at", "-id")
 
 
 def session_summaries(*, principal):
@@ -42,8 +42,8 @@ def formation_failure(*, principal, session):
     return FormationRetry.objects.filter(owner=principal, session=session).first()
 
 
-def session_get(*, principal, session_id, for_update=False, access=FULL_ACCESS):
-    sessions = session_list(principal=principal, access=access)
+def session_get(*, principal, session_id, for_update=False, reach=FULL_REACH):
+    sessions = session_list(principal=principal, reach=reach)
     if for_update:
         sessions = sessions.select_for_update()
     session = sessions.filter(public_id=parse_public_id(session_id, "session_id")).first()
@@ -52,12 +52,12 @@ def session_get(*, principal, session_id, for_update=False, access=FULL_ACCESS):
     return session
 
 
-def event_list(*, principal, session_id, after_sequence=None, access=FULL_ACCESS):
-    """The events of a session ``access`` sees, in order: without the messages labelled
-    sensitive for an access kept from them. Their sequence numbers stay taken, so the
+def event_list(*, principal, session_id, after_sequence=None, reach=FULL_REACH):
+    """The events of a session ``reach`` sees, in order: without the messages labelled
+    sensitive for a reach kept from them. Their sequence numbers stay taken, so the
     numbering of what is shown skips them."""
-    session = session_get(principal=principal, session_id=session_id, access=access)
-    events = access.filter(
+    session = session_get(principal=principal, session_id=session_id, reach=reach)
+    events = reach.filter(
         Event.objects.filter(owner=principal, session=session), scope_field=None
     ).order_by("sequence")
     if after_sequence is not None:
@@ -65,10 +65,10 @@ def event_list(*, principal, session_id, after_sequence=None, access=FULL_ACCESS
     return events
 
 
-def event_get(*, principal, event_id, for_update=False, access=FULL_ACCESS):
-    """The principal's event with this public id, if ``access`` sees its conversation and
+def event_get(*, principal, event_id, for_update=False, reach=FULL_REACH):
+    """The principal's event with this public id, if ``reach`` sees its conversation and
     its label; else ``not_found``, as for an id that does not exist."""
-    events = access.filter(Event.objects.filter(owner=principal), scope_field="session__scope")
+    events = reach.filter(Event.objects.filter(owner=principal), scope_field="session__scope")
     if for_update:
         events = events.select_for_update()
     event = events.filter(public_id=parse_public_id(event_id, "event_id")).first()
@@ -77,8 +77,8 @@ def event_get(*, principal, event_id, for_update=False, access=FULL_ACCESS):
     return event
 
 
-def run_get(*, principal, run_id, for_update=False, access=FULL_ACCESS):
-    runs = access.filter(
+def run_get(*, principal, run_id, for_update=False, reach=FULL_REACH):
+    runs = reach.filter(
         Run.objects.filter(owner=principal), scope_field="session__scope", sensitivity_field=None
     )
     if for_update:

@@ -12,7 +12,7 @@ from django.core import signing
 from django.utils import timezone
 
 from core.errors import conflict, validation_error
-from memory.derived import derived_provider
+from memory.derived import derived_surface
 from memory.models import (
     AccessRecord,
     AuditRecord,
@@ -120,8 +120,8 @@ def account_purge(*, principal):
 def account_export(*, principal):
     """All of the principal's sessions (with their logs) and memories, as plain data, with
     whatever an app built on memory derived from them (``memory.derived``)."""
-    provider = derived_provider(whatever_the_surface=True)
-    derived = provider.export(principal) if provider is not None else {}
+    surface = derived_surface(whatever_the_surface=True)
+    derived = surface.export(principal) if surface is not None else {}
     with principal_context(principal):
         return {
             "principal": {"id": str(principal.public_id), "username": principal.get_username()},

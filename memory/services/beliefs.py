@@ -12,7 +12,6 @@ from django.utils import timezone
 
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
-from memory.access import FULL_ACCESS
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
     MESSAGE_EVENT_TYPES,
@@ -29,6 +28,7 @@ from memory.enums import (
 from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import Belief, Event
 from memory.principal import principal_transaction
+from memory.reach import FULL_REACH
 from memory.search import forget_erased
 from memory.selectors.beliefs import belief_get, belief_versions
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
@@ -40,17 +40,17 @@ EXPLICIT_CONFIDENCE = 0.95
 MAX_SOURCES = 20
 
 
-def _belief_at_revision(*, principal, belief_id, expected_revision, access):
-    """The principal's belief, locked until the transaction ends, if ``access`` may change
-    it and it is still at ``expected_revision``; else ``forbidden`` (a read-only access),
+def _belief_at_revision(*, principal, belief_id, expected_revision, reach):
+    """The principal's belief, locked until the transaction ends, if ``reach`` may change
+    it and it is still at ``expected_revision``; else ``forbidden`` (a read-only reach),
     ``not_found`` (one it does not see) or a conflict naming its current revision.
 
     The row is locked before its revision is compared, so that of two requests acting on
     the same revision the second waits for the first to commit, then sees the revision the
     first made and is refused, instead of both passing the check.
     """
-    access.check_write()
-    belief = belief_get(principal=principal, belief_id=belief_id, for_update=True, access=access)
+    reach.check_write()
+    belief = belief_get(principal=principal, belief_id=belief_id, for_update=True, reach=reach)
     if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
         raise validation_error("expected_revision must be an integer.", field="expected_revision")
     if belief.revision != expected_revision:
@@ -134,8 +134,8 @@ def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_unt
     return statement, subject, float(confidence)
 
 
-def _source_events(principal, source_event_ids, access=FULL_ACCESS):
-    """The principal's message events named by public id that ``access`` reaches (their
+def _source_events(principal, source_event_ids, reach=FULL_REACH):
+    """The principal's message events named by public id that ``reach`` sees (their
     conversation's scope and their label), in the order given; ``not_found`` names those it
     does not, exactly as it names those that do not exist, so a token learns nothing of
     conversations outside its reach, nor which messages are labelled sensitive."""
@@ -146,7 +146,7 @@ def _source_events(principal, source_event_ids, access=FULL_ACCESS):
             f"At most {MAX_SOURCES} sources.", field="source_event_ids", limit=MAX_SOURCES
         )
     ids = list(dict.fromkeys(parse_public_id(i, "source_event_ids") for i in source_event_ids))
-    reachable = access.filter(
+    reachable = reach.filter(
         Event.objects.filter(
             owner=principal,
             public_id__in=ids,
@@ -158,7 +158,7 @@ def _source_events(principal, source_event_ids, access=FULL_ACCESS):
     events = {e.public_id: e for e in reachable}
     missing = [str(i) for i in ids if i not in events]
     if missing:
-        # Another owner's event, and one outside the access's reach, answer exactly like
+        # Another owner's event, and one outside the token's reach, answer exactly like
         # a missing one.
         raise ReverieError(
             "not_found",
@@ -244,17 +244,17 @@ def belief_remember(
     valid_until=None,
     expires_at=None,
     source_event_ids=(),
-    access=FULL_ACCESS,
+    reach=FULL_REACH,
 ):
     """Store an explicit memory the owner (or their assistant on their word) stated.
 
     Explicit memories are active at once. Remembering a claim that is already
     an active explicit memory returns that memory unchanged; an equal inferred
     memory is superseded by the explicit one. Without a ``scope`` it lands in
-    the access's own; ``access`` must reach its scope and every source.
+    the reach's own; its scope and every source must lie within ``reach``.
     """
-    scope = access.write_scope(scope)
-    access.check_sensitivity(sensitivity)
+    scope = reach.write_scope(scope)
+    reach.check_sensitivity(sensitivity)
     claim = _stated_claim(
         statement=statement,
         type=type,
@@ -269,7 +269,7 @@ def belief_remember(
         expires_at=expires_at,
     )
     with principal_transaction(principal):
-        sources = _source_events(principal, source_event_ids, access)
+        sources = _source_events(principal, source_event_ids, reach)
         fingerprint = claim_fingerprint(claim["subject"], claim["statement"])
         equal = list(
             Belief.objects.select_for_update()
@@ -324,14 +324,14 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
         return _store(principal, claim, _source_events(principal, source_event_ids), status=status)
 
 
-def belief_confirm(*, principal, belief_id, expected_revision, access=FULL_ACCESS):
+def belief_confirm(*, principal, belief_id, expected_revision, reach=FULL_REACH):
     """The owner confirms a memory: provisional becomes active, review is done."""
     with principal_transaction(principal):
         belief = _belief_at_revision(
             principal=principal,
             belief_id=belief_id,
             expected_revision=expected_revision,
-            access=access,
+            reach=reach,
         )
         if belief.status == BeliefStatus.PROVISIONAL or (
             belief.status == BeliefStatus.ACTIVE and belief.needs_review
@@ -342,14 +342,14 @@ def belief_confirm(*, principal, belief_id, expected_revision, access=FULL_ACCES
         )
 
 
-def belief_reject(*, principal, belief_id, expected_revision, access=FULL_ACCESS):
+def belief_reject(*, principal, belief_id, expected_revision, reach=FULL_REACH):
     """The owner rejects a memory. Formation will not propose the same claim again."""
     with principal_transaction(principal):
         belief = _belief_at_revision(
             principal=principal,
             belief_id=belief_id,
             expected_revision=expected_revision,
-            access=access,
+            reach=reach,
         )
         if belief.status not in LIVE_BELIEF_STATUSES:
             raise conflict(
@@ -372,7 +372,7 @@ def belief_correct(
     valid_from=None,
     valid_until=None,
     expires_at=None,
-    access=FULL_ACCESS,
+    reach=FULL_REACH,
 ):
     """Replace a memory's claim with the owner's correction; return the new memory.
 
@@ -385,7 +385,7 @@ def belief_correct(
             principal=principal,
             belief_id=belief_id,
             expected_revision=expected_revision,
-            access=access,
+            reach=reach,
         )
         if old.status not in LIVE_BELIEF_STATUSES:
             raise conflict(
@@ -397,7 +397,7 @@ def belief_correct(
         sensitivity = (
             old.sensitivity
             if sensitivity is None
-            else access.check_sensitivity(_check_choice(sensitivity, Sensitivity, "sensitivity"))
+            else reach.check_sensitivity(_check_choice(sensitivity, Sensitivity, "sensitivity"))
         )
         statement, subject, confidence = _check_claim(
             statement=statement,
@@ -441,7 +441,7 @@ def belief_correct(
         return new
 
 
-def belief_delete(*, principal, belief_id, expected_revision, access=FULL_ACCESS):
+def belief_delete(*, principal, belief_id, expected_revision, reach=FULL_REACH):
     """Erase a memory and every earlier version of it, leaving tombstones and fences.
 
     The text and copied excerpts are removed; what remains is the row's id,
@@ -453,7 +453,7 @@ def belief_delete(*, principal, belief_id, expected_revision, access=FULL_ACCESS
             principal=principal,
             belief_id=belief_id,
             expected_revision=expected_revision,
-            access=access,
+            reach=reach,
         )
         if belief.status == BeliefStatus.DELETED:
             raise conflict("The memory is already deleted.", field="status", status=belief.status)

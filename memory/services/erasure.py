@@ -9,10 +9,10 @@ a copied excerpt.
 from django.utils import timezone
 
 from core.errors import validation_error
-from memory.access import FULL_ACCESS
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus, Sensitivity
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
 from memory.principal import principal_transaction
+from memory.reach import FULL_REACH
 from memory.search import forget_erased
 from memory.selectors.sessions import event_get, session_get
 
@@ -78,11 +78,11 @@ def _redact(events):
     )
 
 
-def event_erase(*, principal, event_id, access=FULL_ACCESS):
+def event_erase(*, principal, event_id, reach=FULL_REACH):
     """Erase one message: remove its text and erase the beliefs formed from it."""
-    access.check_write()
+    reach.check_write()
     with principal_transaction(principal):
-        event = event_get(principal=principal, event_id=event_id, for_update=True, access=access)
+        event = event_get(principal=principal, event_id=event_id, for_update=True, reach=reach)
         if event.event_type not in MESSAGE_EVENT_TYPES:
             raise validation_error("Only messages hold text to erase.", field="event_id")
         if event.redacted_at is not None:
@@ -103,16 +103,16 @@ def event_erase(*, principal, event_id, access=FULL_ACCESS):
         return event
 
 
-def session_erase(*, principal, session_id, access=FULL_ACCESS):
+def session_erase(*, principal, session_id, reach=FULL_REACH):
     """Erase a whole conversation: every message's text and the beliefs formed from them.
 
     The session is closed and marked erased; its (now empty) log stays so that
     sequences, runs and audit keep their meaning.
     """
-    access.check_write()
+    reach.check_write()
     with principal_transaction(principal):
         session = session_get(
-            principal=principal, session_id=session_id, for_update=True, access=access
+            principal=principal, session_id=session_id, for_update=True, reach=reach
         )
         if session.erased_at is not None:
             return session

@@ -10,7 +10,6 @@ from django.utils import timezone
 
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
-from memory.access import FULL_ACCESS
 from memory.enums import (
     MESSAGE_AUTHOR_KIND,
     RUN_TERMINAL_STATUSES,
@@ -23,6 +22,7 @@ from memory.enums import (
 from memory.formation.gates import classify_sensitivity
 from memory.models import Event, Run, Session
 from memory.principal import principal_transaction
+from memory.reach import FULL_REACH
 from memory.selectors.sessions import run_get, session_get
 
 logger = logging.getLogger(__name__)
@@ -51,14 +51,14 @@ def _check_aware(value, field):
     return value
 
 
-def session_create(*, principal, scope=None, external_id=None, started_at=None, access=FULL_ACCESS):
-    """Open a session in ``scope`` (the access's own scope when None).
+def session_create(*, principal, scope=None, external_id=None, started_at=None, reach=FULL_REACH):
+    """Open a session in ``scope`` (the reach's own scope when None).
 
     An ``external_id`` names a conversation within its scope: a second call with it
     in the same scope returns the first session, and the same id in another scope is
     another conversation, so creating one tells nothing of the other scopes.
     """
-    scope = access.write_scope(scope)
+    scope = reach.write_scope(scope)
     if not is_valid_scope(scope):
         raise validation_error("scope must be 'principal' or 'assistant:<slug>'.", field="scope")
     external_id = _check_external_id(external_id)
@@ -83,12 +83,12 @@ def session_create(*, principal, scope=None, external_id=None, started_at=None, 
             return named.get()
 
 
-def session_close(*, principal, session_id, access=FULL_ACCESS):
+def session_close(*, principal, session_id, reach=FULL_REACH):
     """Close a session: an immediate formation boundary. Closing twice changes nothing."""
-    access.check_write()
+    reach.check_write()
     with principal_transaction(principal):
         session = session_get(
-            principal=principal, session_id=session_id, for_update=True, access=access
+            principal=principal, session_id=session_id, for_update=True, reach=reach
         )
         if session.closed_at is not None:
             return session
@@ -212,9 +212,9 @@ def system_event_append(*, principal, session_id, event_type, payload):
         )
 
 
-def _claim_sequence(principal, session_id, access):
+def _claim_sequence(principal, session_id, reach):
     """Take the next sequence number of the principal's open session ``session_id`` that
-    ``access`` sees in one statement, which also locks the session until commit; return
+    ``reach`` sees in one statement, which also locks the session until commit; return
     the session as updated, or None when there is no such open session.
 
     The same as locking the session, checking it and updating it (``_append``), in
@@ -226,9 +226,9 @@ def _claim_sequence(principal, session_id, access):
     )
     now = connection.ops.adapt_datetimefield_value(timezone.now())
     scoped, scopes = "", []
-    if access.scopes is not None:
-        scoped = f" AND scope IN ({', '.join(['%s'] * len(access.scopes))})"
-        scopes = list(access.scopes)
+    if reach.scopes is not None:
+        scoped = f" AND scope IN ({', '.join(['%s'] * len(reach.scopes))})"
+        scopes = list(reach.scopes)
     sessions = Session.objects.raw(
         f"UPDATE {meta.db_table} SET last_sequence = last_sequence + 1, last_activity_at = %s "
         f"WHERE owner_id = %s AND public_id = %s AND closed_at IS NULL{scoped} RETURNING *",
@@ -246,7 +246,7 @@ def event_append(
     author_name="",
     external_id=None,
     occurred_at=None,
-    access=FULL_ACCESS,
+    reach=FULL_REACH,
 ):
     """Append a message to a session's log.
 
@@ -255,12 +255,12 @@ def event_append(
     the same message returns the original event, and a different message under
     the same id is a conflict.
 
-    The message is labelled by what its text says (``classify_sensitivity``). An
-    access kept from sensitive things may append a sensitive message (it is the
+    The message is labelled by what its text says (``classify_sensitivity``). A
+    reach kept from sensitive things may append a sensitive message (it is the
     conversation it takes part in, and it holds the words already) and is answered
     with it, but it never reads it back: reads leave it out.
     """
-    access.check_write()
+    reach.check_write()
     if not isinstance(event_type, str) or event_type not in MESSAGE_AUTHOR_KIND:
         raise validation_error(
             "event_type must be a message type.",
@@ -286,10 +286,10 @@ def event_append(
     with principal_transaction(principal):
         # A message without an external id needs no look at the session's
         # events first: one statement locks the session and numbers the message.
-        if external_id is None and (session := _claim_sequence(principal, session_id, access)):
+        if external_id is None and (session := _claim_sequence(principal, session_id, reach)):
             return _event_create(session, **message)
         session = session_get(
-            principal=principal, session_id=session_id, for_update=True, access=access
+            principal=principal, session_id=session_id, for_update=True, reach=reach
         )
         if external_id is not None:
             existing = Event.objects.filter(session=session, external_id=external_id).first()
@@ -304,12 +304,12 @@ def event_append(
         return _append(session, external_id=external_id, **message)
 
 
-def run_create(*, principal, session_id, access=FULL_ACCESS):
+def run_create(*, principal, session_id, reach=FULL_REACH):
     """Start an assistant run in an open session."""
-    access.check_write()
+    reach.check_write()
     with principal_transaction(principal):
         session = session_get(
-            principal=principal, session_id=session_id, for_update=True, access=access
+            principal=principal, session_id=session_id, for_update=True, reach=reach
         )
         if session.closed_at is not None:
             raise conflict("The session is closed.", field="session_id")
@@ -323,10 +323,10 @@ _RUN_EVENT = {
 }
 
 
-def _run_transition(*, principal, run_id, status, access, error_code=""):
-    access.check_write()
+def _run_transition(*, principal, run_id, status, reach, error_code=""):
+    reach.check_write()
     with principal_transaction(principal):
-        run = run_get(principal=principal, run_id=run_id, for_update=True, access=access)
+        run = run_get(principal=principal, run_id=run_id, for_update=True, reach=reach)
         if run.status in RUN_TERMINAL_STATUSES:
             raise conflict(f"The run has already {run.status}.", status=run.status)
         if run.status == status:  # waiting twice
@@ -400,14 +400,14 @@ def _request_formation_after_run(*, principal, session_id, run_id, reason):
         logger.exception("could not flag session %s for formation after run %s", session_id, run_id)
 
 
-def run_complete(*, principal, run_id, access=FULL_ACCESS):
+def run_complete(*, principal, run_id, reach=FULL_REACH):
     """Mark a run completed (terminal) and log ``run.completed``."""
     return _run_transition(
-        principal=principal, run_id=run_id, status=RunStatus.COMPLETED, access=access
+        principal=principal, run_id=run_id, status=RunStatus.COMPLETED, reach=reach
     )
 
 
-def run_fail(*, principal, run_id, error_code="", access=FULL_ACCESS):
+def run_fail(*, principal, run_id, error_code="", reach=FULL_REACH):
     """Mark a run failed (terminal) and log ``run.failed`` with a short error code."""
     if not isinstance(error_code, str) or len(error_code) > 80:
         raise validation_error("error_code must be at most 80 characters.", field="error_code")
@@ -416,12 +416,12 @@ def run_fail(*, principal, run_id, error_code="", access=FULL_ACCESS):
         run_id=run_id,
         status=RunStatus.FAILED,
         error_code=error_code,
-        access=access,
+        reach=reach,
     )
 
 
-def run_wait(*, principal, run_id, access=FULL_ACCESS):
+def run_wait(*, principal, run_id, reach=FULL_REACH):
     """Mark a run as waiting (for the user or a tool); it can still complete or fail."""
     return _run_transition(
-        principal=principal, run_id=run_id, status=RunStatus.WAITING, access=access
+        principal=principal, run_id=run_id, status=RunStatus.WAITING, reach=reach
     )

@@ -55,7 +55,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
 class ReconsolidationApiView(ApiView):
     surfaces = ("memory_api", "reconsolidation_surface")
     # Derived memories and operations span every scope of the principal.
-    needs_full_access = True
+    needs_full_reach = True
 
     def receipted_response(self, receipt, body):
         headers = {"Idempotent-Replayed": "true"} if receipt.replayed else {}

@@ -14,10 +14,10 @@ from dataclasses import replace
 from django.utils import timezone
 
 from memory import search
-from memory.access import FULL_ACCESS
 from memory.derived import DERIVED
 from memory.models import BeliefSource
 from memory.principal import principal_context
+from memory.reach import FULL_REACH
 from memory.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from reconsolidation.models import DerivedMemory, Lineage
@@ -58,14 +58,14 @@ def assisted_recall_enabled():
     )
 
 
-def _rows(principal, matches, access):
-    """The matched derived memories that ``access`` sees, in match order."""
+def _rows(principal, matches, reach):
+    """The matched derived memories that ``reach`` sees, in match order."""
     derived = DerivedMemory.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
     if not assisted_recall_enabled():
         derived = derived.exclude(assisted=True)
     rows = {
         row["id"]: row
-        for row in access.filter(derived).values(
+        for row in reach.filter(derived).values(
             "id",
             "public_id",
             "kind",
@@ -79,9 +79,9 @@ def _rows(principal, matches, access):
     return [(rows[row_id], score) for row_id, score in matches if row_id in rows]
 
 
-def derived_with_sources(principal, items, access=FULL_ACCESS):
+def derived_with_sources(principal, items, reach=FULL_REACH):
     """The items, each derived one now carrying the ids of the original memories it
-    concerns and the original messages behind them that ``access`` reaches, each message
+    concerns and the original messages behind them that ``reach`` sees, each message
     once, in two queries for all of them."""
     wanted = {item.id for item in items if item.kind == KIND}
     if not wanted:
@@ -98,7 +98,7 @@ def derived_with_sources(principal, items, access=FULL_ACCESS):
             beliefs.setdefault(belief_id, []).append(str(public_id))
             memory_ids.setdefault(str(public_id), []).append(str(belief_public_id))
         sources = {}
-        reached = access.filter(
+        reached = reach.filter(
             BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs)),
             scope_field="event__session__scope",
             sensitivity_field="event__sensitivity",
@@ -121,8 +121,8 @@ def derived_with_sources(principal, items, access=FULL_ACCESS):
     ]
 
 
-def derived_recall(principal, terms, since, limit, access=FULL_ACCESS):
-    """The principal's derived memories matching ``terms`` that ``access`` sees, best first
+def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
+    """The principal's derived memories matching ``terms`` that ``reach`` sees, best first
     (BM25, through the full-text index like beliefs and messages). Without terms nothing is
     added, as for messages, and nothing while the capability is off."""
     if not terms or not derived_recall_enabled():
@@ -135,7 +135,7 @@ def derived_recall(principal, terms, since, limit, access=FULL_ACCESS):
             since=since,
             limit=limit,
         )
-        chosen = _rows(principal, matches, access)
+        chosen = _rows(principal, matches, reach)
     return [
         RecallItem(
             kind=KIND,

@@ -1,5 +1,5 @@
 """GET /access: the owner reads which of their tokens read what, filtered and paginated; no
-one else's records, and no assistant with less than full access."""
+one else's records, and no assistant with less than full reach."""
 
 from datetime import timedelta
 
@@ -122,7 +122,7 @@ def test_another_owners_records_are_invisible(other_owner, desktop, reads):
 @pytest.mark.parametrize(
     "fields", [{"read_only": True}, {"scope": "assistant:ide"}, {"include_sensitive": False}]
 )
-def test_a_token_without_full_access_may_not_read_the_list(owner, fields):
+def test_a_token_without_full_reach_may_not_read_the_list(owner, fields):
     _, secret = api_token_create(principal=owner, name="narrow", **fields)
 
     response = bearer(secret).get(f"{API}/access")

@@ -1,6 +1,6 @@
 """A token kept from sensitive things reads no message labelled sensitive through the API:
 not in recall, not in a session's messages, not as a memory's source, and naming one
-answers as naming a missing one does. A token of full access sees them, with the label."""
+answers as naming a missing one does. A token of full reach sees them, with the label."""
 
 import json
 import uuid
@@ -12,7 +12,7 @@ from memory.principal import principal_context
 from tests.memory.helpers import conversation, remember
 
 from .helpers import error_of
-from .test_token_access import token_client
+from .test_token_narrowing import token_client
 
 API = "/api/v1"
 SENSITIVE = "My therapist says the anxiety will ease by spring."

@@ -21,14 +21,14 @@ from tests.reconsolidation.banks import reconsolidated
 
 from .helpers import error_of
 from .test_access_records import write_routes
-from .test_token_access import token_client
+from .test_token_narrowing import token_client
 
 API = "/api/v1"
 
 
 @pytest.fixture
 def phone(owner):
-    """What belongs to the owner's phone assistant, plus what only a full-access token may
+    """What belongs to the owner's phone assistant, plus what only a full-reach token may
     touch: a reconsolidated bank and a token."""
     flag_set(key="reconsolidation_surface", enabled=True)
     session, (message,) = conversation(
@@ -98,10 +98,10 @@ def requests_outside(targets, some_id=None):
     }
 
 
-# Routes only a token of full access may use at all; the rest answer a token narrowed to
+# Routes only a token of full reach may use at all; the rest answer a token narrowed to
 # another assistant as if the phone's things did not exist, or refuse a scope it may not
 # write in.
-FULL_ACCESS_ONLY = {
+FULL_REACH_ONLY = {
     ("post", "api:erasure"),
     ("post", "api:erasure-confirm"),
     ("post", "api:token-pause"),
@@ -153,7 +153,7 @@ def test_a_token_of_another_assistant_changes_nothing_of_the_phones_and_learns_n
 
     for route, (path, body) in requests_outside(phone).items():
         response = answer(ide, route, path, body)
-        if route in FULL_ACCESS_ONLY or route in NAMES_A_SCOPE:
+        if route in FULL_REACH_ONLY or route in NAMES_A_SCOPE:
             expected = (403, "forbidden")
         else:
             expected = (404, "not_found")

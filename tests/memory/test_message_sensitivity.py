@@ -1,5 +1,5 @@
-"""Messages carry a sensitivity label read from their text when they are appended, and an
-access kept from sensitive things reads no sensitive message: not in recall, not in a
+"""Messages carry a sensitivity label read from their text when they are appended, and a
+reach kept from sensitive things reads no sensitive message: not in recall, not in a
 session's log, not by its id, not as the source of a memory."""
 
 import uuid
@@ -7,10 +7,10 @@ import uuid
 import pytest
 
 from core.errors import ReverieError
-from memory.access import Access
 from memory.enums import EventType
 from memory.models import Event
 from memory.principal import principal_context
+from memory.reach import Reach
 from memory.selectors.beliefs import belief_detail, belief_history
 from memory.selectors.recall import recall
 from memory.selectors.sessions import event_get, event_list
@@ -20,7 +20,7 @@ from memory.services.sessions import event_append, run_complete, run_create, ses
 
 from .helpers import conversation, remember, say
 
-DISCREET = Access(include_sensitive=False)
+DISCREET = Reach(include_sensitive=False)
 # What classify_sensitivity reads as a health matter, a family detail, and neither.
 SENSITIVE = "My therapist says the anxiety will ease by spring."
 PERSONAL = "My sister is visiting in spring."
@@ -90,19 +90,19 @@ def test_system_events_are_ordinary(owner):
 def test_an_access_kept_from_sensitive_things_lists_and_gets_no_sensitive_message(owner, talk):
     with principal_context(owner):
         listed = ids(
-            event_list(principal=owner, session_id=talk["session"].public_id, access=DISCREET)
+            event_list(principal=owner, session_id=talk["session"].public_id, reach=DISCREET)
         )
         with pytest.raises(ReverieError) as hidden:
-            event_get(principal=owner, event_id=talk["sensitive"].public_id, access=DISCREET)
+            event_get(principal=owner, event_id=talk["sensitive"].public_id, reach=DISCREET)
         with pytest.raises(ReverieError) as missing:
-            event_get(principal=owner, event_id=uuid.uuid4(), access=DISCREET)
+            event_get(principal=owner, event_id=uuid.uuid4(), reach=DISCREET)
 
     assert listed == ids([talk["personal"], talk["ordinary"]])
     assert (hidden.value.code, hidden.value.message) == (missing.value.code, missing.value.message)
     assert hidden.value.code == "not_found"
 
 
-def test_full_access_lists_and_gets_every_message_with_its_label(owner, talk):
+def test_full_reach_lists_and_gets_every_message_with_its_label(owner, talk):
     with principal_context(owner):
         listed = event_list(principal=owner, session_id=talk["session"].public_id)
         labels = [event.sensitivity for event in listed]
@@ -113,8 +113,8 @@ def test_full_access_lists_and_gets_every_message_with_its_label(owner, talk):
 
 
 def test_recall_of_messages_leaves_sensitive_ones_out_for_such_an_access(owner, talk):
-    def messages(access=None):
-        options = {} if access is None else {"access": access}
+    def messages(reach=None):
+        options = {} if reach is None else {"reach": reach}
         result = recall(principal=owner, query="spring", include=["messages"], **options)
         return sorted(item.id for item in result.items if item.kind == "message")
 
@@ -132,7 +132,7 @@ def test_a_hidden_message_takes_no_place_of_one_shown(owner):
         "On a long, slow afternoon we walked all the way round the park; it felt like spring.",
     )
 
-    result = recall(principal=owner, query="spring", include=["messages"], limit=3, access=DISCREET)
+    result = recall(principal=owner, query="spring", include=["messages"], limit=3, reach=DISCREET)
 
     assert [item.id for item in result.items if item.kind == "message"] == ids([ordinary])
 
@@ -142,12 +142,12 @@ def test_a_memorys_sources_leave_its_sensitive_messages_out_for_such_an_access(o
     shown = ids([talk["personal"], talk["ordinary"]])
 
     with principal_context(owner):
-        detail = belief_detail(principal=owner, belief_id=memory_id, access=DISCREET)
+        detail = belief_detail(principal=owner, belief_id=memory_id, reach=DISCREET)
         detailed = ids(source.event for source in detail.sources.all())
-        history = belief_history(principal=owner, belief_id=memory_id, access=DISCREET)
+        history = belief_history(principal=owner, belief_id=memory_id, reach=DISCREET)
         versions = [ids(s.event for s in v.sources.all()) for v in history["versions"]]
         full = belief_detail(principal=owner, belief_id=memory_id).sources.count()
-    (recalled,) = recall(principal=owner, query="hopeful", access=DISCREET).items
+    (recalled,) = recall(principal=owner, query="hopeful", reach=DISCREET).items
 
     assert (detailed, versions) == (shown, [shown])
     assert [source.event_id for source in recalled.sources] == shown
@@ -162,7 +162,7 @@ def test_a_sensitive_source_is_not_found_as_a_missing_one_is(owner, talk):
                 principal=owner,
                 statement="User sees a therapist.",
                 source_event_ids=source_event_ids,
-                access=DISCREET,
+                reach=DISCREET,
             )
         return error.value
 
@@ -183,7 +183,7 @@ def test_a_sensitive_source_is_not_found_as_a_missing_one_is(owner, talk):
 
 def test_a_sensitive_message_cannot_be_erased_by_such_an_access(owner, talk):
     with pytest.raises(ReverieError) as error:
-        event_erase(principal=owner, event_id=talk["sensitive"].public_id, access=DISCREET)
+        event_erase(principal=owner, event_id=talk["sensitive"].public_id, reach=DISCREET)
 
     assert error.value.code == "not_found"
     with principal_context(owner):

@@ -6,9 +6,9 @@ import pytest
 from django.utils import timezone
 
 from evaluation.models import Certificate
-from memory.access import Access
 from memory.models import Belief
 from memory.principal import principal_context
+from memory.reach import Reach
 from memory.selectors.flags import flag_cache_clear
 from memory.selectors.recall import recall
 from memory.services.beliefs import belief_delete
@@ -318,7 +318,7 @@ def test_a_derived_items_sensitive_messages_stay_hidden_from_an_access_kept_from
     )
     kindle_merge(owner, sources=[ordinary, sensitive])
 
-    (discreet,) = derived_items(owner, "which kindle?", access=Access(include_sensitive=False))
+    (discreet,) = derived_items(owner, "which kindle?", reach=Reach(include_sensitive=False))
     (full,) = derived_items(owner, "which kindle?")
 
     assert [source.event_id for source in discreet.sources] == [str(ordinary.public_id)]

@@ -47,7 +47,7 @@ def _record_view(record):
 
 class AccessListApi(ApiView):
     # Which assistant read what is the owner's to see, not another assistant's.
-    needs_full_access = True
+    needs_full_reach = True
 
     @extend_schema(
         operation_id="access_list",

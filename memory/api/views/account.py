@@ -10,7 +10,7 @@ from memory.services.account import account_erase, account_erasure_request, acco
 
 
 class ExportApi(ApiView):
-    needs_full_access = True
+    needs_full_reach = True
 
     @extend_schema(
         operation_id="export",
@@ -30,7 +30,7 @@ class ExportApi(ApiView):
 
 
 class ErasureRequestApi(ApiView):
-    needs_full_access = True
+    needs_full_reach = True
 
     @extend_schema(
         operation_id="account_erasure_request",
@@ -49,7 +49,7 @@ class ErasureRequestApi(ApiView):
 
 
 class ErasureConfirmApi(ApiView):
-    needs_full_access = True
+    needs_full_reach = True
 
     @extend_schema(
         operation_id="account_erasure_confirm",

@@ -40,9 +40,9 @@ from memory.services.beliefs import (
 
 
 def _memory_now(request, memory_id):
-    """The memory as the request's access shows it now: a write's answer and its replays
+    """The memory as the request's reach shows it now: a write's answer and its replays
     alike, with only the sources the token reaches."""
-    belief = belief_detail(principal=request.user, belief_id=memory_id, access=request.access)
+    belief = belief_detail(principal=request.user, belief_id=memory_id, reach=request.reach)
     return MemoryOutput(belief).data
 
 
@@ -99,13 +99,13 @@ class MemoryListApi(ApiView):
         responses={200: MemoryPageOutput, **errors("validation_error")},
     )
     def get(self, request):
-        provider = derived_included(include=_csv(request, "include"), access=request.access)
+        surface = derived_included(include=_csv(request, "include"), reach=request.reach)
         beliefs = belief_list(
             principal=request.user,
             statuses=_csv(request, "status"),
             types=_csv(request, "type"),
             needs_review=_bool(request, "needs_review"),
-            access=request.access,
+            reach=request.reach,
             related=True,
         )
         changed_since = request.query_params.get("changed_since")
@@ -120,9 +120,9 @@ class MemoryListApi(ApiView):
             )
             cursor = cursor_encode(position) or changed_since
         body = {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
-        if provider is not None:
+        if surface is not None:
             maximum = settings.REVERIE_LIMITS["api_page_max"]
-            derived = provider.page(
+            derived = surface.page(
                 request.user,
                 limit=int_param(request, "derived_limit", 50, 1, maximum),
                 offset=int_param(request, "derived_offset", 0, 0, None),
@@ -142,14 +142,14 @@ class MemoryListApi(ApiView):
     @idempotent(_memory_now, carries=carries_memory)
     def post(self, request):
         data = self.input(MemoryRememberInput)
-        belief = belief_remember(principal=request.user, access=request.access, **data)
+        belief = belief_remember(principal=request.user, reach=request.reach, **data)
         return _answer(request, belief, status.HTTP_201_CREATED)
 
 
 class MemoryDetailApi(ApiView):
     @extend_schema(operation_id="memories_get", responses={200: MemoryOutput, **errors()})
     def get(self, request, memory_id):
-        belief = belief_detail(principal=request.user, belief_id=memory_id, access=request.access)
+        belief = belief_detail(principal=request.user, belief_id=memory_id, reach=request.reach)
         body = MemoryOutput(belief).data
         self.record_access(memories=[body["id"]])
         return Response(body)
@@ -172,7 +172,7 @@ class MemoryDetailApi(ApiView):
             principal=request.user,
             belief_id=memory_id,
             expected_revision=revision,
-            access=request.access,
+            reach=request.reach,
         )
         return _answer(request, belief)
 
@@ -187,7 +187,7 @@ class MemoryConfirmApi(ApiView):
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
         belief = belief_confirm(
-            principal=request.user, belief_id=memory_id, access=request.access, **data
+            principal=request.user, belief_id=memory_id, reach=request.reach, **data
         )
         return _answer(request, belief)
 
@@ -202,7 +202,7 @@ class MemoryRejectApi(ApiView):
     def post(self, request, memory_id):
         data = self.input(RevisionInput)
         belief = belief_reject(
-            principal=request.user, belief_id=memory_id, access=request.access, **data
+            principal=request.user, belief_id=memory_id, reach=request.reach, **data
         )
         return _answer(request, belief)
 
@@ -218,7 +218,7 @@ class MemoryCorrectApi(ApiView):
     def post(self, request, memory_id):
         data = self.input(MemoryCorrectInput)
         belief = belief_correct(
-            principal=request.user, belief_id=memory_id, access=request.access, **data
+            principal=request.user, belief_id=memory_id, reach=request.reach, **data
         )
         return _answer(request, belief, status.HTTP_201_CREATED)
 
@@ -226,7 +226,7 @@ class MemoryCorrectApi(ApiView):
 class MemoryHistoryApi(ApiView):
     @extend_schema(operation_id="memories_history", responses={200: HistoryOutput, **errors()})
     def get(self, request, memory_id):
-        history = belief_history(principal=request.user, belief_id=memory_id, access=request.access)
+        history = belief_history(principal=request.user, belief_id=memory_id, reach=request.reach)
         body = HistoryOutput(history).data
         self.record_access(memories=[version["id"] for version in body["versions"]])
         return Response(body)

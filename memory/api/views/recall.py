@@ -24,7 +24,7 @@ class RecallApi(ApiView):
     )
     def post(self, request):
         data = self.input(RecallInput)
-        result = recall(principal=request.user, access=request.access, **data)
+        result = recall(principal=request.user, reach=request.reach, **data)
         self.record_access(
             memories=[item.id for item in result.items if item.kind == "belief"],
             messages=[item.id for item in result.items if item.kind == "message"],

@@ -9,7 +9,7 @@ from memory.services.sessions import run_complete, run_create, run_fail, run_wai
 
 
 def _visible_run(request, run_id):
-    return run_get(principal=request.user, run_id=run_id, access=request.access)
+    return run_get(principal=request.user, run_id=run_id, reach=request.reach)
 
 
 def _run_now(request, run_id):
@@ -24,7 +24,7 @@ class RunCreateApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, session_id):
-        run = run_create(principal=request.user, session_id=session_id, access=request.access)
+        run = run_create(principal=request.user, session_id=session_id, reach=request.reach)
         return Response(RunOutput(run).data, status=status.HTTP_201_CREATED)
 
 
@@ -44,7 +44,7 @@ class RunCompleteApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, run_id):
-        run = run_complete(principal=request.user, run_id=run_id, access=request.access)
+        run = run_complete(principal=request.user, run_id=run_id, reach=request.reach)
         return Response(RunOutput(run).data)
 
 
@@ -61,7 +61,7 @@ class RunFailApi(ApiView):
             principal=request.user,
             run_id=run_id,
             error_code=data["error_code"],
-            access=request.access,
+            reach=request.reach,
         )
         return Response(RunOutput(run).data)
 
@@ -74,5 +74,5 @@ class RunWaitApi(ApiView):
     )
     @idempotent(_run_now)
     def post(self, request, run_id):
-        run = run_wait(principal=request.user, run_id=run_id, access=request.access)
+        run = run_wait(principal=request.user, run_id=run_id, reach=request.reach)
         return Response(RunOutput(run).data)

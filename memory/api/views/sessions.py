@@ -30,12 +30,12 @@ PAGE_PARAMETERS = [
 
 
 def _session_now(request, session_id):
-    session = session_get(principal=request.user, session_id=session_id, access=request.access)
+    session = session_get(principal=request.user, session_id=session_id, reach=request.reach)
     return SessionOutput(session).data
 
 
 def _event_now(request, event_id):
-    event = event_get(principal=request.user, event_id=event_id, access=request.access)
+    event = event_get(principal=request.user, event_id=event_id, reach=request.reach)
     return EventOutput(event).data
 
 
@@ -44,8 +44,8 @@ def _appended_now(request, event_id):
     sensitive things may append a sensitive message, and its retry must not find it
     missing. The replay learns nothing it did not send: it carried the same request,
     the message's own parts."""
-    access = replace(request.access, include_sensitive=True)
-    event = event_get(principal=request.user, event_id=event_id, access=access)
+    reach = replace(request.reach, include_sensitive=True)
+    event = event_get(principal=request.user, event_id=event_id, reach=reach)
     return EventOutput(event).data
 
 
@@ -57,7 +57,7 @@ class SessionListApi(ApiView):
     )
     def get(self, request):
         page = Page(request)
-        sessions = page.slice(session_list(principal=request.user, access=request.access))
+        sessions = page.slice(session_list(principal=request.user, reach=request.reach))
         body = SessionOutput(sessions, many=True).data
         # Sessions carry no message text: the read is recorded, with nothing in it.
         self.record_access()
@@ -71,14 +71,14 @@ class SessionListApi(ApiView):
     @idempotent(_session_now)
     def post(self, request):
         data = self.input(SessionCreateInput)
-        session = session_create(principal=request.user, access=request.access, **data)
+        session = session_create(principal=request.user, reach=request.reach, **data)
         return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
 
 
 class SessionDetailApi(ApiView):
     @extend_schema(operation_id="sessions_get", responses={200: SessionOutput, **errors()})
     def get(self, request, session_id):
-        session = session_get(principal=request.user, session_id=session_id, access=request.access)
+        session = session_get(principal=request.user, session_id=session_id, reach=request.reach)
         body = SessionOutput(session).data
         self.record_access()
         return Response(body)
@@ -92,9 +92,7 @@ class SessionCloseApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request, session_id):
-        session = session_close(
-            principal=request.user, session_id=session_id, access=request.access
-        )
+        session = session_close(principal=request.user, session_id=session_id, reach=request.reach)
         return Response(SessionOutput(session).data)
 
 
@@ -107,9 +105,7 @@ class SessionEraseApi(ApiView):
     )
     @idempotent(_session_now)
     def post(self, request, session_id):
-        session = session_erase(
-            principal=request.user, session_id=session_id, access=request.access
-        )
+        session = session_erase(principal=request.user, session_id=session_id, reach=request.reach)
         return Response(SessionOutput(session).data)
 
 
@@ -130,7 +126,7 @@ class EventListApi(ApiView):
             principal=request.user,
             session_id=session_id,
             after_sequence=after,
-            access=request.access,
+            reach=request.reach,
         )
         events = page.slice(events.select_related("session"))
         body = EventOutput(events, many=True).data
@@ -153,7 +149,7 @@ class EventListApi(ApiView):
             author_name=data["author_name"],
             external_id=data.get("external_id"),
             occurred_at=data.get("occurred_at"),
-            access=request.access,
+            reach=request.reach,
         )
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
@@ -167,5 +163,5 @@ class EventEraseApi(ApiView):
     )
     @idempotent(_event_now, carries=carries_message)
     def post(self, request, event_id):
-        event = event_erase(principal=request.user, event_id=event_id, access=request.access)
+        event = event_erase(principal=request.user, event_id=event_id, reach=request.reach)
         return Response(EventOutput(event).data)

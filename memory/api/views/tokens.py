@@ -15,7 +15,7 @@ def _token_now(request, token_id):
 class TokenPauseApi(ApiView):
     # A token that reaches only part of the memories may not switch off the
     # owner's other assistants.
-    needs_full_access = True
+    needs_full_reach = True
 
     @extend_schema(
         operation_id="tokens_pause",
@@ -36,7 +36,7 @@ class TokenPauseApi(ApiView):
 
 
 class TokenResumeApi(ApiView):
-    needs_full_access = True
+    needs_full_reach = True
 
     @extend_schema(
         operation_id="tokens_resume",

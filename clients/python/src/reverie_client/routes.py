@@ -530,7 +530,7 @@ def access_list(
     """Which of the owner's tokens read what, newest first: one record per read made with a
     token, with the ids of the memories, messages and derived memories it returned; only
     those of ``token`` (its id), those that returned ``memory``, those at or after ``since``
-    when given. Needs full access. Reads only, and is not itself recorded."""
+    when given. Needs a token that reaches everything. Reads only, and is not itself recorded."""
     return _read(
         "access_list",
         "/access",

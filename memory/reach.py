@@ -7,7 +7,7 @@ never another assistant's), to reading only, and away from what is marked
 sensitive (memories, and messages by their label).
 
 The rules live here and are applied where the data is read or written: every
-selector and every write service takes an ``Access``; selectors filter by it,
+selector and every write service takes a ``Reach``; selectors filter by it,
 services refuse what it does not allow. What a token cannot see answers
 exactly as what does not exist (``not_found``), so one assistant learns
 nothing of another's conversations; a write a token may not make at all is
@@ -21,7 +21,7 @@ from memory.enums import SCOPE_PRINCIPAL, Sensitivity
 
 
 @dataclass(frozen=True)
-class Access:
+class Reach:
     # None: every scope; else the scopes visible (the principal's and one assistant's).
     scopes: tuple | None = None
     read_only: bool = False
@@ -42,7 +42,7 @@ class Access:
         return self.include_sensitive or sensitivity != Sensitivity.SENSITIVE
 
     def filter(self, queryset, *, scope_field="scope", sensitivity_field="sensitivity"):
-        """``queryset`` narrowed to what this access sees; a field given as None is not
+        """``queryset`` narrowed to what this reach sees; a field given as None is not
         filtered on (rows without a label, or whose scope the caller already checked)."""
         if self.scopes is not None and scope_field is not None:
             queryset = queryset.filter(**{f"{scope_field}__in": self.scopes})
@@ -51,22 +51,22 @@ class Access:
         return queryset
 
     def check_write(self):
-        """Refuse any write to a read-only access."""
+        """Refuse any write to a read-only reach."""
         if self.read_only:
             raise ReverieError("forbidden", "This token may only read; it cannot write.")
 
     def check_full(self, what):
-        """Refuse a read or write spanning every memory (``what``, e.g. "the export") to an
-        access that reaches only part of them."""
+        """Refuse a read or write spanning every memory (``what``, e.g. "the export") to a
+        reach over only part of them."""
         if not self.is_full:
             raise ReverieError(
                 "forbidden",
-                f"This token reaches only part of the memories; {what} needs a token with "
-                "full access.",
+                f"This token reaches only part of the memories; {what} needs a token that "
+                "reaches all of them.",
             )
 
     def write_scope(self, scope=None):
-        """The scope a write lands in: ``scope`` if this access may write there, its own
+        """The scope a write lands in: ``scope`` if this reach may write there, its own
         scope when none is named. Checks that it may write at all."""
         self.check_write()
         if scope is None:
@@ -80,8 +80,8 @@ class Access:
         return scope
 
     def check_sensitivity(self, sensitivity):
-        """Refuse writing what this access could not read back: a memory marked sensitive,
-        for an access kept from them."""
+        """Refuse writing what this reach could not read back: a memory marked sensitive,
+        for a reach kept from them."""
         if not self.sees(scope=self.own_scope, sensitivity=sensitivity):
             raise ReverieError(
                 "forbidden",
@@ -91,14 +91,14 @@ class Access:
         return sensitivity
 
 
-FULL_ACCESS = Access()
+FULL_REACH = Reach()
 
 
-def access_for(token):
-    """The access of a request authenticated by ``token`` (None for a browser session)."""
+def reach_for(token):
+    """The reach of a request authenticated by ``token`` (None for a browser session)."""
     if token is None:
-        return FULL_ACCESS
+        return FULL_REACH
     scopes = None if token.scope == SCOPE_PRINCIPAL else (SCOPE_PRINCIPAL, token.scope)
-    return Access(
+    return Reach(
         scopes=scopes, read_only=token.read_only, include_sensitive=token.include_sensitive
     )

@@ -1,20 +1,20 @@
-"""The write services enforce the caller's access themselves, whatever surface calls them:
+"""The write services enforce the caller's reach themselves, whatever surface calls them:
 its scope, its read-only mode and its distance from sensitive memories."""
 
 import pytest
 
 from core.errors import ReverieError
-from memory.access import Access
 from memory.enums import EventType
+from memory.reach import Reach
 from memory.services.beliefs import belief_correct, belief_remember
 from memory.services.erasure import event_erase, session_erase
 from memory.services.sessions import event_append, run_create, session_close, session_create
 
 from .helpers import conversation, remember
 
-IDE = Access(scopes=("principal", "assistant:ide"))
-READ_ONLY = Access(read_only=True)
-DISCREET = Access(include_sensitive=False)
+IDE = Reach(scopes=("principal", "assistant:ide"))
+READ_ONLY = Reach(read_only=True)
+DISCREET = Reach(include_sensitive=False)
 
 
 def refused(call):
@@ -31,7 +31,7 @@ def test_a_source_outside_the_scope_is_not_found_as_a_missing_one_is(owner):
             principal=owner,
             statement="User has a codename.",
             source_event_ids=[chat.public_id],
-            access=IDE,
+            reach=IDE,
         )
 
     assert (error.value.code, error.value.details["missing"]) == (
@@ -41,12 +41,12 @@ def test_a_source_outside_the_scope_is_not_found_as_a_missing_one_is(owner):
 
 
 def test_writes_land_in_the_access_own_scope_and_only_in_scopes_it_reaches(owner):
-    assert belief_remember(principal=owner, statement="User likes tea.", access=IDE).scope == (
+    assert belief_remember(principal=owner, statement="User likes tea.", reach=IDE).scope == (
         "assistant:ide"
     )
-    assert session_create(principal=owner, access=IDE).scope == "assistant:ide"
+    assert session_create(principal=owner, reach=IDE).scope == "assistant:ide"
     assert (
-        refused(lambda: session_create(principal=owner, scope="assistant:chat", access=IDE))
+        refused(lambda: session_create(principal=owner, scope="assistant:chat", reach=IDE))
         == "forbidden"
     )
 
@@ -63,12 +63,12 @@ def test_another_assistants_conversation_is_not_found_to_every_write(owner):
                 session_id=session_id,
                 event_type=EventType.USER_MESSAGE,
                 parts=[{"text": "hi"}],
-                access=IDE,
+                reach=IDE,
             ),
-            lambda: run_create(principal=owner, session_id=session_id, access=IDE),
-            lambda: session_close(principal=owner, session_id=session_id, access=IDE),
-            lambda: session_erase(principal=owner, session_id=session_id, access=IDE),
-            lambda: event_erase(principal=owner, event_id=message.public_id, access=IDE),
+            lambda: run_create(principal=owner, session_id=session_id, reach=IDE),
+            lambda: session_close(principal=owner, session_id=session_id, reach=IDE),
+            lambda: session_erase(principal=owner, session_id=session_id, reach=IDE),
+            lambda: event_erase(principal=owner, event_id=message.public_id, reach=IDE),
         )
     ]
 
@@ -81,9 +81,9 @@ def test_a_read_only_access_writes_nothing(owner):
     codes = [
         refused(call)
         for call in (
-            lambda: belief_remember(principal=owner, statement="x", access=READ_ONLY),
-            lambda: session_create(principal=owner, access=READ_ONLY),
-            lambda: run_create(principal=owner, session_id=session.public_id, access=READ_ONLY),
+            lambda: belief_remember(principal=owner, statement="x", reach=READ_ONLY),
+            lambda: session_create(principal=owner, reach=READ_ONLY),
+            lambda: run_create(principal=owner, session_id=session.public_id, reach=READ_ONLY),
         )
     ]
 
@@ -101,7 +101,7 @@ def test_an_access_kept_from_sensitive_memories_neither_finds_nor_makes_one(owne
                 belief_id=sensitive.public_id,
                 expected_revision=1,
                 statement="User had asthma.",
-                access=DISCREET,
+                reach=DISCREET,
             )
         ),
         refused(
@@ -111,7 +111,7 @@ def test_an_access_kept_from_sensitive_memories_neither_finds_nor_makes_one(owne
                 expected_revision=1,
                 statement="User likes green tea.",
                 sensitivity="sensitive",
-                access=DISCREET,
+                reach=DISCREET,
             )
         ),
     ]

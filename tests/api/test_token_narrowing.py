@@ -4,8 +4,8 @@ A token narrowed to ``assistant:ide`` sees that assistant's memories and
 conversations and the principal-wide ones, never another assistant's; its
 writes land in its own scope. A read-only token recalls and lists but never
 writes. A token kept from sensitive memories never reads one. Routes that span
-every memory (export, erasure, derived memories and operations) need full
-access. Tokens made before any of this keep full access.
+every memory (export, erasure, derived memories and operations) need a token
+of full reach. Tokens made before any of this reach everything.
 """
 
 import pytest
@@ -155,7 +155,7 @@ def test_a_token_kept_from_sensitive_memories_never_reads_one(owner, bank):
 @pytest.mark.parametrize(
     "narrowing", [{"scope": "assistant:ide"}, {"read_only": True}, {"include_sensitive": False}]
 )
-def test_routes_over_every_memory_need_full_access(owner, narrowing, settings):
+def test_routes_over_every_memory_need_full_reach(owner, narrowing, settings):
     from memory.services.flags import flag_set
 
     flag_set(key="reconsolidation_surface", enabled=True)

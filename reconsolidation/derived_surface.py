@@ -6,7 +6,7 @@ Registered from the app's ``ready``, so that ``memory`` never imports this app.
 
 from django.urls import reverse
 
-from memory.derived import DerivedProvider
+from memory.derived import DerivedSurface
 from memory.principal import principal_context
 from memory.selectors.flags import surfaces_enabled
 
@@ -45,7 +45,7 @@ def _about_memory(principal, belief):
         return _linked(derived_about_belief(principal, belief))
 
 
-provider = DerivedProvider(
+surface = DerivedSurface(
     available=_available,
     page=_page,
     export=reconsolidation_export,
