@@ -75,6 +75,8 @@ INSTALLED_APPS = [
     "django_q",
     "accounts",
     "memory",
+    "providers",
+    "formation",
     "reconsolidation",
     "evaluation",
 ]
@@ -333,7 +335,7 @@ REVERIE_FORMATION = {
     "sweep_deadline_seconds": env.int("REVERIE_FORMATION_SWEEP_DEADLINE", default=45),
     "extractor": env.str(
         "REVERIE_FORMATION_EXTRACTOR",
-        default="memory.formation.extractor.DeterministicExtractor",
+        default="formation.extractor.DeterministicExtractor",
     ),
     # A consolidation that fails leaves its messages pending and is tried again
     # after retry_seconds, four times longer after each further failure, until

@@ -6,7 +6,7 @@ import json
 
 from django.conf import settings
 
-from memory.providers.config import provider_config
+from providers.config import provider_config
 
 
 def privacy_digest(config):

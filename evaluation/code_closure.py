@@ -11,19 +11,28 @@ import ast
 from functools import cache
 from pathlib import Path
 
+from django.apps import apps
 from django.conf import settings
-
-# The project's packages; anything else (Django, the standard library) is not ours to digest.
-PROJECT_PACKAGES = ("accounts", "core", "evaluation", "memory", "reconsolidation")
 
 
 def _base():
     return Path(settings.BASE_DIR)
 
 
+@cache
+def project_packages():
+    """The project's packages: its installed apps and ``core``, which they build on. Anything
+    else (Django, the standard library, settings) is not ours to digest."""
+    base = _base()
+    installed = {
+        config.name for config in apps.get_app_configs() if Path(config.path).parent == base
+    }
+    return frozenset({"core", *installed})
+
+
 def module_file(name):
     """The file of project module ``name``, or None when it is not one."""
-    if name.split(".")[0] not in PROJECT_PACKAGES:
+    if name.split(".")[0] not in project_packages():
         return None
     path = _base().joinpath(*name.split("."))
     if (path / "__init__.py").is_file():
@@ -62,7 +71,7 @@ def _imports(name, text):
         elif isinstance(node, ast.ImportFrom):
             base = _absolute(node, name, is_package)
             found.update(_prefixes(base))
-            # "from memory.formation import hybrid" imports a module, not a name.
+            # "from formation import hybrid" imports a module, not a name.
             found.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
     return frozenset(found)
 

@@ -15,12 +15,12 @@ import time
 from collections import Counter
 
 from evaluation.locomo import Conversation, Dataset, DialogSession
+from formation.candidates import PROPOSER_MODEL, ExtractionRequest
+from formation.extraction import KnownLedger, extraction_decide, user_message
+from formation.extractor import DeterministicExtractor
+from formation.scoring import fabricated
+from formation.services import MAX_CONSUMED
 from memory.enums import EventType
-from memory.formation.candidates import PROPOSER_MODEL, ExtractionRequest
-from memory.formation.extraction import KnownLedger, extraction_decide, user_message
-from memory.formation.extractor import DeterministicExtractor
-from memory.formation.scoring import fabricated
-from memory.services.formation import MAX_CONSUMED
 
 # What each conversation's row counts; the report sums them over the conversations.
 ROW_FIGURES = (
@@ -51,7 +51,7 @@ def coverage(dataset: Dataset, *, extractor=None) -> dict:
         # "<sample>:<fact number>" of every covered fact, for a certificate to recount.
         "covered_facts": [],
         # Accepted proposals a model made, and those of them naming an entity or a
-        # number their source turns do not (``memory.formation.scoring.fabricated``).
+        # number their source turns do not (``formation.scoring.fabricated``).
         "model_accepted": 0,
         "model_fabricated": 0,
     }

@@ -6,7 +6,7 @@ configured provider, called as the evaluation runner may call it). On the
 LoCoMo conversations each speaker in turn plays the owner
 (``evaluation.formation_coverage``); on the frozen held-out part of the labelled
 corpus every accepted proposal is matched against the labels
-(``memory.formation.scoring``). The results keep the observations the metrics
+(``formation.scoring``). The results keep the observations the metrics
 follow from, so that ``certify`` recomputes them rather than trusting them.
 """
 
@@ -16,10 +16,10 @@ from pathlib import Path
 
 from evaluation.formation_coverage import coverage
 from evaluation.locomo import DatasetError, load_dataset
-from memory.formation.hybrid import HybridExtractor
-from memory.formation.scoring import corpus_item, load_corpus, score
-from memory.providers.config import provider_config
-from memory.services.formation import configured_extractor
+from formation.hybrid import HybridExtractor
+from formation.scoring import corpus_item, load_corpus, score
+from formation.services import configured_extractor
+from providers.config import provider_config
 
 from .provenance import code_digest, policy_versions
 

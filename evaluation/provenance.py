@@ -5,8 +5,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from memory.formation.candidates import POLICY_PROVIDER_ASSISTED
-from memory.services.formation import configured_extractor
+from formation.candidates import POLICY_PROVIDER_ASSISTED
+from formation.services import configured_extractor
 from reconsolidation.assisted.preparation import POLICY_VERSION as ASSISTED_POLICY
 from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 
@@ -18,11 +18,11 @@ from .code_closure import closure_files
 # the certificates issued before it. Modules loaded by name from settings (the
 # configured extractor) are entries of their own.
 POLICY_ENTRIES = {
-    "formation": ("memory.services.formation", "memory.formation.extractor"),
+    "formation": ("formation.services", "formation.extractor"),
     "formation_provider": (
-        "memory.services.formation",
-        "memory.formation.extractor",
-        "memory.formation.hybrid",
+        "formation.services",
+        "formation.extractor",
+        "formation.hybrid",
     ),
     # Recall, and the derived memories the hybrid arm recalls through reconsolidation.
     "recall": ("memory.selectors.recall", "reconsolidation.selectors.recall"),

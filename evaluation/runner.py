@@ -18,7 +18,7 @@ from urllib.parse import quote
 from django.conf import settings
 from django.db import connection
 
-from memory.services.formation import MAX_CONSUMED
+from formation.services import MAX_CONSUMED
 
 from .arms import ARMS
 from .provenance import POLICY_ENTRIES, code_digest, policy_versions

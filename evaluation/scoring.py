@@ -14,7 +14,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from memory.formation.scoring import ungrounded_terms
+from formation.scoring import ungrounded_terms
 
 # Bounds the report size; a handful of examples is enough to see what kind of fabrication
 # a run produces.

@@ -1,8 +1,5 @@
-from django.core.checks import Error, Tags, Warning, register
-from django.core.exceptions import ImproperlyConfigured
+from django.core.checks import Tags, Warning, register
 from django.db import connections
-
-from memory.providers.egress import egress_rules
 
 
 @register(Tags.database)
@@ -35,13 +32,3 @@ def full_text_match_leakproof(connection):
         )
         (leakproof,) = cursor.fetchone()
     return leakproof
-
-
-@register()
-def egress_policy_is_well_formed(app_configs, **kwargs):
-    """A malformed egress rule is a configuration error at start-up, not at the first call."""
-    try:
-        egress_rules()
-    except ImproperlyConfigured as error:
-        return [Error(str(error), id="memory.E001")]
-    return []

@@ -10,7 +10,7 @@ clauses that read as instructions to the assistant are never chosen.
 
 import re
 
-from memory.formation.gates import looks_like_injection, redact_secrets
+from memory.screening import looks_like_injection, redact_secrets
 from memory.text import content_words
 
 EXCERPT_MAX_CHARS = 500

@@ -1,6 +1,5 @@
 """The maintenance schedules, declared in code and synced into django-q2's table."""
 
-from django.conf import settings
 from django_q.models import Schedule
 
 
@@ -31,13 +30,6 @@ def maintenance_run_once_hooks():
 def declared_schedules():
     return [
         *SCHEDULES,
-        {
-            # Consolidates sessions that went quiet; see REVERIE_FORMATION.
-            "name": "memory.formation_sweep",
-            "func": "memory.tasks.formation_sweep_task",
-            "repeats": -1,
-            **every(settings.REVERIE_FORMATION["sweep_seconds"]),
-        },
         *(spec for schedules, _ in _extensions for spec in schedules()),
     ]
 

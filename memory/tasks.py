@@ -2,18 +2,12 @@
 
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
-from memory.services.formation import formation_sweep
 from memory.services.heartbeat import heartbeat_record
 from memory.services.idempotency import idempotency_purge_sweep
 
 
 def belief_expiry_sweep_task():
     return belief_expiry_sweep()
-
-
-def formation_sweep_task():
-    # The audits' ids only: q2 stores a task's result.
-    return [str(formation.public_id) for formation in formation_sweep()]
 
 
 def worker_heartbeat_task():

@@ -5,8 +5,8 @@ from decimal import Decimal
 
 import pytest
 
-from memory.providers.config import ProviderConfig
-from memory.providers.fake import FakeProvider
+from providers.config import ProviderConfig
+from providers.fake import FakeProvider
 
 # The egress policy of these tests: ordinary and personal items of the owner's
 # principal scope may go to a provider labelled "local"; sensitive ones may not.

@@ -5,10 +5,11 @@ from django.db.migrations.executor import MigrationExecutor
 
 
 def migrate(targets):
-    """Migrate to ``targets`` ((app, migration) pairs); return the models as they were there."""
+    """Migrate to ``targets`` ((app, migration) pairs, or (app, None) for an app none of
+    whose migrations is applied); return the models as they were there."""
     executor = MigrationExecutor(connection)
     executor.migrate(targets)
-    return executor.loader.project_state(targets).apps
+    return executor.loader.project_state([t for t in targets if t[1] is not None]).apps
 
 
 def latest():

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import migrations, models
 
 from memory.enums import MESSAGE_EVENT_TYPES, Sensitivity
-from memory.formation.gates import classify_sensitivity
+from memory.screening import classify_sensitivity
 from memory.migration_operations import RestoreSQLiteTriggers
 from memory.principal import principal_context
 

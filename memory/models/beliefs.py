@@ -53,7 +53,7 @@ class Belief(OwnedModel):
     # When the newest source evidence was observed; derivations copy it, never reset it.
     evidence_at = models.DateTimeField(null=True, blank=True)
     formation = models.ForeignKey(
-        "memory.FormationAudit",
+        "formation.FormationAudit",
         null=True,
         blank=True,
         on_delete=models.SET_NULL,

@@ -1,20 +1,18 @@
-"""The owner's conversations and their messages, read-only but for asking formation to try
-a conversation again."""
+"""The owner's conversations and their messages, read-only.
 
-from django.contrib import admin, messages
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
-from django.urls import path, reverse
+Formation extends these pages (``formation.review``) with what it could not form and
+a way to ask it to try again."""
+
+from django.contrib import admin
 from django.utils.text import Truncator
 
 from memory.enums import MESSAGE_EVENT_TYPES, AuthorKind
 from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import (
     event_list,
-    formation_failure,
     session_get,
     session_summaries,
 )
-from memory.services.formation import formation_retry
 
 from .base import OwnerAdmin
 
@@ -68,36 +66,7 @@ class SessionAdmin(OwnerAdmin):
     def state(self, session):
         if session.erased_at is not None:
             return "erased"
-        state = "closed" if session.closed_at is not None else "open"
-        if session.formation_gave_up:
-            return f"{state}; memories could not be formed"
-        return state
-
-    def get_urls(self):
-        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
-        return [
-            path(
-                "<str:object_id>/retry-formation/",
-                self.admin_site.admin_view(self.retry_formation_view),
-                name=f"{prefix}_retry_formation",
-            ),
-            *super().get_urls(),
-        ]
-
-    def retry_formation_view(self, request, object_id):
-        """POST only: formation tries the conversation again at its next sweep."""
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        session = self.get_object_or_404(request, object_id)
-        if formation_retry(principal=request.user, session_id=session.public_id):
-            self.message_user(
-                request,
-                "Reverie will try again to form memories from this conversation shortly.",
-                messages.SUCCESS,
-            )
-        else:
-            self.message_user(request, "Nothing was waiting to be tried again.", messages.WARNING)
-        return HttpResponseRedirect(self.change_url(session))
+        return "closed" if session.closed_at is not None else "open"
 
     def changelist_view(self, request, extra_context=None):
         return super().changelist_view(
@@ -123,11 +92,6 @@ class SessionAdmin(OwnerAdmin):
                 for event in events
             ],
             "beliefs": [(belief, self.change_url(belief)) for belief in beliefs],
-            "formation_failure": formation_failure(principal=request.user, session=session),
-            "retry_formation_url": reverse(
-                f"{self.admin_site.name}:memory_session_retry_formation",
-                args=[session.public_id],
-            ),
         }
 
     @staticmethod

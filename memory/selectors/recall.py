@@ -8,10 +8,10 @@ from django.utils import timezone
 
 from core.errors import validation_error
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
-from memory.formation.gates import redact_secrets
 from memory.models import Belief, Event
 from memory.principal import principal_context
 from memory.reach import FULL_REACH
+from memory.screening import redact_secrets
 from memory.search import belief_matches, message_matches
 from memory.text import query_terms
 

@@ -1,9 +1,9 @@
-from django.db.models import Count, Exists, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, Subquery
 
 from core.errors import not_found
 from core.ids import parse_public_id
 from memory.enums import MESSAGE_EVENT_TYPES
-from memory.models import Event, FormationRetry, Run, Session
+from memory.models import Event, Run, Session
 from memory.reach import FULL_REACH
 
 
@@ -14,8 +14,7 @@ def session_list(*, principal, reach=FULL_REACH):
 
 
 def session_summaries(*, principal):
-    """The principal's sessions with ``first_message`` (its text), ``messages`` (a count) and
-    ``formation_gave_up`` (formation failed on it until it gave up)."""
+    """The principal's sessions with ``first_message`` (its text) and ``messages`` (a count)."""
     # The subquery keeps its own owner filter: on SQLite nothing else would.
     first_message = (
         Event.objects.filter(
@@ -27,19 +26,10 @@ def session_summaries(*, principal):
         .order_by("sequence")
         .values("text")[:1]
     )
-    gave_up = FormationRetry.objects.filter(
-        owner=principal, session=OuterRef("pk"), gave_up_at__isnull=False
-    )
     return session_list(principal=principal).annotate(
         first_message=Subquery(first_message),
         messages=Count("events", filter=Q(events__event_type__in=MESSAGE_EVENT_TYPES)),
-        formation_gave_up=Exists(gave_up),
     )
-
-
-def formation_failure(*, principal, session):
-    """The session's pending retry after a failed consolidation, or None."""
-    return FormationRetry.objects.filter(owner=principal, session=session).first()
 
 
 def session_get(*, principal, session_id, for_update=False, reach=FULL_REACH):

@@ -19,13 +19,9 @@ from memory.models import (
     Belief,
     BeliefSource,
     BeliefStatusCount,
-    ConsolidationWatermark,
     DeletionFence,
     Event,
-    ExtractionAudit,
     FencedEvent,
-    FormationAudit,
-    FormationRetry,
     IdempotencyRecord,
     MaintenanceDue,
     Run,
@@ -50,11 +46,7 @@ _OWNED_MODELS = (
     DeletionFence,
     AuditRecord,
     BeliefSource,
-    ExtractionAudit,
     Belief,
-    FormationAudit,
-    ConsolidationWatermark,
-    FormationRetry,
     Run,
     Event,
     Session,
@@ -65,6 +57,18 @@ _OWNED_MODELS = (
     SearchStatistics,
     SearchTerm,
 )
+
+
+# What apps built on ``memory`` keep per principal, registered from their ``AppConfig.ready``:
+# each is ``purge(principal) -> {model name: rows deleted}``, run in the erasing
+# transaction before memory's own rows go, so that none of theirs points at a deleted one.
+_purges = []
+
+
+def account_purge_extend(purge):
+    """Have ``account_purge`` delete an app's rows of the principal too."""
+    if purge not in _purges:
+        _purges.append(purge)
 
 
 def account_erasure_request(*, principal):
@@ -108,6 +112,8 @@ def account_purge(*, principal):
         # Children before parents, each delete scoped to the owner, so that
         # the cascade collector never has to gather a whole bank into memory.
         Belief.objects.filter(owner=principal).update(supersedes=None)
+        for purge in _purges:
+            deleted.update(purge(principal))
         for model in _OWNED_MODELS:
             deleted[model._meta.model_name] = delete_in_batches(
                 model.objects.filter(owner=principal)

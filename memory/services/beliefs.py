@@ -25,10 +25,10 @@ from memory.enums import (
     Sensitivity,
     is_valid_scope,
 )
-from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import Belief, Event
 from memory.principal import principal_transaction
 from memory.reach import FULL_REACH
+from memory.screening import contains_secret, looks_like_injection
 from memory.search import forget_erased
 from memory.selectors.beliefs import belief_get, belief_versions
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject

@@ -19,10 +19,10 @@ from memory.enums import (
     RunStatus,
     is_valid_scope,
 )
-from memory.formation.gates import classify_sensitivity
 from memory.models import Event, Run, Session
 from memory.principal import principal_transaction
 from memory.reach import FULL_REACH
+from memory.screening import classify_sensitivity
 from memory.selectors.sessions import run_get, session_get
 
 logger = logging.getLogger(__name__)

@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from memory.principal import principal_transaction
-from memory.providers import ledger
 from memory.selectors.flags import flag_enabled
+from providers import ledger
 from reconsolidation.models import Lease, ProviderCall
 
 from .preparation import POLICY_VERSION

@@ -13,8 +13,8 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from memory.providers import ledger
-from memory.providers.client import complete
+from providers import ledger
+from providers.client import complete
 from reconsolidation.models import ProviderCall
 
 # The provider answered with an error: nothing generated, nothing charged.

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from memory.providers.client import ProviderError
-from memory.providers.config import provider_config
 from memory.selectors.flags import flag_enabled
+from providers.client import ProviderError
+from providers.config import provider_config
 from reconsolidation.models import ProviderCall
 from reconsolidation.planners.summaries import plan_topic_summary
 from reconsolidation.planning import MergePlan

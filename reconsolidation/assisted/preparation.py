@@ -3,7 +3,7 @@ be sent.
 
 Only current versions of live direct memories and the complete text parts of
 the owner's own messages they came from are read. Each memory and each
-message is decided alone by the egress policy (``memory.providers.egress``):
+message is decided alone by the egress policy (``providers.egress``):
 what is denied, unclassified, shaped like an instruction or too long to send
 whole is left out and counted, never cut or reworded; an unpinned residency
 or an owner's opt-out defers the whole request before anything is
@@ -21,11 +21,11 @@ from django.db.models import Count
 
 from accounts.selectors import model_processing_allowed
 from memory.enums import LIVE_BELIEF_STATUSES, AuthorKind, EventType, Portability, Sensitivity
-from memory.formation.gates import looks_like_injection, redact_secrets
 from memory.models import Belief, BeliefSource
 from memory.principal import principal_context
-from memory.providers.client import request_bytes
-from memory.providers.egress import (
+from memory.screening import looks_like_injection, redact_secrets
+from providers.client import request_bytes
+from providers.egress import (
     EgressItem,
     egress_rules,
     item_allowed,

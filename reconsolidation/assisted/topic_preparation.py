@@ -14,7 +14,7 @@ from collections import Counter
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
 from memory.principal import principal_context
-from memory.providers.egress import egress_rules, item_allowed, message_item
+from providers.egress import egress_rules, item_allowed, message_item
 from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.selectors.sources import source_views
 

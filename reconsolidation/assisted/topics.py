@@ -17,7 +17,7 @@ import re
 from collections import Counter
 
 from memory.enums import Sensitivity
-from memory.formation.gates import classify_sensitivity, looks_like_injection
+from memory.screening import classify_sensitivity, looks_like_injection
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.summaries import SUMMARY_MIN_CLAIMS, plan_topic_summary
 from reconsolidation.planning import statement_words

@@ -14,8 +14,8 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from formation.subjects import shared_subjects
 from memory.enums import BeliefStatus
-from memory.formation.subjects import shared_subjects
 from memory.text import claim_key
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.labels import subject_label
@@ -202,7 +202,7 @@ def plan_topic_summary(subject, sources, **fields):
 
 def plan_entity_summaries(sources, *, names=None, summarised=None):
     """A summary plan for every shared subject (``entity:<name>``, see
-    ``memory.formation.subjects.shared_subjects``) that beliefs of at least two of their own
+    ``formation.subjects.shared_subjects``) that beliefs of at least two of their own
     subjects have in common, in one scope, with at least ``SUMMARY_MIN_CLAIMS`` distinct
     claims among the live beliefs ``sources``.
 

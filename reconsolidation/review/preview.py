@@ -8,7 +8,7 @@ requests, so nobody, an operator included, can preview another owner's.
 
 from django.urls import re_path, reverse
 
-from memory.providers.config import provider_config
+from providers.config import provider_config
 from reconsolidation.selectors.preview import assisted_preview_get
 
 # What each request is for, in the owner's words; a stage missing here shows its key.

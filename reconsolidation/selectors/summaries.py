@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 
 from core.errors import not_found
 from core.ids import parse_public_id
+from formation.subjects import shared_subjects
 from memory import search
 from memory.enums import BeliefStatus
-from memory.formation.subjects import shared_subjects
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.text import query_terms

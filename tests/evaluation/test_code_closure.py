@@ -8,7 +8,7 @@ import pytest
 from django.conf import settings
 
 from evaluation import provenance
-from evaluation.code_closure import PROJECT_PACKAGES, import_closure
+from evaluation.code_closure import import_closure, project_packages
 
 
 def found_by_modulefinder(entries, tmp_path):
@@ -17,7 +17,7 @@ def found_by_modulefinder(entries, tmp_path):
     # Only the project on the path: Django and the standard library are not followed.
     finder = ModuleFinder(path=[str(Path(settings.BASE_DIR))])
     finder.run_script(str(script))
-    return {name for name in finder.modules if name.split(".")[0] in PROJECT_PACKAGES}
+    return {name for name in finder.modules if name.split(".")[0] in project_packages()}
 
 
 @pytest.mark.parametrize("part", sorted(provenance.POLICY_ENTRIES))
@@ -65,4 +65,4 @@ def test_a_change_to_an_imported_module_changes_the_digest(monkeypatch, tmp_path
 def test_modules_outside_the_project_are_not_followed():
     closure = import_closure(["memory.selectors.recall"])
 
-    assert all(name.split(".")[0] in PROJECT_PACKAGES for name in closure)
+    assert all(name.split(".")[0] in project_packages() for name in closure)

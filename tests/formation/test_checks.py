@@ -1,16 +1,16 @@
 """The formation service and the dry-run path (``extraction_decide``) decide every proposal
-alike wherever no stored state is involved: both run ``memory.formation.checks``."""
+alike wherever no stored state is involved: both run ``formation.checks``."""
 
 from collections import Counter
 from datetime import datetime, timedelta
 
 from django.utils import timezone
 
+from formation.candidates import TemporalHint
+from formation.extraction import extraction_decide
+from formation.services import formation_consolidate
 from memory.enums import EventType
-from memory.formation.candidates import TemporalHint
-from memory.formation.extraction import extraction_decide
-from memory.services.formation import formation_consolidate
-from tests.memory.formation_helpers import ScriptedExtractor, candidate, user_messages
+from tests.formation.formation_helpers import ScriptedExtractor, candidate, user_messages
 from tests.memory.helpers import conversation, say
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from evaluation.formation_evaluation import HELDOUT
-from memory.formation.candidates import MemoryCandidate
-from memory.formation.scoring import (
+from formation.candidates import MemoryCandidate
+from formation.scoring import (
     ExpectedBelief,
     belief_matches,
     fabricated,

@@ -4,16 +4,16 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from memory.enums import BeliefType, EventType, Portability, Sensitivity
-from memory.formation.candidates import (
+from formation.candidates import (
     POLICY_DETERMINISTIC,
     ExtractionMessage,
     ExtractionRequest,
     KnownBelief,
 )
-from memory.formation.extractor import MAX_PROPOSALS, DeterministicExtractor
-from memory.formation.subjects import OwnedIndex, preference_subject, topic_key
-from memory.formation.temporal import find_temporal
+from formation.extractor import MAX_PROPOSALS, DeterministicExtractor
+from formation.subjects import OwnedIndex, preference_subject, topic_key
+from formation.temporal import find_temporal
+from memory.enums import BeliefType, EventType, Portability, Sensitivity
 from memory.text import is_valid_subject
 
 # A Wednesday.

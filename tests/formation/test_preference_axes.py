@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory.formation.preference_axes import relation
+from formation.preference_axes import relation
 
 
 @pytest.mark.parametrize(

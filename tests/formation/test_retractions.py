@@ -4,10 +4,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.formation.candidates import ExtractionRequest, KnownBelief
-from memory.formation.extraction import user_message
-from memory.formation.extractor import DeterministicExtractor
-from memory.formation.subjects import OwnedIndex
+from formation.candidates import ExtractionRequest, KnownBelief
+from formation.extraction import user_message
+from formation.extractor import DeterministicExtractor
+from formation.subjects import OwnedIndex
 
 NOW = datetime(2026, 8, 19, 10, 0, tzinfo=UTC)
 BMW = KnownBelief(subject="vehicle:bmw-x3", statement="User owns a BMW X3.", type="ownership")

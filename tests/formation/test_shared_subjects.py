@@ -1,6 +1,6 @@
 """Shared subjects: the names that memories of different subjects have in common."""
 
-from memory.formation.subjects import shared_subjects
+from formation.subjects import shared_subjects
 
 
 def test_a_proper_name_is_a_shared_subject_whatever_the_memory_is_keyed_by():

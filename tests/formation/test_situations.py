@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from formation.candidates import ExtractionRequest
+from formation.extraction import user_message
+from formation.extractor import DeterministicExtractor
 from memory.enums import BeliefType, EventType
-from memory.formation.candidates import ExtractionRequest
-from memory.formation.extraction import user_message
-from memory.formation.extractor import DeterministicExtractor
 
 # A Wednesday.
 NOW = datetime(2026, 8, 19, 10, 0, tzinfo=UTC)

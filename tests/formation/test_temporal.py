@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from memory.formation.temporal import find_dates, find_temporal
+from formation.temporal import find_dates, find_temporal
 
 # A Wednesday.
 NOW = datetime(2026, 8, 19, 10, 0, tzinfo=UTC)

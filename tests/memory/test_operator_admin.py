@@ -57,7 +57,7 @@ def test_operators_never_see_another_principals_memory_text(
     Task.objects.create(
         id="t1",
         name="t1",
-        func="memory.tasks.formation_sweep_task",
+        func="formation.tasks.formation_sweep_task",
         args=(SECRET_MESSAGE,),
         result=f"Traceback...\nValueError: {SECRET_STATEMENT}",
         started=timezone.now(),
@@ -147,8 +147,8 @@ def test_a_principal_who_is_not_staff_cannot_enter(client, owner):
 def test_the_overview_totals_formation_across_principals_without_content(
     client, operator, owner, other_owner
 ):
-    from memory.services.formation import formation_consolidate
-    from tests.memory.formation_helpers import ScriptedExtractor, candidate
+    from formation.services import formation_consolidate
+    from tests.formation.formation_helpers import ScriptedExtractor, candidate
 
     for principal in (owner, other_owner):
         session, (message,) = conversation(principal, "I own a passport wallet.")
@@ -172,9 +172,9 @@ def test_the_overview_totals_formation_across_principals_without_content(
 def test_the_overview_lists_given_up_conversations_without_content(
     client, operator, owner, settings
 ):
-    from memory.services.formation import formation_sweep
+    from formation.services import formation_sweep
     from memory.services.sessions import session_close
-    from tests.memory.formation_helpers import ScriptedExtractor, later
+    from tests.formation.formation_helpers import ScriptedExtractor, later
 
     settings.REVERIE_FORMATION = {**settings.REVERIE_FORMATION, "retry_attempts": 1}
     session, _ = conversation(owner, "My locker code is the word marmalade.")
@@ -198,11 +198,11 @@ def test_the_overview_shows_provider_spend_and_fallbacks_without_content(
 ):
     from decimal import Decimal
 
-    from memory.formation.extractor import DeterministicExtractor
-    from memory.formation.hybrid import HybridExtractor
-    from memory.providers.fake import FakeProvider
-    from memory.providers.ledger import reserve
-    from memory.services.formation import formation_consolidate
+    from formation.extractor import DeterministicExtractor
+    from formation.hybrid import HybridExtractor
+    from formation.services import formation_consolidate
+    from providers.fake import FakeProvider
+    from providers.ledger import reserve
 
     settings.REVERIE_EGRESS = {
         "residency": ["local"],

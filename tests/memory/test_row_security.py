@@ -6,14 +6,8 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from accounts.services import api_token_create
-from memory.models import (
-    Belief,
-    ConsolidationWatermark,
-    ExtractionAudit,
-    FormationAudit,
-    FormationRetry,
-    IdempotencyRecord,
-)
+from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
+from memory.models import Belief, IdempotencyRecord
 from memory.models.base import OwnedModel
 from memory.principal import current_principal_id, principal_context
 from memory.services.access_log import access_record

@@ -10,14 +10,14 @@ and export keep the message verbatim.
 import pytest
 
 from core.errors import ReverieError
+from formation.services import formation_consolidate
 from memory.excerpts import excerpt_for
-from memory.formation.gates import contains_secret, looks_like_injection
 from memory.models import BeliefSource
 from memory.principal import principal_context
+from memory.screening import contains_secret, looks_like_injection
 from memory.selectors.recall import recall
 from memory.services.account import account_export
 from memory.services.beliefs import belief_correct
-from memory.services.formation import formation_consolidate
 from tests.api.conftest import client_for
 
 from .helpers import conversation, remember

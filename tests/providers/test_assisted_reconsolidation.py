@@ -13,8 +13,8 @@ from django.core.management import call_command
 from accounts.models import OperatorAction
 from accounts.services import model_processing_set
 from memory.principal import principal_context
-from memory.providers.ledger import spent_today
 from memory.selectors.recall import recall
+from providers.ledger import spent_today
 from reconsolidation.assisted import admission, execution
 from reconsolidation.assisted.admission import Refused, admit
 from reconsolidation.assisted.calls import SendRefused, calls_recover, send

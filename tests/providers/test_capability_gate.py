@@ -1,12 +1,12 @@
 """Without a certificate for the configured provider and model and the current code, no
 request leaves the machine, however the capability's flag was set."""
 
-from memory.formation.hybrid import HybridExtractor
+from formation.hybrid import HybridExtractor
+from formation.services import formation_extractor, formation_sweep
 from memory.models import Flag
 from memory.selectors.flags import flag_cache_clear, flag_state
-from memory.services.formation import formation_extractor, formation_sweep
 from memory.services.sessions import session_close
-from tests.memory.formation_helpers import later
+from tests.formation.formation_helpers import later
 from tests.memory.helpers import conversation
 
 

@@ -7,14 +7,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from memory.formation.model_proposals import (
+from formation.model_proposals import (
     SCHEMA,
     SYSTEM_PROMPT,
     ProposalError,
     parse_proposals,
     user_content,
 )
-from memory.providers.client import (
+from providers.client import (
     MAX_REPLY_BYTES,
     MalformedReply,
     ProviderRateLimited,
@@ -24,7 +24,7 @@ from memory.providers.client import (
     complete,
     request_bytes,
 )
-from memory.providers.config import ProviderConfig
+from providers.config import ProviderConfig
 
 
 def payload(config, text="I adopted a cat named Miso. Is it sunny?"):

@@ -4,8 +4,8 @@ scope; a malformed rule is a start-up error."""
 import pytest
 from django.core.exceptions import ImproperlyConfigured
 
-from memory.checks import egress_policy_is_well_formed
-from memory.providers.egress import (
+from providers.checks import egress_policy_is_well_formed
+from providers.egress import (
     EgressItem,
     egress_rules,
     item_allowed,
@@ -57,7 +57,7 @@ def test_a_malformed_rule_is_refused_at_start_up(settings, allow):
     with pytest.raises(ImproperlyConfigured):
         egress_rules()
     (error,) = egress_policy_is_well_formed(None)
-    assert error.id == "memory.E001"
+    assert error.id == "providers.E001"
 
 
 def test_a_well_formed_policy_passes_the_check(settings):

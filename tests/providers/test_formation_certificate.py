@@ -11,15 +11,15 @@ from core.errors import ReverieError
 from evaluation import certificates
 from evaluation.formation_evaluation import inputs_digest, sha256
 from evaluation.models import Certificate
-from memory.formation.hybrid import HybridExtractor
+from formation.hybrid import HybridExtractor
+from formation.services import formation_extractor, formation_sweep
 from memory.models import Belief
 from memory.principal import principal_context
 from memory.selectors.flags import flag_cache_clear, flag_enabled
 from memory.services.flags import flag_set
-from memory.services.formation import formation_extractor, formation_sweep
 from memory.services.sessions import session_close
 from tests.evaluation.fixtures import write_tiny_dataset
-from tests.memory.formation_helpers import later
+from tests.formation.formation_helpers import later
 from tests.memory.helpers import conversation
 
 HELDOUT = [

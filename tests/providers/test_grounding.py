@@ -2,7 +2,7 @@
 
 import pytest
 
-from memory.formation.grounding import grounding_failure
+from formation.grounding import grounding_failure
 
 TEXT = ["We finally adopted two cats from the shelter in Porto, in March 2023."]
 

@@ -9,13 +9,14 @@ import pytest
 from django.urls import reverse
 
 from accounts.services import model_processing_set
+from formation.extractor import DeterministicExtractor
+from formation.hybrid import HybridExtractor
+from formation.models import ExtractionAudit, FormationAudit
+from formation.services import formation_consolidate
 from memory.enums import EventType
-from memory.formation.extractor import DeterministicExtractor
-from memory.formation.hybrid import HybridExtractor
-from memory.models import Belief, Event, ExtractionAudit, FormationAudit
+from memory.models import Belief, Event
 from memory.principal import principal_context
-from memory.providers.ledger import spent_today
-from memory.services.formation import formation_consolidate
+from providers.ledger import spent_today
 from tests.memory.helpers import conversation, remember, say
 
 KINDLE = "I own a Kindle."

@@ -5,10 +5,10 @@ from decimal import Decimal
 
 import pytest
 
-from memory.models import ProviderSpend
-from memory.providers import ledger
-from memory.providers.ledger import SpendRefused, reserve, settle, spent_today
 from memory.services.account import account_purge
+from providers import ledger
+from providers.ledger import SpendRefused, reserve, settle, spent_today
+from providers.models import ProviderSpend
 
 
 @pytest.fixture

@@ -6,15 +6,15 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from formation.selectors import formation_failure
+from formation.services import formation_sweep
 from memory.enums import Actor, AuditAction, Authority, BeliefStatus, BeliefType
 from memory.models import Belief
 from memory.principal import principal_context
-from memory.selectors.sessions import formation_failure
-from memory.services.formation import formation_sweep
 from memory.services.records import create_belief
 from memory.services.sessions import session_close
 from memory.text import topic_subject
-from tests.memory.formation_helpers import ScriptedExtractor
+from tests.formation.formation_helpers import ScriptedExtractor
 from tests.memory.helpers import conversation
 
 

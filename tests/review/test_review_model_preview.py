@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from accounts.services import model_processing_set
 from memory.principal import principal_context
-from memory.providers.config import provider_config
 from memory.services.flags import flag_set
+from providers.config import provider_config
 from reconsolidation.assisted.preparation import prepare_proposal
 from reconsolidation.assisted.topic_preparation import prepare_topic_proposal
 from reconsolidation.selectors import preview
@@ -225,7 +225,7 @@ def test_preparing_the_page_writes_nothing_and_sends_nothing(
 
     assert "User has a dog called Pepper." in body
     assert row_counts(owner) == before
-    assert before["reconsolidation.ProviderCall"] == 0 and before["memory.ProviderSpend"] == 0
+    assert before["reconsolidation.ProviderCall"] == 0 and before["providers.ProviderSpend"] == 0
     assert fake_provider.requests == 0
 
 

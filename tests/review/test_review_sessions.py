@@ -6,8 +6,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from formation.selectors import formation_due
 from memory.enums import EventType
-from memory.selectors.formation import formation_due
 from memory.services.erasure import session_erase
 from tests.memory.helpers import conversation, remember, say
 

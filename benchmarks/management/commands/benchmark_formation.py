@@ -13,16 +13,16 @@ from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.conversations import messages
 from benchmarks.records import RssSampler, peak_rss_mib, record_write, target
-from memory.enums import MESSAGE_AUTHOR_KIND, EventType
-from memory.models import Belief, Event, Session
-from memory.principal import principal_context
-from memory.selectors.formation import formation_due
-from memory.services.account import account_purge
-from memory.services.formation import (
+from formation.selectors import formation_due
+from formation.services import (
     formation_consolidate,
     formation_extractor,
     formation_sweep,
 )
+from memory.enums import MESSAGE_AUTHOR_KIND, EventType
+from memory.models import Belief, Event, Session
+from memory.principal import principal_context
+from memory.services.account import account_purge
 from memory.services.sessions import event_append, session_close, session_create
 
 USERNAME_PREFIX = "formation-bench-"

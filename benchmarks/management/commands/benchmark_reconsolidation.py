@@ -16,9 +16,9 @@ from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from benchmarks.records import RssSampler, record_write, target
 from memory.enums import SCOPE_PRINCIPAL, AuthorKind, EventType
-from memory.formation.gates import classify_sensitivity
 from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
+from memory.screening import classify_sensitivity
 from memory.services.account import account_purge
 from memory.text import claim_fingerprint, claim_key
 from reconsolidation.models import Cursor, DerivedMemory

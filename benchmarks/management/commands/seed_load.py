@@ -26,9 +26,9 @@ from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, BeliefStatus, EventType
-from memory.formation.gates import classify_sensitivity
 from memory.models import Belief, BeliefSource, Event, Session
 from memory.principal import principal_context
+from memory.screening import classify_sensitivity
 
 USERNAME_PREFIX = "load-"
 SESSION_EXTERNAL_ID = "load-benchmark"

@@ -8,7 +8,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.formation_coverage import coverage
 from evaluation.locomo import DatasetError, read_dataset
-from memory.services.formation import MAX_CONSUMED
+from formation.services import MAX_CONSUMED
 
 
 def _ratio(part, whole):

@@ -4,7 +4,6 @@ from accounts.login_throttle import login_throttle_purge
 from memory.schedules import maintenance_run_once_hooks
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
-from memory.services.formation import formation_sweep
 from memory.services.idempotency import idempotency_purge_sweep
 
 
@@ -21,20 +20,13 @@ class Command(BaseCommand):
             required=True,
             help="Run one sweep and exit (the schedule runs them in the worker).",
         )
-        parser.add_argument("--batch", type=int, help="Sessions to consolidate at most.")
 
-    def handle(self, *args, batch=None, **options):
-        audits = formation_sweep(batch=batch)
-        committed = sum(audit.committed_count for audit in audits)
-        self.stdout.write(
-            f"formation: {len(audits)} session(s) consolidated, {committed} memory(ies) formed, "
-            f"{sum(a.reinforced_count for a in audits)} reinforced, "
-            f"{sum(a.rejected_count for a in audits)} proposal(s) rejected"
-        )
+    def handle(self, *args, **options):
+        # The maintenance of apps built on memory (formation, reconsolidation) first, in
+        # the order they are installed: formation consolidates before anything expires.
+        for run_once in maintenance_run_once_hooks():
+            self.stdout.write(run_once())
         self.stdout.write(f"expiry: {belief_expiry_sweep()} memory(ies) expired")
         self.stdout.write(f"idempotency: {idempotency_purge_sweep()} expired record(s) purged")
         self.stdout.write(f"access: {access_record_purge_sweep()} record(s) past retention purged")
         self.stdout.write(f"sign-in: {login_throttle_purge()} expired counter(s) purged")
-        # The maintenance of apps built on memory (reconsolidation), in the same slot.
-        for run_once in maintenance_run_once_hooks():
-            self.stdout.write(run_once())

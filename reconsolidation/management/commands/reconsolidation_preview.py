@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from memory.providers.config import provider_config
+from providers.config import provider_config
 from reconsolidation.management.owners import principal_from_option
 from reconsolidation.selectors.preview import PREVIEW_STAGES
 

@@ -1,0 +1,33 @@
+from django.apps import AppConfig
+
+
+class FormationConfig(AppConfig):
+    name = "formation"
+    verbose_name = "Formation"
+
+    def ready(self):
+        from memory.schedules import maintenance_extend
+
+        from . import maintenance
+
+        # The sweep runs in memory's maintenance slot without memory importing this app.
+        maintenance_extend(schedules=maintenance.schedules, run_once=maintenance.run_once)
+
+        from memory.selectors.operations import overview_extend
+
+        from .overview import formation_overview
+
+        # Formation's figures on the operators' overview.
+        overview_extend(formation_overview)
+
+        from memory.services.account import account_purge_extend
+
+        from .erasure import formation_purge
+
+        # Erasing an account erases what formation kept of it.
+        account_purge_extend(formation_purge)
+
+        from .review import review_register
+
+        # What formation could not form, on the owner's conversation pages.
+        review_register()

@@ -1,0 +1,16 @@
+"""Formation's rows go with the principal's account (``memory.services.account``)."""
+
+from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
+from memory.services.batches import delete_in_batches
+
+# Deleted child first, so that no foreign key ever points at a deleted row; a memory a
+# formation formed forgets which one (its link is set to null) until it goes too.
+_MODELS = (ExtractionAudit, FormationAudit, ConsolidationWatermark, FormationRetry)
+
+
+def formation_purge(principal):
+    """Delete formation's rows of ``principal``; return how many of each kind went."""
+    return {
+        model._meta.model_name: delete_in_batches(model.objects.filter(owner=principal))
+        for model in _MODELS
+    }

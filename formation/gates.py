@@ -1,0 +1,51 @@
+"""Content gates: checks on what a proposal says, independent of who proposed it.
+
+Each gate is a pure function of text. The formation service runs them on every
+proposal it consumes, whatever extractor produced it, so a future extractor
+cannot talk its way past them. Reasons are short codes, never text.
+"""
+
+import re
+
+from memory.enums import Portability, Sensitivity
+from memory.screening import contains_secret, looks_like_injection
+
+# -- transient details -----------------------------------------------------------
+
+_TRANSIENT_RE = re.compile(
+    r"\b(?:one[- ]time|verification|confirmation|security|login|auth(?:entication)?|2fa|"
+    r"two[- ]factor|otp|sms|access|door|gate|booking|tracking|reference|order)\s*"
+    r"(?:code|number|pin|token|id|#)?\s*(?:is|was|=|:)?\s*[A-Z0-9-]{4,}\b"
+    r"|\b(?:otp|2fa)\b"
+    r"|\bcode\s*(?:is|:)\s*\d{4,}\b",
+    re.IGNORECASE,
+)
+
+
+def is_transient(text):
+    """One-time codes, tracking and reference numbers: true for minutes, not worth keeping."""
+    return bool(_TRANSIENT_RE.search(text))
+
+
+# -- all content gates -----------------------------------------------------------
+
+
+def content_rejection(candidate, source_texts):
+    """The first content gate ``candidate`` fails, as a reason code; None when it passes.
+
+    The statement is checked for secrets, injection and transient details.
+    Sources are checked for injection too: a message that tries to instruct
+    the assistant forms no memory at all.
+    """
+    statement = candidate.statement
+    if contains_secret(statement):
+        return "secret"
+    if looks_like_injection(statement) or any(looks_like_injection(t) for t in source_texts):
+        return "injection"
+    if is_transient(statement):
+        return "transient"
+    if candidate.portability not in Portability.values:
+        return "portability"
+    if candidate.sensitivity not in Sensitivity.values:
+        return "sensitivity"
+    return None

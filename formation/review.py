@@ -1,0 +1,72 @@
+"""Formation on the owner's conversation pages: a conversation formation gave up on says so
+and offers to try again.
+
+Memory's conversation pages know nothing of formation; this extends them the way one
+app extends another's admin, by registering a subclass in place of memory's.
+"""
+
+from django.contrib import admin, messages
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import path, reverse
+
+from formation.selectors import formation_failure, sessions_given_up
+from formation.services import formation_retry
+from memory.review.sessions import SessionAdmin
+
+
+class FormationSessionAdmin(SessionAdmin):
+    def get_queryset(self, request):
+        return sessions_given_up(super().get_queryset(request), principal=request.user)
+
+    @admin.display(description="State")
+    def state(self, session):
+        state = super().state(session)
+        if session.erased_at is None and session.formation_gave_up:
+            return f"{state}; memories could not be formed"
+        return state
+
+    def get_urls(self):
+        prefix = f"{self.opts.app_label}_{self.opts.model_name}"
+        return [
+            path(
+                "<str:object_id>/retry-formation/",
+                self.admin_site.admin_view(self.retry_formation_view),
+                name=f"{prefix}_retry_formation",
+            ),
+            *super().get_urls(),
+        ]
+
+    def retry_formation_view(self, request, object_id):
+        """POST only: formation tries the conversation again at its next sweep."""
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        session = self.get_object_or_404(request, object_id)
+        if formation_retry(principal=request.user, session_id=session.public_id):
+            self.message_user(
+                request,
+                "Reverie will try again to form memories from this conversation shortly.",
+                messages.SUCCESS,
+            )
+        else:
+            self.message_user(request, "Nothing was waiting to be tried again.", messages.WARNING)
+        return HttpResponseRedirect(self.change_url(session))
+
+    def change_context(self, request, session):
+        return {
+            **super().change_context(request, session),
+            "formation_failure": formation_failure(principal=request.user, session=session),
+            "retry_formation_url": reverse(
+                f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}"
+                "_retry_formation",
+                args=[session.public_id],
+            ),
+        }
+
+
+def review_register():
+    from memory.models import Session
+    from memory.review.site import review_site
+
+    if not isinstance(review_site.get_model_admin(Session), FormationSessionAdmin):
+        review_site.unregister(Session)
+        review_site.register(Session, FormationSessionAdmin)

@@ -1,0 +1,8 @@
+"""django-q2 entry points: thin wrappers that call one service."""
+
+from formation.services import formation_sweep
+
+
+def formation_sweep_task():
+    # The audits' ids only: q2 stores a task's result.
+    return [str(formation.public_id) for formation in formation_sweep()]

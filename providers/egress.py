@@ -1,0 +1,86 @@
+"""The egress policy: what may be sent to a provider, item by item. By default, nothing.
+
+The operator allows items by rules (``REVERIE_EGRESS["allow"]``), each naming
+the sensitivities, portabilities and scopes it allows, and pins the provider
+residencies anything may be sent to (``REVERIE_EGRESS["residency"]``). An item
+is sent only when the provider's residency is pinned and some rule allows the
+item on all three counts. Messages are classified by the sensitivity
+classifier that formation uses; a sensitive message counts as local, as the
+memory formed from it would. Whatever is sent has its secret-shaped spans
+redacted first (``formation.gates.redact_secrets``).
+"""
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
+
+from core.scopes import is_valid_scope
+from memory.enums import Portability, Sensitivity
+from memory.screening import classify_sensitivity
+
+_DIMENSIONS = ("sensitivity", "portability", "scope")
+
+
+@dataclass(frozen=True)
+class EgressItem:
+    sensitivity: str
+    portability: str
+    scope: str
+
+
+def message_item(text, *, scope):
+    sensitivity = classify_sensitivity(text)
+    portability = (
+        Portability.LOCAL if sensitivity == Sensitivity.SENSITIVE else Portability.PORTABLE
+    )
+    return EgressItem(sensitivity=str(sensitivity), portability=str(portability), scope=scope)
+
+
+def _valid_scope_pattern(value):
+    return value == "assistant:*" or is_valid_scope(value)
+
+
+def egress_rules():
+    """The configured allow rules, checked; raises ImproperlyConfigured on a malformed one."""
+    rules = settings.REVERIE_EGRESS["allow"]
+    if not isinstance(rules, list):
+        raise ImproperlyConfigured("REVERIE_EGRESS_ALLOW must be a JSON list of rules.")
+    valid = {
+        "sensitivity": lambda v: v in Sensitivity.values,
+        "portability": lambda v: v in Portability.values,
+        "scope": _valid_scope_pattern,
+    }
+    for number, rule in enumerate(rules, 1):
+        if not isinstance(rule, dict) or set(rule) != set(_DIMENSIONS):
+            raise ImproperlyConfigured(
+                f"REVERIE_EGRESS_ALLOW rule {number} must name exactly "
+                "sensitivity, portability and scope."
+            )
+        for dimension in _DIMENSIONS:
+            values = rule[dimension]
+            if not isinstance(values, list) or not all(
+                isinstance(v, str) and valid[dimension](v) for v in values
+            ):
+                raise ImproperlyConfigured(
+                    f"REVERIE_EGRESS_ALLOW rule {number}: {dimension} must be a list of "
+                    f"known values."
+                )
+    return rules
+
+
+def residency_allowed(residency):
+    return bool(residency) and residency in settings.REVERIE_EGRESS["residency"]
+
+
+def _scope_matches(pattern, scope):
+    return pattern == scope or (pattern == "assistant:*" and scope.startswith("assistant:"))
+
+
+def item_allowed(item, rules):
+    return any(
+        item.sensitivity in rule["sensitivity"]
+        and item.portability in rule["portability"]
+        and any(_scope_matches(pattern, item.scope) for pattern in rule["scope"])
+        for rule in rules
+    )
