@@ -6,13 +6,15 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.test.utils import override_settings
 
+from benchmarks.suite import BenchmarkError
 from memory.checks import full_text_match_leakproof
 
 
 class BenchmarkCommand(BaseCommand):
     """A command that seeds, deletes and times on a throw-away PostgreSQL database.
 
-    Subclasses implement ``run(connection, options)``. ``database_prefix`` names the
+    Subclasses implement ``run(connection, options)``; a ``BenchmarkError`` from the
+    library code it calls stops the command with its message. ``database_prefix`` names the
     databases the command may write to: a benchmark deletes its own principals' data
     and bulk-inserts millions of rows, so it refuses any database not made for it
     (``None`` for a command that touches no database itself).
@@ -28,7 +30,10 @@ class BenchmarkCommand(BaseCommand):
         # Django keeps every statement's SQL in memory (a bulk insert is
         # megabytes) and times it: neither belongs in a measurement.
         with override_settings(DEBUG=False):
-            return self.run(connection, options)
+            try:
+                return self.run(connection, options)
+            except BenchmarkError as exc:
+                raise CommandError(str(exc)) from exc
 
     def run(self, connection, options):
         raise NotImplementedError

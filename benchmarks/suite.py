@@ -245,6 +245,16 @@ def benchmarks_run(jobs, *, runs, out_dir, env, cwd, progress=None, echo=None):
     return records
 
 
+def suite_run(benchmark, mode, *, runs, out_dir, env, cwd, progress=None, echo=None):
+    """Plan ``benchmark`` (one of BENCHMARKS, or "all") in ``mode``, refuse unless the
+    scripts can reach PostgreSQL, and run each job ``runs`` times: {job label: [record, ...]}."""
+    jobs = benchmark_plan(benchmark, mode)
+    postgres_check(env)
+    return benchmarks_run(
+        jobs, runs=runs, out_dir=out_dir, env=env, cwd=cwd, progress=progress, echo=echo
+    )
+
+
 # -- reducing ------------------------------------------------------------------------
 
 

@@ -7,10 +7,12 @@ imports another's private (``_``-prefixed) module or name: what every app needs 
 public ids, scopes) is in ``core``, which imports none of them.
 
 A management command is an entry point: it parses its arguments, calls library
-code and prints. No module imports one; what commands share is library code of
-its own, except that a command may extend one of Django's commands."""
+code and prints. No module imports one, and no test: a test runs a command through
+``call_command`` or calls the library code behind it. What commands share is library
+code of its own, except that a command may extend one of Django's commands."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -26,11 +28,15 @@ def module_name(path, base=BASE):
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
-def imports(path, base=BASE):
+def syntax_tree(path):
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+def imports(path, base=BASE, tree=None):
     """``(module, names)`` of each import in ``path``, imports inside functions included and
     relative ones resolved against the module's own package: ``names`` are those a ``from``
-    import takes from the module."""
-    tree = ast.parse(path.read_text(), filename=str(path))
+    import takes from the module. ``tree`` is the file's, when the caller has parsed it."""
+    tree = tree or syntax_tree(path)
     package = module_name(path, base).split(".")
     if path.name != "__init__.py":
         package = package[:-1]
@@ -150,16 +156,39 @@ def is_command_module(name):
     return any(parts[at : at + 2] == ["management", "commands"] for at in range(len(parts) - 1))
 
 
+DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+")
+
+
+def dotted_strings(tree):
+    """Strings in ``tree`` that are a dotted name and nothing else: a patch target such as
+    ``monkeypatch.setattr("app.module.name", ...)`` imports the module it names."""
+    strings = (
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    )
+    yield from (string for string in strings if DOTTED_NAME.fullmatch(string))
+
+
+def named_modules(path, base=BASE):
+    """For each import in ``path``, the module and the names it takes from it; for each
+    dotted string, that name alone."""
+    tree = syntax_tree(path)
+    for module, names in imports(path, base, tree):
+        yield [module, *(f"{module}.{name}" for name in names)]
+    for name in dotted_strings(tree):
+        yield [name]
+
+
 def command_imports(base=BASE):
-    """ "file: module" of every import of a management command module by a module of the
-    project at ``base``, but for a command importing one of Django's (or another library's)
-    to extend it."""
+    """ "file: module" of every import of a management command module by a module or a test
+    of the project at ``base``, a patch target naming one included, but for a command
+    importing one of Django's (or another library's) to extend it."""
     packages = project_packages(base)
-    for package in packages:
-        for path in sorted((base / package).rglob("*.py")):
+    for directory in (*packages, "tests"):
+        for path in sorted((base / directory).rglob("*.py")):
             in_a_command = is_command_module(module_name(path, base))
-            for module, names in imports(path, base):
-                named = [module, *(f"{module}.{name}" for name in names)]
+            for named in named_modules(path, base):
                 command = next((name for name in named if is_command_module(name)), None)
                 if command is None or (in_a_command and command.split(".")[0] not in packages):
                     continue
@@ -179,6 +208,7 @@ TINY_PROJECT = {
     "app/management/commands/__init__.py": "",
     "app/management/commands/tool.py": "from app.services import shared\n",
     "app/reports/__init__.py": "",
+    "tests/__init__.py": "",
 }
 
 
@@ -201,6 +231,13 @@ def tiny_project(tmp_path, path, source):
         ("app/library.py", "from django.core.management.commands.migrate import Command\n"),
         ("app/management/commands/other.py", "from app.management.commands.tool import shared\n"),
         ("app/management/commands/other.py", "from .tool import shared\n"),
+        ("tests/test_tool.py", "from app.management.commands.tool import shared\n"),
+        ("tests/app/test_tool.py", "from app.management.commands import tool\n"),
+        (
+            "tests/test_tool.py",
+            "def test_it(monkeypatch):\n"
+            '    monkeypatch.setattr("app.management.commands.tool.shared", int)\n',
+        ),
     ],
 )
 def test_the_check_flags_an_import_of_a_command(tmp_path, path, source):
@@ -224,3 +261,19 @@ def test_the_check_flags_an_import_of_a_command(tmp_path, path, source):
 )
 def test_the_check_passes_a_command_that_calls_library_code(tmp_path, path, source):
     assert list(command_imports(tiny_project(tmp_path, path, source))) == []
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "from django.core.management import call_command\n"
+        "def test_it():\n"
+        '    call_command("tool")\n',
+        "from app.services import shared\n",
+        'def test_it(monkeypatch):\n    monkeypatch.setattr("app.services.shared", int)\n',
+    ],
+)
+def test_the_check_passes_a_test_that_runs_a_command_by_its_name_or_calls_library_code(
+    tmp_path, source
+):
+    assert list(command_imports(tiny_project(tmp_path, "tests/test_tool.py", source))) == []

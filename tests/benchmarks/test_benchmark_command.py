@@ -8,18 +8,16 @@ import json
 import socket
 import stat
 from argparse import Namespace
-from io import StringIO
 
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
 from benchmarks import suite as benchmarking
+from benchmarks.formation import formation_record
 from benchmarks.load_api import Recorder, load_record
-from benchmarks.management.commands.benchmark_formation import formation_record
-from benchmarks.management.commands.benchmark_recall import Command as RecallCommand
-from benchmarks.management.commands.benchmark_recall import recall_record
-from benchmarks.management.commands.benchmark_reconsolidation import reconsolidation_record
+from benchmarks.recall import recall_record, sizes_left
+from benchmarks.reconsolidation import reconsolidation_record
 from benchmarks.records import target
 from benchmarks.suite import (
     PLANS,
@@ -360,11 +358,13 @@ def test_a_record_in_another_format_is_refused(tmp_path):
         job_run(job, run=1, out_dir=tmp_path / "out", env={}, cwd=tmp_path)
 
 
-def test_the_command_prints_one_table_and_writes_it_as_json(tmp_path, monkeypatch, capsys):
+def test_the_command_prints_one_table_and_writes_it_as_json(
+    tmp_path, monkeypatch, capsys, settings
+):
     stand_in = Job("recall", "recall", _writes_record(tmp_path, recall_sample(12.0, 30.0)))
     monkeypatch.setitem(PLANS["quick"], "recall", (stand_in,))
-    monkeypatch.setattr("benchmarks.management.commands.benchmark.postgres_check", lambda env: None)
-    monkeypatch.setattr("benchmarks.management.commands.benchmark.OUT_DIR", tmp_path / "out")
+    monkeypatch.setattr(benchmarking, "postgres_check", lambda env: None)
+    settings.VAR_DIR = tmp_path / "var"
     summary = tmp_path / "summary.json"
 
     call_command("benchmark", "recall", "--quick", "--runs", "2", "--json-out", str(summary))
@@ -372,6 +372,8 @@ def test_the_command_prints_one_table_and_writes_it_as_json(tmp_path, monkeypatc
     out = capsys.readouterr().out
     assert out.startswith("benchmark recall --quick: median of 2 runs each")
     assert out.count("selector p95 at 100,000/principal") == 1
+    assert f"- each run's record and output: {tmp_path / 'var' / 'benchmarks'}/" in out
+    assert (tmp_path / "var" / "benchmarks" / "recall-2.json").is_file()
     written = json.loads(summary.read_text())
     assert written["rows"][0]["median"] == 12.0
     assert len(written["records"]["recall"]) == 2
@@ -547,9 +549,9 @@ def test_a_kept_recall_bank_skips_the_sizes_below_what_it_already_holds(owner, o
                 )
                 for index in range(count)
             )
-    command = RecallCommand(stdout=StringIO(), stderr=StringIO())
+    progress = []
 
-    assert command._sizes_left([owner, other_owner], [2, 3, 5]) == [3, 5]
-    assert "skipping 2/principal" in command.stderr.getvalue()
-    with pytest.raises(CommandError, match="only grows a bank"):
-        command._sizes_left([owner, other_owner], [1, 2])
+    assert sizes_left([owner, other_owner], [2, 3, 5], progress=progress.append) == [3, 5]
+    assert progress == ["skipping 2/principal: the kept bank holds 3 already"]
+    with pytest.raises(BenchmarkError, match="only grows a bank"):
+        sizes_left([owner, other_owner], [1, 2], progress=progress.append)

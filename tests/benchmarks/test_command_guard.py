@@ -8,8 +8,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from benchmarks.management.commands.benchmark_formation import Command as FormationCommand
-from benchmarks.management.commands.benchmark_recall import Command as RecallCommand
+from benchmarks.command import BenchmarkCommand
 
 SEEDING_COMMANDS = (
     ("benchmark_recall", "reverie_bench"),
@@ -43,7 +42,7 @@ def test_a_postgresql_database_with_another_name_is_refused_too(monkeypatch):
 def test_the_formation_benchmark_runs_end_to_end(monkeypatch, tmp_path, workers):
     # Tiny sizes, in the test database, which the guard is told to accept: every
     # figure of the record comes from a real run, the worker processes included.
-    monkeypatch.setattr(FormationCommand, "database_prefix", connection.settings_dict["NAME"])
+    monkeypatch.setattr(BenchmarkCommand, "database_prefix", connection.settings_dict["NAME"])
     out = tmp_path / "formation.json"
 
     call_command(
@@ -71,7 +70,7 @@ def test_the_formation_benchmark_runs_end_to_end(monkeypatch, tmp_path, workers)
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.postgres
 def test_the_recall_benchmark_runs_end_to_end(monkeypatch, tmp_path):
-    monkeypatch.setattr(RecallCommand, "database_prefix", connection.settings_dict["NAME"])
+    monkeypatch.setattr(BenchmarkCommand, "database_prefix", connection.settings_dict["NAME"])
     out, stdout = tmp_path / "recall.json", StringIO()
 
     call_command(

@@ -5,22 +5,16 @@ import json
 import time
 
 from django.conf import settings
-from django.core.management.base import CommandError
 
 from benchmarks.command import BenchmarkCommand
 from benchmarks.suite import (
     BENCHMARKS,
-    BenchmarkError,
     benchmark_environment,
-    benchmark_plan,
-    benchmarks_run,
-    postgres_check,
+    suite_run,
     table_format,
     table_notes,
     table_rows,
 )
-
-OUT_DIR = settings.VAR_DIR / "benchmarks"
 
 
 def runs_count(value):
@@ -71,21 +65,17 @@ class Command(BenchmarkCommand):
 
     def run(self, connection, options):
         started = time.monotonic()
-        env = benchmark_environment()
-        try:
-            jobs = benchmark_plan(options["benchmark"], options["mode"])
-            postgres_check(env)
-            records = benchmarks_run(
-                jobs,
-                runs=options["runs"],
-                out_dir=OUT_DIR,
-                env=env,
-                cwd=settings.BASE_DIR,
-                progress=self.progress,
-                echo=self.stderr.write if options["verbosity"] >= 2 else None,
-            )
-        except BenchmarkError as exc:
-            raise CommandError(str(exc)) from exc
+        out_dir = settings.VAR_DIR / "benchmarks"
+        records = suite_run(
+            options["benchmark"],
+            options["mode"],
+            runs=options["runs"],
+            out_dir=out_dir,
+            env=benchmark_environment(),
+            cwd=settings.BASE_DIR,
+            progress=self.progress,
+            echo=self.stderr.write if options["verbosity"] >= 2 else None,
+        )
         rows = table_rows(records)
         notes = table_notes(records, rows)
         seconds = time.monotonic() - started
@@ -101,7 +91,7 @@ class Command(BenchmarkCommand):
         out("")
         for note in notes:
             out(f"- {note}")
-        out(f"- each run's record and output: {OUT_DIR}/")
+        out(f"- each run's record and output: {out_dir}/")
         if options["json_out"]:
             summary = {
                 "benchmark": options["benchmark"],

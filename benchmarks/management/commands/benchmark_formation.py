@@ -1,142 +1,21 @@
-"""Benchmark formation against ingest on PostgreSQL. See docs/benchmarks.md."""
+"""Benchmark formation against ingest on PostgreSQL (``benchmarks.formation``). See
+docs/benchmarks.md."""
 
-import multiprocessing
 import os
-import time
-from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
-from django.db import DEFAULT_DB_ALIAS, connections, transaction
-from django.utils import timezone
+from django.db import DEFAULT_DB_ALIAS, connections
 
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
-from benchmarks.conversations import messages
-from benchmarks.records import RssSampler, peak_rss_mib, record_write, target
-from formation.selectors import formation_due
-from formation.services import (
-    formation_consolidate,
-    formation_extractor,
-    formation_sweep,
+from benchmarks.formation import (
+    TARGET_APPEND_RATIO,
+    TARGET_MESSAGES_PER_SECOND,
+    TARGET_RATIO,
+    formation_measure,
+    formation_record,
+    workers_text,
 )
-from memory.enums import MESSAGE_AUTHOR_KIND, EventType
-from memory.models import Belief, Event, Session
-from memory.principal import principal_context
-from memory.services.account import account_purge
-from memory.services.sessions import event_append, session_close, session_create
-
-USERNAME_PREFIX = "formation-bench-"
-TARGET_MESSAGES_PER_SECOND = 1000
-TARGET_RATIO = 1.0
-# The ingest path's own cost: the service's checks, the session lock and the gapless
-# sequence against the one INSERT they guard.
-TARGET_APPEND_RATIO = 2.0
-BARE_PREFIX = "formation-bench-bare-"
-
-
-def _workers(count):
-    return "one worker" if count == 1 else f"{count} workers"
-
-
-def formation_record(options, measured, outcomes, rss, policy):
-    """The run as a ``--json-out`` record: formation against ingest, and ingest against a
-    bare insert of the same rows, all in the same run.
-
-    ``measured`` holds ``messages``, ``ingest_seconds`` (event_append), ``bare_seconds``
-    (the same messages as bare ORM inserts), ``formation_seconds`` and ``formed``.
-    """
-    total = measured["messages"]
-    formation_rate = total / measured["formation_seconds"]
-    ingest_rate = total / measured["ingest_seconds"]
-    ratio = measured["formation_seconds"] / measured["ingest_seconds"]
-    append_ratio = measured["ingest_seconds"] / measured["bare_seconds"]
-    return {
-        "benchmark": "formation",
-        "figures": [
-            {
-                "name": f"formation throughput, {_workers(options['workers'])}",
-                "unit": "msg/s",
-                "value": formation_rate,
-                "baseline": {"name": "ingest", "unit": "msg/s", "value": ingest_rate},
-                "ratio": {
-                    "name": "formation cost / ingest cost",
-                    "value": ratio,
-                    "target": target(f"cost <= {TARGET_RATIO:g}x", "<=", TARGET_RATIO, ratio),
-                },
-                "target": target(
-                    f">= {TARGET_MESSAGES_PER_SECOND:,} msg/s",
-                    ">=",
-                    TARGET_MESSAGES_PER_SECOND,
-                    formation_rate,
-                ),
-            },
-            {
-                "name": "ingest, event_append",
-                "unit": "msg/s",
-                "value": ingest_rate,
-                "baseline": {
-                    "name": "bare insert",
-                    "unit": "msg/s",
-                    "value": total / measured["bare_seconds"],
-                },
-                "ratio": {
-                    "name": "event_append cost / bare Event.objects.create cost",
-                    "value": append_ratio,
-                    "target": target(
-                        f"cost <= {TARGET_APPEND_RATIO:g}x", "<=", TARGET_APPEND_RATIO, append_ratio
-                    ),
-                },
-                "target": None,
-            },
-        ],
-        "peak_memory": {"mib": peak_rss_mib(), "of": "benchmark_formation process (ru_maxrss)"},
-        "details": {
-            "options": {
-                key: options[key]
-                for key in ("sessions", "messages", "principals", "seed", "workers", "round")
-            },
-            "policy": policy,
-            **measured,
-            "memories_formed": measured["formed"],
-            "consolidations": outcomes,
-            "sweep_rss_mib": {"start": rss.start / 2**20, "peak": rss.peak / 2**20},
-        },
-    }
-
-
-@dataclass(frozen=True)
-class _Outcome:
-    """What a worker process hands back of an audit: its outcome, nothing else."""
-
-    outcome: str
-
-
-def _consolidate_share(share):
-    """In a worker process: consolidate these (owner id, session id) pairs, in order."""
-    owners = get_user_model().objects.in_bulk({owner_id for owner_id, _ in share})
-    extractor = formation_extractor()
-    outcomes = []
-    for owner_id, session_id in share:
-        audit = formation_consolidate(
-            principal=owners[owner_id], session_id=session_id, extractor=extractor
-        )
-        if audit is not None:
-            outcomes.append(_Outcome(audit.outcome))
-    connections.close_all()
-    return outcomes
-
-
-def _parallel_formation(batch, workers):
-    """The due sessions, dealt round-robin to ``workers`` forked processes."""
-    due = formation_due(batch=batch)
-    shares = [
-        [(d.owner_id, d.session_public_id) for d in due[index::workers]] for index in range(workers)
-    ]
-    # A forked child must open its own connection, never share the parent's.
-    connections.close_all()
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        shared = pool.map(_consolidate_share, shares)
-    return [outcome for outcomes in shared for outcome in outcomes]
+from benchmarks.records import record_write
 
 
 class Command(BenchmarkCommand):
@@ -169,111 +48,12 @@ class Command(BenchmarkCommand):
             help="Also write the figures, the targets and peak memory as one JSON object.",
         )
 
-    def _principals(self, prefix, count):
-        User = get_user_model()
-        for earlier in User.objects.filter(username__startswith=prefix):
-            account_purge(principal=earlier)
-        return [
-            User.objects.create_user(username=f"{prefix}{index}", password=None)
-            for index in range(count)
-        ]
-
     def run(self, connection, options):
-        sessions_count, per_session = options["sessions"], options["messages"]
-        self.progress("deleting earlier benchmark principals")
-        principals = self._principals(USERNAME_PREFIX, options["principals"])
-        bare_principals = self._principals(BARE_PREFIX, options["principals"])
-        total = sessions_count * per_session
-
-        # Rounds of --round sessions each: ingest, then formation of what was
-        # ingested, so that a slow minute of the shared machine touches both
-        # figures rather than one of them.
-        self.progress(
-            f"appending {total:,} messages through event_append and as bare inserts, and "
-            f"consolidating them with {options['workers']} worker(s), "
-            f"{options['round']} sessions a round"
-        )
-        timings = {"ingest": 0.0, "bare": 0.0, "formation": 0.0}
-        audits, rss, extractor = [], None, formation_extractor()
-        for first in range(0, sessions_count, options["round"]):
-            indexes = range(first, min(first + options["round"], sessions_count))
-            sessions = self._ingest(options, principals, bare_principals, indexes, timings)
-            started = time.perf_counter()
-            with RssSampler() as sampled:
-                audits += self._form(len(sessions), options["workers"], extractor)
-            timings["formation"] += time.perf_counter() - started
-            rss = sampled if rss is None else rss.joined(sampled)
-        # The bare rows are not a conversation formation should see.
-        for bare_principal in bare_principals:
-            account_purge(principal=bare_principal)
-
-        formed = 0
-        for principal in principals:
-            with principal_context(principal):
-                formed += Belief.objects.filter(owner=principal).count()
-                leftover = Session.objects.filter(owner=principal, watermark__isnull=True).count()
-                if leftover:
-                    self.progress(f"WARNING: {leftover} sessions of {principal} not consolidated")
-        outcomes = {}
-        for audit in audits:
-            outcomes[audit.outcome] = outcomes.get(audit.outcome, 0) + 1
-        measured = {
-            "messages": total,
-            "ingest_seconds": timings["ingest"],
-            "bare_seconds": timings["bare"],
-            "formation_seconds": timings["formation"],
-            "formed": formed,
-        }
-        self._report(options, measured, outcomes, rss, extractor.policy_version)
+        run = formation_measure(options, progress=self.progress)
+        self._report(options, run.measured, run.outcomes, run.rss, run.policy)
         if options["json_out"]:
-            record = formation_record(options, measured, outcomes, rss, extractor.policy_version)
+            record = formation_record(options, run.measured, run.outcomes, run.rss, run.policy)
             record_write(options["json_out"], record)
-
-    def _ingest(self, options, principals, bare_principals, indexes, timings):
-        """Append the sessions ``indexes`` through ``event_append`` (one transaction per
-        message, as the API does) and, session by session, as bare inserts; close them."""
-        sessions = []
-        for index in indexes:
-            texts = list(messages(options["seed"], index, options["messages"]))
-            principal = principals[index % len(principals)]
-            started = time.perf_counter()
-            session = session_create(principal=principal)
-            for text in texts:
-                event_append(
-                    principal=principal,
-                    session_id=session.public_id,
-                    event_type=EventType.USER_MESSAGE,
-                    parts=[{"type": "text", "text": text}],
-                )
-            timings["ingest"] += time.perf_counter() - started
-            sessions.append((principal, session))
-            bare_principal = bare_principals[index % len(bare_principals)]
-            started = time.perf_counter()
-            bare_session = session_create(principal=bare_principal)
-            for sequence, text in enumerate(texts, 1):
-                with principal_context(bare_principal), transaction.atomic():
-                    Event.objects.create(
-                        owner=bare_principal,
-                        session=bare_session,
-                        sequence=sequence,
-                        event_type=EventType.USER_MESSAGE,
-                        author_kind=MESSAGE_AUTHOR_KIND[EventType.USER_MESSAGE],
-                        parts=[{"type": "text", "text": text}],
-                        text=text,
-                        occurred_at=timezone.now(),
-                    )
-            timings["bare"] += time.perf_counter() - started
-        for principal, session in sessions:
-            # Close: an immediate boundary, so every session is due now.
-            session_close(principal=principal, session_id=session.public_id)
-        return sessions
-
-    def _form(self, due, workers, extractor):
-        """Consolidate the ``due`` sessions: one sweep, as one worker would run it, or
-        ``workers`` processes sharing them as that many q2 workers would."""
-        if workers == 1:
-            return formation_sweep(batch=due, extractor=extractor)
-        return _parallel_formation(due, workers)
 
     def _report(self, options, measured, outcomes, rss, policy):
         write = self.stdout.write
@@ -297,7 +77,7 @@ class Command(BenchmarkCommand):
             f"{total / ingest:10,.0f} messages/s"
         )
         write(
-            f"{'formation (' + _workers(options['workers']) + ')':<58}{formation:8.2f} s "
+            f"{'formation (' + workers_text(options['workers']) + ')':<58}{formation:8.2f} s "
             f"{total / formation:10,.0f} messages/s"
         )
         write(f"event_append cost / bare insert cost: {append_ratio:.2f}x")
