@@ -16,6 +16,7 @@ from django.utils import timezone
 
 from benchmarks.conversations import messages
 from benchmarks.records import RssSampler, peak_rss_mib, target
+from common.principal import principal_context
 from formation.selectors import formation_due
 from formation.services import (
     formation_consolidate,
@@ -24,7 +25,6 @@ from formation.services import (
 )
 from memory.enums import MESSAGE_AUTHOR_KIND, EventType
 from memory.models import Belief, Event, Session
-from memory.principal import principal_context
 from memory.services.account import account_purge
 from memory.services.sessions import event_append, session_close, session_create
 

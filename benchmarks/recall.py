@@ -20,9 +20,9 @@ from django.utils import timezone
 
 from benchmarks.records import peak_rss_mib, target
 from benchmarks.suite import BenchmarkError
+from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES, SCOPE_PRINCIPAL
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.text import query_terms
 

@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from benchmarks.corpus import Corpus
 from benchmarks.records import RssSampler, target
+from common.principal import principal_context
 from memory.enums import SCOPE_PRINCIPAL, AuthorKind, EventType
 from memory.models import Belief, BeliefSource, Event, Session
-from memory.principal import principal_context
 from memory.screening import classify_sensitivity
 from memory.services.account import account_purge
 from memory.text import claim_fingerprint, claim_key

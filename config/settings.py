@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_q",
     "accounts",
+    "common",
     "memory",
     "providers",
     "formation",
@@ -87,10 +88,10 @@ if env.bool("REVERIE_BENCHMARKS", default=DEBUG):
     INSTALLED_APPS.append("benchmarks")
 
 MIDDLEWARE = [
-    "memory.api.middleware.RequestIdMiddleware",
-    "memory.api.middleware.ApiBodyLimitMiddleware",
-    "memory.middleware.NoStoreMiddleware",
-    "memory.middleware.RejectNulBytesMiddleware",
+    "common.api.middleware.RequestIdMiddleware",
+    "common.api.middleware.ApiBodyLimitMiddleware",
+    "common.middleware.NoStoreMiddleware",
+    "common.middleware.RejectNulBytesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's and the review site's CSS) from STATIC_ROOT, as
     # `collectstatic` left them: no separate web server needed.
@@ -232,12 +233,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PARSER_CLASSES": ["memory.api.parsers.BoundedJSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["common.api.parsers.BoundedJSONParser"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_THROTTLE_CLASSES": ["memory.api.throttling.PrincipalRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"principal": env.str("REVERIE_API_RATE", default="1200/min")},
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "EXCEPTION_HANDLER": "memory.api.errors.exception_handler",
+    "EXCEPTION_HANDLER": "common.api.errors.exception_handler",
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
 

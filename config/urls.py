@@ -2,7 +2,7 @@ from django.contrib import admin
 from django.urls import include, path
 from django.views.generic import RedirectView
 
-from memory.api.views.health import healthz, readyz
+from common.api.health import healthz, readyz
 from memory.review.site import review_site
 
 urlpatterns = [
@@ -17,6 +17,6 @@ urlpatterns = [
     path("readyz", readyz, name="readyz"),
 ]
 
-handler400 = "memory.api.errors.bad_request_handler"
-handler404 = "memory.api.errors.not_found_handler"
-handler500 = "memory.api.errors.server_error_handler"
+handler400 = "common.api.errors.bad_request_handler"
+handler404 = "common.api.errors.not_found_handler"
+handler500 = "common.api.errors.server_error_handler"

@@ -15,11 +15,11 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Max
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from formation.services import formation_extractor, formation_sweep
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Belief, BeliefSource, Event
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.recall import derived_recall_evaluating

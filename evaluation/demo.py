@@ -13,7 +13,7 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 
-from memory.services.flags import flag_set
+from common.services.flags import flag_set
 from reconsolidation.services.passes import reconsolidation_pass
 
 from .certificates import certify, matching_certificate

@@ -31,10 +31,10 @@ from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.dateparse import parse_datetime
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import BeliefStatus, EventType
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.services.account import account_purge
 from memory.services.beliefs import belief_delete, belief_import

@@ -6,7 +6,7 @@ class FormationConfig(AppConfig):
     verbose_name = "Formation"
 
     def ready(self):
-        from memory.schedules import maintenance_extend
+        from common.schedules import maintenance_extend
 
         from . import maintenance
 

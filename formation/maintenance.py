@@ -1,14 +1,14 @@
 """Formation's place in the maintenance slot: its schedule and its by-hand run.
 
-Registered with ``memory.schedules.maintenance_extend`` from the app's ``ready``, so
+Registered with ``common.schedules.maintenance_extend`` from the app's ``ready``, so
 that ``sync_schedules`` and ``run_maintenance --once`` include it without ``memory``
 importing this app.
 """
 
 from django.conf import settings
 
+from common.schedules import every
 from formation.services import formation_sweep
-from memory.schedules import every
 
 
 def schedules():

@@ -5,9 +5,9 @@ The tables keep the names they had when formation lived in ``memory``.
 
 from django.db import models
 
+from common.models import OwnedModel, new_public_id
 from memory.enums import PolicyVersion
 from memory.models import Session
-from memory.models.base import OwnedModel, new_public_id
 
 
 class ConsolidationWatermark(OwnedModel):

@@ -7,8 +7,8 @@ from django.conf import settings
 from django.db.models import Count, Q, Sum
 from django.db.models.functions import Coalesce
 
+from common.principal import discovery_context
 from formation.models import ExtractionAudit, FormationAudit, FormationRetry
-from memory.principal import discovery_context
 from providers.ledger import spent_today
 
 

@@ -8,10 +8,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
+from common.principal import discovery_context, principal_context
 from formation.models import ConsolidationWatermark, FormationRetry
 from memory.enums import EventType
 from memory.models import Event, Session
-from memory.principal import discovery_context, principal_context
 
 # Flags read per page while looking for due sessions; pages keep coming until
 # the batch is full, so a run of not-yet-idle sessions cannot hide older work.

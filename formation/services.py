@@ -21,6 +21,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from common.principal import principal_context, principal_transaction
+from common.selectors.flags import flag_enabled
 from formation.candidates import (
     PROPOSER_MODEL,
     ExtractionMessage,
@@ -47,9 +49,7 @@ from memory.enums import (
     most_restrictive,
 )
 from memory.models import Belief, BeliefSource, Event, FencedEvent, Session
-from memory.principal import principal_context, principal_transaction
 from memory.screening import classify_sensitivity
-from memory.selectors.flags import flag_enabled
 from memory.selectors.sessions import session_get
 from memory.services.records import DeferredRecords, excerpt_of, insert_beliefs, retire_if_unchanged
 from memory.services.sessions import system_event_append

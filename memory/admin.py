@@ -1,98 +1,19 @@
-"""The operator's admin: flags, kill switches, content-free figures and task health.
+"""The operator's admin of memory: its content-free figures (flags, kill switches and task
+health are the shared layer's, ``common.admin``).
 
 No model holding memory text (sessions, events, beliefs...) is registered
 here. Operators are principals too; row-level security would show them only
 their own rows, but the operator admin does not list those rows at all.
 """
 
-import re
-
-from django.contrib import admin, messages
-from django.contrib.auth.models import Group
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
-from django_q import models as q_models
 
-from core.errors import ReverieError
+from common.admin import ReadOnlyListAdmin
 
-from .models import BeliefStatusCount, Flag
-from .selectors.flags import flag_list
+from .models import BeliefStatusCount
 from .selectors.operations import memory_overview
-from .services.flags import flag_set
-
-
-@admin.register(Flag)
-class FlagAdmin(admin.ModelAdmin):
-    """Every catalogued flag with its effective value and a toggle."""
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_urls(self):
-        return [
-            path(
-                "<str:key>/toggle/",
-                self.admin_site.admin_view(self.toggle_view),
-                name="memory_flag_toggle",
-            ),
-            *super().get_urls(),
-        ]
-
-    def changelist_view(self, request, extra_context=None):
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        context = {
-            **self.admin_site.each_context(request),
-            "title": "Flags and kill switches",
-            "opts": self.model._meta,
-            "flags": flag_list(),
-            "can_change": self.has_change_permission(request),
-        }
-        return TemplateResponse(request, "admin/memory/flag/change_list.html", context)
-
-    def toggle_view(self, request, key):
-        if request.method != "POST" or not self.has_change_permission(request):
-            raise PermissionDenied
-        try:
-            flag = flag_set(
-                key=key, enabled=request.POST.get("enabled") == "on", actor=request.user
-            )
-        except ReverieError as error:
-            self.message_user(request, error.message, messages.ERROR)
-        else:
-            state = "on" if flag.enabled else "off"
-            self.message_user(request, f"Flag {flag.key} is now {state}.", messages.SUCCESS)
-        return HttpResponseRedirect(reverse("admin:memory_flag_changelist"))
-
-
-class ReadOnlyListAdmin(admin.ModelAdmin):
-    """A list and nothing else: no page per row, no add, change or delete."""
-
-    actions = None
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
-
-    def get_urls(self):
-        opts = self.model._meta
-        return [
-            path(
-                "",
-                self.admin_site.admin_view(self.changelist_view),
-                name=f"{opts.app_label}_{opts.model_name}_changelist",
-            )
-        ]
 
 
 @admin.register(BeliefStatusCount)
@@ -109,52 +30,3 @@ class MemoryOverviewAdmin(ReadOnlyListAdmin):
             "overview": memory_overview(),
         }
         return TemplateResponse(request, "admin/memory/overview.html", context)
-
-
-# django-q2's own admin lets whoever may add a Schedule run any function with
-# any arguments in the worker, and shows every task's arguments and result.
-# Schedules are declared in code (memory.schedules, `manage.py sync_schedules`);
-# operators get the read-only, content-free pages below instead. Groups are
-# declared in code too (accounts.operators).
-for _model in (q_models.Schedule, q_models.Success, q_models.Failure, q_models.OrmQ, Group):
-    if admin.site.is_registered(_model):
-        admin.site.unregister(_model)
-
-_ERROR_CLASS = re.compile(r"^([A-Za-z_][\w.]*)(?::|$)")
-
-
-@admin.register(q_models.Task)
-class TaskHealthAdmin(ReadOnlyListAdmin):
-    """Background tasks: which function ran, when, whether it worked, and the class of its
-    error; never their arguments or results, which may name an owner's data."""
-
-    list_display = ("func", "started", "stopped", "success", "attempt_count", "error_class")
-    list_display_links = None
-    list_filter = ("success", "func")
-    ordering = ("-stopped",)
-
-    def get_queryset(self, request):
-        return (
-            super()
-            .get_queryset(request)
-            .only("id", "func", "started", "stopped", "success", "attempt_count", "result")
-        )
-
-    @admin.display(description="error")
-    def error_class(self, task):
-        if task.success:
-            return ""
-        # A failure's result is its traceback text: show its last line's
-        # exception class, never the message.
-        last_line = str(task.result or "").strip().splitlines()[-1:] or [""]
-        match = _ERROR_CLASS.match(last_line[0])
-        return match.group(1) if match else "error"
-
-
-@admin.register(q_models.Schedule)
-class ScheduleListAdmin(ReadOnlyListAdmin):
-    """The declared schedules and when each runs next; never their arguments."""
-
-    list_display = ("name", "func", "schedule_type", "minutes", "cron", "repeats", "next_run")
-    list_display_links = None
-    ordering = ("name",)

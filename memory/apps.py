@@ -6,5 +6,13 @@ class MemoryConfig(AppConfig):
     verbose_name = "Memory"
 
     def ready(self):
-        from . import checks  # noqa: F401  (registers the system checks)
+        from common.schedules import maintenance_extend
+
+        from . import (
+            checks,  # noqa: F401  (registers the system checks)
+            maintenance,
+        )
         from .api import schema  # noqa: F401  (registers the OpenAPI extensions)
+
+        # Memory's sweeps in the shared maintenance slot.
+        maintenance_extend(schedules=maintenance.schedules, run_once=maintenance.run_once)

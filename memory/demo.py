@@ -12,9 +12,9 @@ from django.db import transaction
 from accounts.operators import operator_grant
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke
+from common.principal import principal_context
 from memory.enums import BeliefType, EventType
 from memory.models import Session
-from memory.principal import principal_context
 from memory.services.beliefs import belief_remember
 from memory.services.sessions import event_append, run_complete, run_create, session_create
 

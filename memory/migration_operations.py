@@ -1,79 +1,12 @@
-"""Migration operations for database features Django's schema editor lacks.
-
-Each is vendor-aware: it runs its PostgreSQL or SQLite statements and is a
-no-op elsewhere, so one migration history serves both databases.
+"""Memory's migration operations: full-text indexes and their statistics, the append-only
+event log and the triggers SQLite needs kept. Row security's are the shared layer's
+(``common.migration_operations``).
 """
 
-from django.db import migrations
-
-PRINCIPAL_SETTING = "NULLIF(current_setting('app.principal_id', true), '')::bigint"
+from common.migration_operations import VendorSQL
 
 
-class _VendorSQL(migrations.operations.base.Operation):
-    """Run ``forwards_sql()`` / ``backwards_sql()`` for the vendor in ``vendors``."""
-
-    reversible = True
-    reduces_to_sql = True
-    vendors = ()
-
-    def state_forwards(self, app_label, state):
-        pass
-
-    def _table(self, app_label, state, model_name):
-        return state.apps.get_model(app_label, model_name)._meta.db_table
-
-    def database_forwards(self, app_label, schema_editor, from_state, to_state):
-        vendor = schema_editor.connection.vendor
-        if vendor in self.vendors:
-            for statement in self.forwards_sql(vendor, schema_editor, app_label, to_state):
-                schema_editor.execute(statement, params=None)
-
-    def database_backwards(self, app_label, schema_editor, from_state, to_state):
-        vendor = schema_editor.connection.vendor
-        if vendor in self.vendors:
-            for statement in self.backwards_sql(vendor, schema_editor, app_label, from_state):
-                schema_editor.execute(statement, params=None)
-
-
-class EnableOwnerRowSecurity(_VendorSQL):
-    """ENABLE and FORCE row-level security on an owner-bearing table.
-
-    FORCE makes the policy bind the table's owner too, which is the role the
-    application connects as. With no principal set, the table reads as empty
-    and refuses writes; a row whose ``owner_id`` is not the principal can be
-    neither seen nor written.
-    """
-
-    vendors = ("postgresql",)
-
-    def __init__(self, model_name):
-        self.model_name = model_name
-
-    def deconstruct(self):
-        return (self.__class__.__qualname__, [self.model_name], {})
-
-    def describe(self):
-        return f"Enable owner row-level security on {self.model_name}"
-
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
-        table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
-        rule = f"owner_id = {PRINCIPAL_SETTING}"
-        return [
-            f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY",
-            f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY",
-            f"CREATE POLICY owner_isolation ON {table} USING ({rule}) WITH CHECK ({rule})",
-        ]
-
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
-        table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
-        return [
-            f"DROP POLICY IF EXISTS owner_isolation ON {table}",
-            f"ALTER TABLE {table} NO FORCE ROW LEVEL SECURITY",
-            f"ALTER TABLE {table} DISABLE ROW LEVEL SECURITY",
-        ]
-
-
-class AddFullTextIndex(_VendorSQL):
+class AddFullTextIndex(VendorSQL):
     """Index ``text_column`` of a model for owner-scoped full-text search.
 
     PostgreSQL: a stored ``search_vector`` column generated from the text, and
@@ -166,7 +99,7 @@ _EVENT_IMMUTABLE_COLUMNS = (
 _APPEND_ONLY_MESSAGE = "memory_event is append-only: only erasure may change an event"
 
 
-class MakeEventLogAppendOnly(_VendorSQL):
+class MakeEventLogAppendOnly(VendorSQL):
     """A trigger refusing every UPDATE of an event except erasure.
 
     Erasure sets ``redacted_at`` and blanks ``parts`` and ``text`` in one
@@ -221,46 +154,6 @@ class MakeEventLogAppendOnly(_VendorSQL):
         return statements
 
 
-class AllowDiscovery(_VendorSQL):
-    """A read-only policy letting maintenance discovery see ``condition`` rows of every owner.
-
-    Active only while the transaction-local setting ``app.discovery`` names
-    ``purpose`` (see ``memory.principal.discovery_context``). The rows it
-    opens must be content-free: ids, owners, sequences and times.
-    """
-
-    vendors = ("postgresql",)
-
-    def __init__(self, model_name, purpose, condition="true"):
-        self.model_name = model_name
-        self.purpose = purpose
-        self.condition = condition
-
-    def deconstruct(self):
-        return (
-            self.__class__.__qualname__,
-            [self.model_name, self.purpose, self.condition],
-            {},
-        )
-
-    def describe(self):
-        return f"Allow {self.purpose} discovery on {self.model_name}"
-
-    def _policy(self):
-        return f"{self.purpose}_discovery"
-
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
-        table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
-        return [
-            f"CREATE POLICY {self._policy()} ON {table} FOR SELECT USING ("
-            f"current_setting('app.discovery', true) = '{self.purpose}' AND ({self.condition}))"
-        ]
-
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
-        table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
-        return [f"DROP POLICY IF EXISTS {self._policy()} ON {table}"]
-
-
 # Every SQLite trigger of the project, by the operation that creates it as it is now.
 # SQLite alters a table by rebuilding it, which silently drops its triggers. The
 # message index is the one with authors: triggers writing text alone into its FTS5
@@ -273,7 +166,7 @@ _SQLITE_TRIGGER_OPERATIONS = (
 )
 
 
-class RestoreSQLiteTriggers(_VendorSQL):
+class RestoreSQLiteTriggers(VendorSQL):
     """Re-create the SQLite triggers that a table rebuild dropped.
 
     Every migration that alters ``memory_belief`` or ``memory_event`` must end
@@ -298,7 +191,7 @@ class RestoreSQLiteTriggers(_VendorSQL):
         return []
 
 
-class IndexMessageAuthors(_VendorSQL):
+class IndexMessageAuthors(VendorSQL):
     """Index each message's author name with its text, weighted below the text.
 
     Replaces the message index of ``AddFullTextIndex("event", "text", ...)``:
@@ -377,7 +270,7 @@ TOKEN_COUNT = "coalesce(max({0}.positions[cardinality({0}.positions)]), 0)"
 SEARCH_LENGTH = f"(SELECT {TOKEN_COUNT.format('u')} FROM unnest({{0}}) u)"
 
 
-class KeepSearchStatistics(_VendorSQL):
+class KeepSearchStatistics(VendorSQL):
     """Keep a searchable table's BM25 statistics in step with it on PostgreSQL.
 
     ``memory_searchstatistics`` holds each owner's number of searchable rows
@@ -514,7 +407,7 @@ class KeepSearchStatistics(_VendorSQL):
         ]
 
 
-class AddDerivedFullTextIndex(_VendorSQL):
+class AddDerivedFullTextIndex(VendorSQL):
     """Index what a derived memory is found by, for owner-scoped full-text search.
 
     That is its statement, or, for an uncertainty notice, whose statement is
@@ -580,7 +473,7 @@ class AddDerivedFullTextIndex(_VendorSQL):
         return plain.backwards_sql(vendor, schema_editor, app_label, state)
 
 
-class IndexIdsHeld(_VendorSQL):
+class IndexIdsHeld(VendorSQL):
     """A GIN index over a ``PublicIdsField`` column on PostgreSQL: it answers
     ``<field>__has=<id>`` (array containment) without reading every row of the owner.
     SQLite has no such index; its lookup reads the owner's rows."""
@@ -610,7 +503,7 @@ class IndexIdsHeld(_VendorSQL):
         return [f"DROP INDEX IF EXISTS {self._index(schema_editor, table)}"]
 
 
-class AccessRecordWrite(_VendorSQL):
+class AccessRecordWrite(VendorSQL):
     """``memory_access_record_write(...)`` on PostgreSQL: insert one access record, or say
     why not (``memory.services.access_log``).
 
@@ -638,7 +531,7 @@ class AccessRecordWrite(_VendorSQL):
         return [_access_record_write_drop("uuid[]")]
 
 
-class AccessRecordWriteFromText(_VendorSQL):
+class AccessRecordWriteFromText(VendorSQL):
     """``memory_access_record_write(...)`` again, taking each list of ids as the text of an
     array (``{id,id}``) and reading it as ``uuid[]`` inside its exception block.
 

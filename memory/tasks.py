@@ -2,16 +2,11 @@
 
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
-from memory.services.heartbeat import heartbeat_record
 from memory.services.idempotency import idempotency_purge_sweep
 
 
 def belief_expiry_sweep_task():
     return belief_expiry_sweep()
-
-
-def worker_heartbeat_task():
-    heartbeat_record()
 
 
 def idempotency_purge_task():

@@ -21,7 +21,7 @@ class ReconsolidationConfig(AppConfig):
         # Opt-in: recall names it in ``include`` without importing this app.
         register_recall_source(KIND, derived_recall, with_sources=derived_with_sources)
 
-        from memory.schedules import maintenance_extend
+        from common.schedules import maintenance_extend
 
         from . import maintenance
 

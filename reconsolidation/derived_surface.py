@@ -6,9 +6,9 @@ Registered from the app's ``ready``, so that ``memory`` never imports this app.
 
 from django.urls import reverse
 
+from common.principal import principal_context
+from common.selectors.flags import surfaces_enabled
 from memory.derived import DerivedSurface
-from memory.principal import principal_context
-from memory.selectors.flags import surfaces_enabled
 
 from .selectors.derived import derived_about_belief, derived_awaiting_review, derived_list
 from .selectors.derived import derived_views as _views

@@ -1,13 +1,13 @@
 """Reconsolidation's place in the maintenance slot: its schedule and its by-hand run.
 
-Registered with ``memory.schedules.maintenance_extend`` from the app's
+Registered with ``common.schedules.maintenance_extend`` from the app's
 ``ready``, so that ``sync_schedules`` and ``run_maintenance --once`` include it
 without ``memory`` importing this app.
 """
 
 from django.conf import settings
 
-from memory.schedules import every
+from common.schedules import every
 from reconsolidation.services.scheduling import reconsolidation_tick
 
 

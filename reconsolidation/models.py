@@ -12,9 +12,9 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from common.models import OwnedModel, new_public_id
 from memory.enums import SCOPE_PRINCIPAL, Authority, Polarity, Portability, Sensitivity
 from memory.models import Belief
-from memory.models.base import OwnedModel, new_public_id
 
 
 class Operation(OwnedModel):

@@ -69,7 +69,7 @@ def _fresh_cache():
     """Throttle counters and recently read flags: no test inherits another's."""
     from django.core.cache import cache, caches
 
-    from memory.selectors.flags import flag_cache_clear
+    from common.selectors.flags import flag_cache_clear
 
     cache.clear()
     caches["sign_in"].clear()
@@ -142,9 +142,9 @@ def operator(db):
 def processing_on(db):
     """A certificate of the current reconsolidation code, then the owner's surface and the
     capability's flag on."""
+    from common.services.flags import flag_set
     from evaluation import certificates
     from evaluation.models import Certificate
-    from memory.services.flags import flag_set
 
     spec = certificates.capability("reconsolidation")
     policy_version, digest = certificates.current_binding(spec)

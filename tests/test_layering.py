@@ -1,6 +1,8 @@
-"""``memory`` is the base the other apps build on: it never imports them. They reach its
-surfaces through its registries (``memory.changes``, ``memory.derived``, recall sources,
-maintenance extensions, review sections).
+"""``common`` is the layer every app builds on, ``memory`` the domain that ``providers``,
+``formation``, ``reconsolidation`` and ``evaluation`` build on: neither imports what is
+built on it. Those apps reach memory's surfaces through its registries (``memory.changes``,
+``memory.derived``, recall sources, overview figures, account erasure, review sections)
+and the maintenance slot through ``common.schedules``.
 
 No two of the project's packages import each other, even through a third, and none
 imports another's private (``_``-prefixed) module or name: what every app needs (errors,
@@ -19,7 +21,7 @@ import pytest
 from django.conf import settings
 
 BASE = Path(settings.BASE_DIR)
-BUILT_ON_MEMORY = ("reconsolidation", "evaluation")
+BUILT_ON_MEMORY = ("providers", "formation", "reconsolidation", "evaluation")
 
 
 def module_name(path, base=BASE):
@@ -67,7 +69,16 @@ def test_memory_never_imports_the_apps_built_on_it():
     assert offending == []
 
 
-PRODUCTION_APPS = ("accounts", "memory", "reconsolidation", "evaluation", "config")
+PRODUCTION_APPS = (
+    "accounts",
+    "common",
+    "memory",
+    "providers",
+    "formation",
+    "reconsolidation",
+    "evaluation",
+    "config",
+)
 
 
 def test_no_production_app_imports_the_benchmarks():

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from common.principal import principal_context
 from memory.enums import EventType
 from memory.models import Event, Session
-from memory.principal import principal_context
 from memory.services.sessions import (
     AUTHOR_NAME_MAX_CHARS,
     event_append,

@@ -1,7 +1,7 @@
 """Formation's models, moved out of ``memory`` with their tables."""
 
 import django.db.models.deletion
-import memory.models.base
+import common.models
 from django.conf import settings
 from django.db import migrations, models
 
@@ -87,7 +87,7 @@ class Migration(migrations.Migration):
                         (
                             "public_id",
                             models.UUIDField(
-                                default=memory.models.base.new_public_id,
+                                default=common.models.new_public_id,
                                 editable=False,
                                 unique=True,
                             ),
@@ -165,7 +165,7 @@ class Migration(migrations.Migration):
                         (
                             "public_id",
                             models.UUIDField(
-                                default=memory.models.base.new_public_id,
+                                default=common.models.new_public_id,
                                 editable=False,
                                 unique=True,
                             ),

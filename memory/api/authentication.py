@@ -1,7 +1,7 @@
 from rest_framework import authentication, exceptions
 
 from accounts.services import api_token_authenticate
-from memory.principal import principal_activate
+from common.principal import principal_activate
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):

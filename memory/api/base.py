@@ -12,9 +12,9 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from common.selectors.flags import surfaces_enabled
 from core.errors import HTTP_STATUS_BY_CODE, validation_error
 from memory.reach import reach_for
-from memory.selectors.flags import surfaces_enabled
 from memory.services.access_log import access_record
 from memory.services.idempotency import (
     idempotency_complete,

@@ -5,9 +5,8 @@ the ``memory_api`` flag like every other route."""
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView
 
-from memory.selectors.flags import surfaces_enabled
-
-from .errors import error_response
+from common.api.errors import error_response
+from common.selectors.flags import surfaces_enabled
 
 
 def hide_switched_off_surfaces(endpoints, **kwargs):

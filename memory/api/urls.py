@@ -1,7 +1,8 @@
 from django.urls import path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from .errors import not_found_handler
+from common.api.errors import not_found_handler
+
 from .schema import DocsApi, SchemaApi
 from .views import access, account, memories, recall, runs, sessions, tokens
 

@@ -1,6 +1,7 @@
 from django.db import migrations
 
-from memory.migration_operations import AddFullTextIndex, EnableOwnerRowSecurity
+from common.migration_operations import EnableOwnerRowSecurity
+from memory.migration_operations import AddFullTextIndex
 
 OWNER_BEARING_MODELS = [
     "session",

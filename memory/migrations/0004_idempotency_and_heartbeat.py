@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from memory.migration_operations import EnableOwnerRowSecurity
+from common.migration_operations import EnableOwnerRowSecurity
 
 
 class Migration(migrations.Migration):

@@ -3,7 +3,8 @@
 from django.conf import settings
 from django.db import migrations, models
 
-from memory.migration_operations import AllowDiscovery, RestoreSQLiteTriggers
+from common.migration_operations import AllowDiscovery
+from memory.migration_operations import RestoreSQLiteTriggers
 
 
 class Migration(migrations.Migration):

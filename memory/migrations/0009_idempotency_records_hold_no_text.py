@@ -10,7 +10,7 @@ from django.db.models import Value
 from django.db.models.fields.json import KT
 from django.db.models.functions import Coalesce
 
-from memory.principal import principal_context
+from common.principal import principal_context
 
 
 def keep_only_the_resource_id(apps, schema_editor):

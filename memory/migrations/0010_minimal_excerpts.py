@@ -9,7 +9,7 @@ memories keep their empty excerpts.
 from django.db import migrations
 
 from memory.excerpts import excerpt_for
-from memory.principal import principal_context
+from common.principal import principal_context
 
 
 def shrink_excerpts(apps, schema_editor):

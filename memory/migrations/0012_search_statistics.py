@@ -8,12 +8,9 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-from memory.migration_operations import (
-    EnableOwnerRowSecurity,
-    KeepSearchStatistics,
-    count_search_statistics,
-)
-from memory.principal import principal_context
+from common.migration_operations import EnableOwnerRowSecurity
+from memory.migration_operations import KeepSearchStatistics, count_search_statistics
+from common.principal import principal_context
 
 LIVE_BELIEF = "status IN ('active', 'provisional')"
 SEARCHABLE_MESSAGE = (

@@ -1,6 +1,6 @@
 from django.db import migrations
 
-from memory.migration_operations import AllowDiscovery
+from common.migration_operations import AllowDiscovery
 
 
 class Migration(migrations.Migration):

@@ -12,8 +12,9 @@ from django.conf import settings
 from django.db import migrations, models
 
 import memory.models.fields
-from memory.migration_operations import AccessRecordWrite, EnableOwnerRowSecurity, IndexIdsHeld
-from memory.principal import principal_context
+from common.migration_operations import EnableOwnerRowSecurity
+from memory.migration_operations import AccessRecordWrite, IndexIdsHeld
+from common.principal import principal_context
 
 KINDS = ("memory", "message", "derived")
 

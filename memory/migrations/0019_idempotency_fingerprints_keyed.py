@@ -8,7 +8,7 @@ loses its replay, as it would when its day ends.
 
 from django.db import migrations
 
-from memory.principal import principal_context
+from common.principal import principal_context
 
 
 def delete_unkeyed_records(apps, schema_editor):

@@ -12,7 +12,7 @@ from django.db import migrations, models
 from memory.enums import MESSAGE_EVENT_TYPES, Sensitivity
 from memory.screening import classify_sensitivity
 from memory.migration_operations import RestoreSQLiteTriggers
-from memory.principal import principal_context
+from common.principal import principal_context
 
 BATCH = 2000
 

@@ -1,7 +1,7 @@
 from .access import AccessRecord, AccessRecordFailure
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
-from .operations import BeliefStatusCount, Flag, MaintenanceDue, SearchStatistics
-from .receipts import Heartbeat, IdempotencyRecord
+from .operations import BeliefStatusCount, MaintenanceDue, SearchStatistics
+from .receipts import IdempotencyRecord
 from .search import SearchTerm
 from .sessions import Event, Run, Session
 
@@ -15,8 +15,6 @@ __all__ = [
     "DeletionFence",
     "Event",
     "FencedEvent",
-    "Flag",
-    "Heartbeat",
     "IdempotencyRecord",
     "MaintenanceDue",
     "Run",

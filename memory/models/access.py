@@ -9,7 +9,8 @@ text and never any memory or message text.
 from django.conf import settings
 from django.db import models
 
-from .base import OwnedModel, new_public_id
+from common.models import OwnedModel, new_public_id
+
 from .fields import PublicIdsField
 
 

@@ -1,6 +1,7 @@
 from django.db import models
 from django.db.models import Q
 
+from common.models import OwnedModel, new_public_id
 from memory.enums import (
     SCOPE_PRINCIPAL,
     Actor,
@@ -13,7 +14,6 @@ from memory.enums import (
     Sensitivity,
 )
 
-from .base import OwnedModel, new_public_id
 from .sessions import Event, Session
 
 

@@ -8,20 +8,6 @@ from django.conf import settings
 from django.db import models
 
 
-class Flag(models.Model):
-    """An operator's setting of a feature flag or kill switch (see ``memory.flags``)."""
-
-    key = models.CharField(max_length=60, unique=True)
-    enabled = models.BooleanField()
-    updated_at = models.DateTimeField(auto_now=True)
-    updated_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
-    )
-
-    def __str__(self):
-        return self.key
-
-
 class MaintenanceDue(models.Model):
     """When a principal next has maintenance of a kind due (e.g. a belief expiry)."""
 

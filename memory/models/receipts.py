@@ -1,6 +1,6 @@
 from django.db import models
 
-from .base import OwnedModel
+from common.models import OwnedModel
 
 
 class IdempotencyRecord(OwnedModel):
@@ -27,13 +27,3 @@ class IdempotencyRecord(OwnedModel):
             models.UniqueConstraint(fields=["owner", "key"], name="idempotency_key_unique"),
         ]
         indexes = [models.Index(fields=["owner", "created_at"])]
-
-
-class Heartbeat(models.Model):
-    """When a background process last showed it was alive (content-free)."""
-
-    name = models.CharField(max_length=60, unique=True)
-    seen_at = models.DateTimeField()
-
-    def __str__(self):
-        return self.name

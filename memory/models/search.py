@@ -1,6 +1,7 @@
 from django.db import models
 
-from .base import OwnedModel
+from common.models import OwnedModel
+
 from .operations import SearchStatistics
 
 

@@ -1,6 +1,7 @@
 from django.db import models
 from django.db.models import Q
 
+from common.models import OwnedModel, new_public_id
 from memory.enums import (
     MESSAGE_EVENT_TYPES,
     SCOPE_PRINCIPAL,
@@ -9,8 +10,6 @@ from memory.enums import (
     RunStatus,
     Sensitivity,
 )
-
-from .base import OwnedModel, new_public_id
 
 
 class Session(OwnedModel):

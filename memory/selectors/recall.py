@@ -6,10 +6,10 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from common.principal import principal_context
 from core.errors import validation_error
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.models import Belief, Event
-from memory.principal import principal_context
 from memory.reach import FULL_REACH
 from memory.screening import redact_secrets
 from memory.search import belief_matches, message_matches

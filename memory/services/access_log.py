@@ -24,9 +24,9 @@ from django.db.models import F
 from django.utils import timezone
 from psycopg.pq import TransactionStatus
 
+from common.models import new_public_id
+from common.principal import discovery_context, principal_context, principal_transaction
 from memory.models import AccessRecord, AccessRecordFailure
-from memory.models.base import new_public_id
-from memory.principal import discovery_context, principal_context, principal_transaction
 
 from .batches import delete_in_batches
 

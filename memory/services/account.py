@@ -11,6 +11,7 @@ from datetime import timedelta
 from django.core import signing
 from django.utils import timezone
 
+from common.principal import principal_context, principal_transaction
 from core.errors import conflict, validation_error
 from memory.derived import derived_surface
 from memory.models import (
@@ -29,7 +30,6 @@ from memory.models import (
     SearchTerm,
     Session,
 )
-from memory.principal import principal_context, principal_transaction
 from memory.search import forget_erased
 from memory.selectors.access import access_items, access_record_list
 

@@ -10,6 +10,7 @@ from datetime import datetime
 from django.conf import settings
 from django.utils import timezone
 
+from common.principal import principal_transaction
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
 from memory.enums import (
@@ -26,7 +27,6 @@ from memory.enums import (
     is_valid_scope,
 )
 from memory.models import Belief, Event
-from memory.principal import principal_transaction
 from memory.reach import FULL_REACH
 from memory.screening import contains_secret, looks_like_injection
 from memory.search import forget_erased

@@ -8,10 +8,10 @@ a copied excerpt.
 
 from django.utils import timezone
 
+from common.principal import principal_transaction
 from core.errors import validation_error
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus, Sensitivity
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
-from memory.principal import principal_transaction
 from memory.reach import FULL_REACH
 from memory.search import forget_erased
 from memory.selectors.sessions import event_get, session_get

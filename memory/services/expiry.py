@@ -7,10 +7,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Min
 from django.utils import timezone
 
+from common.principal import principal_transaction
+from common.selectors.flags import flag_enabled
 from memory.enums import LIVE_BELIEF_STATUSES, Actor, AuditAction, BeliefStatus
 from memory.models import Belief, MaintenanceDue
-from memory.principal import principal_transaction
-from memory.selectors.flags import flag_enabled
 
 from .records import set_status
 

@@ -23,9 +23,9 @@ from django.db.models import Min
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from common.principal import principal_context, principal_transaction
 from core.errors import conflict, validation_error
 from memory.models import IdempotencyRecord, MaintenanceDue
-from memory.principal import principal_context, principal_transaction
 
 IDEMPOTENCY_KEY_LIFETIME = timedelta(hours=24)
 IDEMPOTENCY_KEY_MAX_CHARS = 200

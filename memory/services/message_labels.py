@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from accounts.audit import operator_action_record
 from accounts.models import OperatorAction
+from common.principal import principal_transaction
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Event
-from memory.principal import principal_transaction
 from memory.screening import classify_sensitivity
 
 COMMAND = "messages_classify"

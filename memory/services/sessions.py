@@ -8,6 +8,7 @@ from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from common.principal import principal_transaction
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
 from memory.enums import (
@@ -20,7 +21,6 @@ from memory.enums import (
     is_valid_scope,
 )
 from memory.models import Event, Run, Session
-from memory.principal import principal_transaction
 from memory.reach import FULL_REACH
 from memory.screening import classify_sensitivity
 from memory.selectors.sessions import run_get, session_get

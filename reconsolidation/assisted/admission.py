@@ -12,8 +12,8 @@ as exactly those bytes.
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
-from memory.principal import principal_transaction
-from memory.selectors.flags import flag_enabled
+from common.principal import principal_transaction
+from common.selectors.flags import flag_enabled
 from providers import ledger
 from reconsolidation.models import Lease, ProviderCall
 

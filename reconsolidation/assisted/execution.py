@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from memory.selectors.flags import flag_enabled
+from common.selectors.flags import flag_enabled
 from providers.client import ProviderError
 from providers.config import provider_config
 from reconsolidation.models import ProviderCall

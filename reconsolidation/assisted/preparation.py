@@ -20,9 +20,9 @@ from decimal import Decimal
 from django.db.models import Count
 
 from accounts.selectors import model_processing_allowed
+from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES, AuthorKind, EventType, Portability, Sensitivity
 from memory.models import Belief, BeliefSource
-from memory.principal import principal_context
 from memory.screening import looks_like_injection, redact_secrets
 from providers.client import request_bytes
 from providers.egress import (

@@ -11,9 +11,9 @@ words, classified on its own before it leaves.
 
 from collections import Counter
 
+from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
-from memory.principal import principal_context
 from providers.egress import egress_rules, item_allowed, message_item
 from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.selectors.sources import source_views

@@ -11,7 +11,7 @@ from memory.migration_operations import (
     KeepSearchStatistics,
     count_search_statistics,
 )
-from memory.principal import principal_context
+from common.principal import principal_context
 
 SEARCHABLE_DERIVED = "status = 'active' AND NOT restricted"
 

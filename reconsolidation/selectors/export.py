@@ -5,7 +5,7 @@ summary claims with the originals that support them, operations with what
 they read, receipts and suppressions (hashes and reasons, never text).
 """
 
-from memory.principal import principal_context
+from common.principal import principal_context
 from reconsolidation.models import (
     ClaimSupport,
     DerivedMemory,

@@ -13,9 +13,9 @@ import hashlib
 
 from django.db import connection
 
+from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, BeliefSource
-from memory.principal import principal_context
 from memory.search import belief_mentions
 from memory.text import query_terms
 from reconsolidation.planners.hypotheses import SIDE_BELIEFS, entity_words

@@ -7,11 +7,11 @@ hides a derived memory from history reads too.
 
 from django.db.models import Q
 
+from common.principal import principal_context
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
-from memory.principal import principal_context
 from reconsolidation.models import DerivedMemory, Operation
 
 # Hypotheses and uncertainty notices are dismissed by rejecting them instead.

@@ -10,7 +10,7 @@ result is theirs to see and nobody else's.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memory.selectors.flags import flag_enabled
+from common.selectors.flags import flag_enabled
 from reconsolidation.assisted.admission import CAPABILITY
 from reconsolidation.assisted.preparation import BUDGET, prepare_proposal
 from reconsolidation.assisted.topic_preparation import prepare_topic_proposal

@@ -13,12 +13,12 @@ from dataclasses import replace
 
 from django.utils import timezone
 
+from common.principal import principal_context
+from common.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory import search
 from memory.derived import DERIVED
 from memory.models import BeliefSource
-from memory.principal import principal_context
 from memory.reach import FULL_REACH
-from memory.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from reconsolidation.models import DerivedMemory, Lineage
 

@@ -11,13 +11,13 @@ are the owner's own records and are shown as usual.
 import hashlib
 from dataclasses import dataclass, field
 
+from common.principal import principal_context
 from core.errors import not_found
 from core.ids import parse_public_id
 from formation.subjects import shared_subjects
 from memory import search
 from memory.enums import BeliefStatus
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.text import query_terms
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS

@@ -7,6 +7,7 @@ A hypothesis is never evidence. Nothing here turns one into a belief except
 from django.db.models import F
 from django.utils import timezone
 
+from common.principal import principal_transaction
 from core.errors import conflict
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
@@ -17,7 +18,6 @@ from memory.enums import (
     most_restrictive,
 )
 from memory.models import Belief, BeliefSource
-from memory.principal import principal_transaction
 from memory.services.beliefs import belief_remember
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planners.hypotheses import (

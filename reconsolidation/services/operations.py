@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from django.db.models import F
 from django.utils import timezone
 
+from common.principal import principal_transaction
 from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_restrictive
 from memory.models import Belief, BeliefSource, FencedEvent
-from memory.principal import principal_transaction
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planning import (
     current_policy_version,

@@ -9,9 +9,9 @@ fingerprint, so that reconsolidation never derives the same claim again.
 from django.db.models import F
 from django.utils import timezone
 
+from common.principal import principal_transaction
 from core.errors import conflict, not_found, validation_error
 from core.ids import parse_public_id
-from memory.principal import principal_transaction
 from reconsolidation.models import DerivedMemory, Operation, SummaryClaim, Suppression
 
 

@@ -18,10 +18,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from common.principal import principal_context
+from common.selectors.flags import flag_enabled
 from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
-from memory.principal import principal_context
-from memory.selectors.flags import flag_enabled
 from reconsolidation.models import Cursor, Lease, Lineage, Suppression
 from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_entity_summaries, plan_summaries

@@ -16,8 +16,8 @@ current state: an erasure after the action is never undone by a replay.
 import json
 import uuid
 
+from common.principal import principal_transaction
 from core.errors import conflict
-from memory.principal import principal_transaction
 from memory.services.idempotency import (
     idempotency_complete,
     idempotency_fingerprint,

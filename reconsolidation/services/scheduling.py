@@ -17,9 +17,9 @@ from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from common.selectors.flags import flag_enabled
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import BeliefStatusCount
-from memory.selectors.flags import flag_enabled
 from reconsolidation.assisted.calls import calls_recover
 from reconsolidation.assisted.execution import assisted_pass
 from reconsolidation.models import Cursor, Lease

@@ -12,7 +12,7 @@ from django_q.models import Schedule
 from accounts.models import ApiToken, OperatorAction
 from accounts.operators import OPERATOR_GROUP, OPERATOR_PERMISSIONS
 from accounts.services import api_token_create
-from memory.selectors.flags import flag_enabled
+from common.selectors.flags import flag_enabled
 from tests.factories import UserFactory
 
 
@@ -154,7 +154,7 @@ def test_a_flag_toggle_is_in_the_trail(client, operator):
     client.force_login(operator)
 
     client.post(
-        reverse("admin:memory_flag_toggle", args=["maintenance_kill_switch"]), {"enabled": "on"}
+        reverse("admin:common_flag_toggle", args=["maintenance_kill_switch"]), {"enabled": "on"}
     )
 
     assert flag_enabled("maintenance_kill_switch") is True

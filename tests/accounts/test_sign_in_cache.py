@@ -16,7 +16,7 @@ from accounts.forms import REFUSED
 from accounts.login_throttle import login_throttle_purge
 from accounts.sign_in_cache import TABLE, SignInDatabaseCache
 from accounts.tasks import login_throttle_purge_task
-from memory.schedules import declared_schedules
+from common.schedules import declared_schedules
 from tests.concurrency import race
 from tests.review.browser import PASSWORD
 

@@ -7,8 +7,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.services import api_token_create
+from common.principal import principal_context
 from memory.models import AccessRecord
-from memory.principal import principal_context
 from tests.memory.helpers import remember
 
 from .helpers import error_of

@@ -10,11 +10,11 @@ from django.urls import URLPattern, get_resolver
 from rest_framework.test import APIClient
 
 from accounts.services import api_token_create
+from common.principal import principal_context
+from common.services.flags import flag_set
 from memory.api.base import ApiView
 from memory.models import AccessRecord, AccessRecordFailure, Belief
-from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_import
-from memory.services.flags import flag_set
 from memory.services.sessions import run_create
 from reconsolidation.models import DerivedMemory
 from tests.conftest import PROXIED_HTTPS

@@ -2,8 +2,8 @@
 
 import pytest
 
+from common.principal import principal_context
 from memory.models import Belief, Event
-from memory.principal import principal_context
 
 from .helpers import error_of, start_session
 

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from accounts.services import api_token_create, api_token_revoke
-from memory.services.flags import flag_set
+from common.services.flags import flag_set
 from tests.conftest import PROXIED_HTTPS
 
 from .helpers import error_of, start_session
@@ -114,8 +114,8 @@ def test_an_unexpected_failure_is_an_internal_error_logged_with_the_request_id(
 
 
 def test_a_failed_write_leaves_nothing_behind(api, owner, monkeypatch):
+    from common.principal import principal_context
     from memory.models import Session
-    from memory.principal import principal_context
 
     def broken(session):
         raise RuntimeError("serializer broke after the write")

@@ -9,7 +9,7 @@ import time
 import pytest
 from django.conf import settings as django_settings
 
-from memory.schedules import schedules_sync
+from common.schedules import schedules_sync
 from tests.memory.test_worker_end_to_end import cluster  # noqa: F401 - the fixture
 
 from .conftest import client_for

@@ -1,5 +1,5 @@
-from memory.services.flags import flag_set
-from memory.services.heartbeat import heartbeat_record
+from common.services.flags import flag_set
+from common.services.heartbeat import heartbeat_record
 
 
 def test_healthz_answers_without_credentials(client, db):

@@ -5,8 +5,8 @@ import threading
 import pytest
 from django.db import connection
 
+from common.principal import principal_context
 from memory.models import Belief, Event, IdempotencyRecord
-from memory.principal import principal_context
 
 from .helpers import error_of, start_session
 
@@ -192,7 +192,7 @@ def test_the_purge_deletes_expired_records_and_keeps_fresh_ones(api, owner):
 
 
 def test_the_purge_is_a_declared_schedule():
-    from memory.schedules import declared_schedules
+    from common.schedules import declared_schedules
 
     (spec,) = [s for s in declared_schedules() if s["name"] == "memory.idempotency_purge"]
     assert spec["func"] == "memory.tasks.idempotency_purge_task"

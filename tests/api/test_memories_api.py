@@ -3,8 +3,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from common.principal import principal_context
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.selectors import feeds
 
 from .helpers import error_of, remember, say, start_session

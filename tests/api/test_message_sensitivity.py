@@ -7,8 +7,8 @@ import uuid
 
 import pytest
 
+from common.principal import principal_context
 from memory.models import Event
-from memory.principal import principal_context
 from tests.memory.helpers import conversation, remember
 
 from .helpers import error_of

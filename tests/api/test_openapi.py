@@ -11,8 +11,8 @@ from django.conf import settings as django_settings
 from django.core.management import call_command
 
 from accounts.services import api_token_create
+from common.services.flags import flag_set
 from core.errors import HTTP_STATUS_BY_CODE
-from memory.services.flags import flag_set
 from tests.conftest import PROXIED_HTTPS
 from tests.reconsolidation.banks import reconsolidated
 

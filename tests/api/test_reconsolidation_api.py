@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from common.principal import principal_context
+from common.services.flags import flag_set
 from memory.models import IdempotencyRecord
-from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete
-from memory.services.flags import flag_set
 from reconsolidation.models import DerivedMemory, Operation, Receipt, Suppression
 from tests.reconsolidation.banks import MAYA_CLAIMS, reconsolidated
 

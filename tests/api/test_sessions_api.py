@@ -1,7 +1,7 @@
 import pytest
 
+from common.principal import principal_context
 from memory.models import Event, Session
-from memory.principal import principal_context
 
 from .helpers import error_of, say, start_session
 

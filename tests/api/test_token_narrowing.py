@@ -14,8 +14,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiToken
 from accounts.services import api_token_create
+from common.principal import principal_context
 from memory.models import Belief
-from memory.principal import principal_context
 from tests.conftest import PROXIED_HTTPS
 from tests.memory.helpers import conversation, remember
 
@@ -156,7 +156,7 @@ def test_a_token_kept_from_sensitive_memories_never_reads_one(owner, bank):
     "narrowing", [{"scope": "assistant:ide"}, {"read_only": True}, {"include_sensitive": False}]
 )
 def test_routes_over_every_memory_need_full_reach(owner, narrowing, settings):
-    from memory.services.flags import flag_set
+    from common.services.flags import flag_set
 
     flag_set(key="reconsolidation_surface", enabled=True)
     narrowed = token_client(owner, **narrowing)

@@ -9,8 +9,8 @@ from rest_framework.test import APIClient
 
 from accounts.models import ApiToken, OperatorAction
 from accounts.services import api_token_create, api_token_revoke
+from common.services.flags import flag_set
 from memory.api.base import ApiView
-from memory.services.flags import flag_set
 from tests.conftest import PROXIED_HTTPS
 from tests.memory.helpers import remember
 

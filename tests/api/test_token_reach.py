@@ -11,9 +11,9 @@ import uuid
 import pytest
 
 from accounts.services import api_token_create
+from common.principal import principal_context
+from common.services.flags import flag_set
 from memory.models import Belief, Event, Run, Session
-from memory.principal import principal_context
-from memory.services.flags import flag_set
 from memory.services.sessions import run_create
 from reconsolidation.models import DerivedMemory, Operation
 from tests.memory.helpers import conversation, remember

@@ -31,8 +31,8 @@ from benchmarks.suite import (
     table_notes,
     table_rows,
 )
+from common.principal import principal_context
 from memory.models import Belief
-from memory.principal import principal_context
 
 # -- sample records -----------------------------------------------------------------
 

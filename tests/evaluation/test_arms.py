@@ -6,11 +6,11 @@ from datetime import UTC, datetime
 import pytest
 from django.contrib.auth import get_user_model
 
+from common.principal import principal_context
 from evaluation.arms import replay_clock
 from evaluation.locomo import load_dataset
 from evaluation.services.importer import import_conversations, principal_username
 from memory.models import Event
-from memory.principal import principal_context
 
 from .fixtures import tiny_dataset
 

@@ -5,13 +5,13 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from common.flags import CATALOGUE, FlagSpec
+from common.selectors.flags import flag_cache_clear, flag_enabled
+from common.services.flags import flag_set
 from core.errors import ReverieError
 from evaluation import certificates, provenance
 from evaluation.code_closure import module_file
 from evaluation.models import Certificate
-from memory.flags import CATALOGUE, FlagSpec
-from memory.selectors.flags import flag_cache_clear, flag_enabled
-from memory.services.flags import flag_set
 
 pytestmark = pytest.mark.django_db
 

@@ -5,10 +5,10 @@ from io import StringIO
 
 from django.core.management import call_command
 
+from common.principal import principal_context
+from common.selectors.flags import flag_state
 from evaluation.models import Certificate
 from memory.demo import OWNER
-from memory.principal import principal_context
-from memory.selectors.flags import flag_state
 from reconsolidation.models import DerivedMemory
 from tests.factories import UserFactory
 

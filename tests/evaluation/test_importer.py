@@ -6,10 +6,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 
+from common.principal import principal_context
 from evaluation.locomo import DatasetError, load_dataset
 from evaluation.services.importer import import_conversations, principal_username
 from memory.models import Event, Session
-from memory.principal import principal_context
 
 from .fixtures import tiny_dataset, write_tiny_dataset
 

@@ -7,9 +7,9 @@ import pytest
 from django.contrib.contenttypes.models import ContentType
 from django.utils import timezone
 
+from common.principal import principal_context
 from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from memory.models import Belief
-from memory.principal import principal_context
 from providers.models import ProviderSpend
 from tests.migrations import latest, migrate
 

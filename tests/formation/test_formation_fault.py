@@ -19,10 +19,10 @@ from django.conf import settings
 from django.db import connection
 from django_q.tasks import async_task
 
+from common.principal import principal_context
 from formation.models import ConsolidationWatermark, FormationAudit
 from formation.services import formation_sweep
 from memory.models import Belief, BeliefStatusCount
-from memory.principal import principal_context
 from memory.services.sessions import session_close
 from tests.memory.helpers import conversation
 from tests.memory.test_worker_end_to_end import database_url, wait_for

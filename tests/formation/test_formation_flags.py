@@ -5,9 +5,9 @@ from datetime import timedelta
 
 from django.utils import timezone
 
+from common.principal import principal_context
 from memory.enums import EventType
 from memory.models import Event
-from memory.principal import principal_context
 from memory.services import sessions as session_services
 from memory.services.sessions import run_complete, run_create, run_fail, run_wait
 from tests.memory.helpers import conversation

@@ -6,6 +6,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from formation import services as formation_services
 from formation.models import ConsolidationWatermark, FormationAudit, FormationRetry
@@ -13,7 +14,6 @@ from formation.overview import formation_retries
 from formation.selectors import formation_due
 from formation.services import formation_retry, formation_sweep, retry_delay
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.services.sessions import session_close
 from tests.memory.helpers import conversation
 

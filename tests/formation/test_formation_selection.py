@@ -6,12 +6,12 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from common.principal import discovery_context, principal_context
 from formation import selectors as selection
 from formation.models import ConsolidationWatermark
 from formation.selectors import flag_due_at, formation_due
 from memory.enums import AuthorKind, EventType
 from memory.models import Belief, Event, Session
-from memory.principal import discovery_context, principal_context
 from memory.services.sessions import session_close
 from tests.memory.helpers import conversation, remember
 

@@ -7,15 +7,15 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from common.principal import principal_context
+from common.services.flags import flag_set
 from formation import services as formation_services
 from formation.candidates import MemoryCandidate, TemporalHint
 from formation.models import ConsolidationWatermark, FormationAudit
 from formation.services import formation_consolidate, formation_sweep
 from memory.enums import BeliefType, EventType
 from memory.models import AuditRecord, Belief, BeliefSource, BeliefStatusCount
-from memory.principal import principal_context
 from memory.services.beliefs import belief_delete, belief_reject
-from memory.services.flags import flag_set
 from memory.services.sessions import session_close
 from tests.memory.helpers import conversation, remember, say
 

@@ -12,9 +12,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import api_token_create
+from common.principal import principal_context, principal_transaction
+from common.schedules import declared_schedules
 from memory.models import AccessRecord, AccessRecordFailure
-from memory.principal import principal_context, principal_transaction
-from memory.schedules import declared_schedules
 from memory.selectors.access import access_record_list, memory_readers
 from memory.services import batches
 from memory.services.access_log import (

@@ -8,9 +8,9 @@ from django.utils import timezone
 from rest_framework.utils.encoders import JSONEncoder
 
 from accounts.services import api_token_create
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.models import AccessRecord, Belief, BeliefStatusCount, Event, Session
-from memory.principal import principal_context
 from memory.services import batches
 from memory.services.access_log import access_record
 from memory.services.account import (

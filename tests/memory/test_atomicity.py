@@ -2,8 +2,8 @@
 
 import pytest
 
+from common.principal import principal_context
 from memory.models import Belief, BeliefSource, BeliefStatusCount, DeletionFence, Event
-from memory.principal import principal_context
 from memory.services import erasure, records
 from memory.services.beliefs import belief_delete
 from memory.services.erasure import session_erase

@@ -3,10 +3,10 @@ what it stores."""
 
 import pytest
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import Authority, BeliefStatus
 from memory.models import AuditRecord, Belief
-from memory.principal import principal_context
 from memory.services.beliefs import belief_import
 
 from .helpers import conversation

@@ -1,6 +1,6 @@
 """``belief_mentions``: the owner's live beliefs holding every term, outside one subject."""
 
-from memory.principal import principal_context
+from common.principal import principal_context
 from memory.search import belief_mentions
 from memory.services.beliefs import belief_reject
 from tests.memory.helpers import remember

@@ -3,10 +3,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import Authority, BeliefStatus, BeliefType
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence
-from memory.principal import principal_context
 from memory.selectors.beliefs import belief_history, belief_list
 from memory.services.beliefs import (
     belief_confirm,

@@ -4,9 +4,9 @@ from django.core.management import call_command
 from django_q.models import Schedule
 
 from accounts.services import api_token_authenticate
+from common.principal import principal_context
 from memory.demo import OPERATOR, OWNER
 from memory.models import Belief, Event
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 
 

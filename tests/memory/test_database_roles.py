@@ -17,7 +17,7 @@ from django.apps import apps
 from django.conf import settings as django_settings
 from django.db import connection
 
-from memory.models.base import OwnedModel
+from common.models import OwnedModel
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 

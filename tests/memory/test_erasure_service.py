@@ -1,10 +1,10 @@
 import pytest
 from django.db import connection
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import BeliefStatus, EventType
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.services.erasure import event_erase, session_erase
 from memory.services.sessions import run_create, session_close, session_create

@@ -3,8 +3,8 @@
 import pytest
 from django.db import DatabaseError, transaction
 
+from common.principal import principal_context
 from memory.models import Event
-from memory.principal import principal_context
 from memory.services.erasure import event_erase
 
 from .helpers import conversation

@@ -5,12 +5,12 @@ from django.utils import timezone
 from django_q.models import Schedule
 from django_q.tasks import async_task
 
+from common.principal import principal_context
+from common.schedules import schedules_sync
+from common.services.flags import flag_set
 from memory.enums import BeliefStatus
 from memory.models import AuditRecord, Belief, MaintenanceDue
-from memory.principal import principal_context
-from memory.schedules import schedules_sync
 from memory.services.expiry import belief_expiry_sweep
-from memory.services.flags import flag_set
 
 from .helpers import remember
 

@@ -4,8 +4,8 @@ import hashlib
 
 import pytest
 
+from common.principal import principal_context
 from memory.models import IdempotencyRecord
-from memory.principal import principal_context
 from tests.migrations import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)

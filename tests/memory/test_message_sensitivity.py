@@ -6,10 +6,10 @@ import uuid
 
 import pytest
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import EventType
 from memory.models import Event
-from memory.principal import principal_context
 from memory.reach import Reach
 from memory.selectors.beliefs import belief_detail, belief_history
 from memory.selectors.recall import recall

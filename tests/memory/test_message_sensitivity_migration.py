@@ -4,8 +4,8 @@ principal; erased messages and system events stay ordinary."""
 import pytest
 from django.utils import timezone
 
+from common.principal import principal_context
 from memory.models import Event
-from memory.principal import principal_context
 from tests.migrations import latest, migrate
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -8,8 +8,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from accounts.models import OperatorAction
+from common.principal import principal_context
 from memory.models import Event
-from memory.principal import principal_context
 from memory.services.erasure import event_erase
 
 from .helpers import conversation

@@ -8,9 +8,9 @@ from django.utils import timezone
 from django_q.models import Task
 
 from accounts.operators import operator_grant
+from common.models import Flag
+from common.selectors.flags import flag_enabled
 from memory.enums import EventType
-from memory.models import Flag
-from memory.selectors.flags import flag_enabled
 from memory.services.beliefs import belief_reject
 from tests.factories import UserFactory
 
@@ -94,7 +94,7 @@ def test_the_overview_shows_content_free_counts(client, operator, owner, someone
 
 def test_an_operator_turns_the_kill_switch_on_and_off(client, operator):
     client.force_login(operator)
-    toggle = reverse("admin:memory_flag_toggle", args=["maintenance_kill_switch"])
+    toggle = reverse("admin:common_flag_toggle", args=["maintenance_kill_switch"])
 
     response = client.post(toggle, {"enabled": "on"}, follow=True)
     assert flag_enabled("maintenance_kill_switch") is True
@@ -109,7 +109,7 @@ def test_an_unknown_flag_is_reported_not_created(client, operator):
     client.force_login(operator)
 
     response = client.post(
-        reverse("admin:memory_flag_toggle", args=["everything"]), {"enabled": "on"}, follow=True
+        reverse("admin:common_flag_toggle", args=["everything"]), {"enabled": "on"}, follow=True
     )
 
     assert "Unknown flag" in response.content.decode()
@@ -126,7 +126,7 @@ def test_flags_fall_back_to_their_configured_defaults(db, settings):
 
 
 def test_toggling_needs_a_post_from_staff(client, owner):
-    toggle = reverse("admin:memory_flag_toggle", args=["maintenance_kill_switch"])
+    toggle = reverse("admin:common_flag_toggle", args=["maintenance_kill_switch"])
     client.force_login(owner)
 
     response = client.post(toggle, {"enabled": "on"})

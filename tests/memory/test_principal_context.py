@@ -11,8 +11,8 @@ from django.db import connection
 from django.http import HttpResponse
 from django.test import RequestFactory
 
+from common.principal import current_principal_id, principal_activate
 from memory.middleware import PrincipalContextMiddleware
-from memory.principal import current_principal_id, principal_activate
 
 
 def database_principal():

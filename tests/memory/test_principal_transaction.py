@@ -5,8 +5,8 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from common.principal import principal_context, principal_transaction
 from memory.models import Session
-from memory.principal import principal_context, principal_transaction
 from tests.factories import UserFactory
 
 

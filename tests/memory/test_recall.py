@@ -6,10 +6,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import BeliefStatus, BeliefType, EventType
 from memory.models import Belief, Event
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from memory.services.erasure import event_erase

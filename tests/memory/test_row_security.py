@@ -6,10 +6,10 @@ from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from accounts.services import api_token_create
+from common.models import OwnedModel
+from common.principal import current_principal_id, principal_context
 from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from memory.models import Belief, IdempotencyRecord
-from memory.models.base import OwnedModel
-from memory.principal import current_principal_id, principal_context
 from memory.services.access_log import access_record
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create

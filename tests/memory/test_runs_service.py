@@ -1,8 +1,8 @@
 import pytest
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import EventType, RunStatus
-from memory.principal import principal_context
 from memory.selectors.sessions import event_list
 from memory.services.sessions import (
     run_complete,

@@ -15,11 +15,11 @@ import pytest
 from django.db import connection
 
 from benchmarks.corpus import Corpus
+from common.principal import principal_context
 from memory import search
 from memory.enums import LIVE_BELIEF_STATUSES, EventType
 from memory.migration_operations import SEARCH_LENGTH
 from memory.models import Belief, Event, SearchStatistics, SearchTerm
-from memory.principal import principal_context
 from memory.search.sqlite import _match_expression
 from memory.services.account import account_purge
 from memory.services.erasure import event_erase

@@ -9,11 +9,11 @@ and export keep the message verbatim.
 
 import pytest
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from formation.services import formation_consolidate
 from memory.excerpts import excerpt_for
 from memory.models import BeliefSource
-from memory.principal import principal_context
 from memory.screening import contains_secret, looks_like_injection
 from memory.selectors.recall import recall
 from memory.services.account import account_export

@@ -4,10 +4,10 @@ from datetime import UTC, datetime
 import pytest
 from django.db import connection
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import EventType
 from memory.models import Event, Session
-from memory.principal import principal_context
 from memory.selectors.sessions import event_list
 from memory.services.sessions import event_append, session_close, session_create
 

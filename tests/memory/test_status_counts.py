@@ -2,8 +2,8 @@ from collections import Counter
 
 from django.utils import timezone
 
+from common.principal import principal_context
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.selectors.operations import belief_status_totals
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from memory.services.erasure import session_erase

@@ -14,9 +14,9 @@ from django.db import connection
 from django.utils import timezone
 from django_q.tasks import async_task
 
+from common.principal import principal_context
 from memory.enums import BeliefStatus
 from memory.models import Belief, MaintenanceDue
-from memory.principal import principal_context
 
 from .helpers import remember
 

@@ -12,7 +12,7 @@ from django.core.management import call_command
 
 from accounts.models import OperatorAction
 from accounts.services import model_processing_set
-from memory.principal import principal_context
+from common.principal import principal_context
 from memory.selectors.recall import recall
 from providers.ledger import spent_today
 from reconsolidation.assisted import admission, execution

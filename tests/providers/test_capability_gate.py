@@ -1,10 +1,10 @@
 """Without a certificate for the configured provider and model and the current code, no
 request leaves the machine, however the capability's flag was set."""
 
+from common.models import Flag
+from common.selectors.flags import flag_cache_clear, flag_state
 from formation.hybrid import HybridExtractor
 from formation.services import formation_extractor, formation_sweep
-from memory.models import Flag
-from memory.selectors.flags import flag_cache_clear, flag_state
 from memory.services.sessions import session_close
 from tests.formation.formation_helpers import later
 from tests.memory.helpers import conversation

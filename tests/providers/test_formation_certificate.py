@@ -7,6 +7,9 @@ import json
 import pytest
 from django.core.management import CommandError, call_command
 
+from common.principal import principal_context
+from common.selectors.flags import flag_cache_clear, flag_enabled
+from common.services.flags import flag_set
 from core.errors import ReverieError
 from evaluation import certificates
 from evaluation.formation_evaluation import inputs_digest, sha256
@@ -14,9 +17,6 @@ from evaluation.models import Certificate
 from formation.hybrid import HybridExtractor
 from formation.services import formation_extractor, formation_sweep
 from memory.models import Belief
-from memory.principal import principal_context
-from memory.selectors.flags import flag_cache_clear, flag_enabled
-from memory.services.flags import flag_set
 from memory.services.sessions import session_close
 from tests.evaluation.fixtures import write_tiny_dataset
 from tests.formation.formation_helpers import later

@@ -9,13 +9,13 @@ import pytest
 from django.urls import reverse
 
 from accounts.services import model_processing_set
+from common.principal import principal_context
 from formation.extractor import DeterministicExtractor
 from formation.hybrid import HybridExtractor
 from formation.models import ExtractionAudit, FormationAudit
 from formation.services import formation_consolidate
 from memory.enums import EventType
 from memory.models import Belief, Event
-from memory.principal import principal_context
 from providers.ledger import spent_today
 from tests.memory.helpers import conversation, remember, say
 

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from memory.principal import principal_context
+from common.principal import principal_context
 from memory.selectors.recall import recall
 from reconsolidation.assisted import admission
 from reconsolidation.assisted.execution import topic_review

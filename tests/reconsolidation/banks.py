@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from memory.principal import principal_context
+from common.principal import principal_context
 from reconsolidation.models import DerivedMemory, Operation
 from reconsolidation.services.passes import reconsolidation_pass
 from tests.memory.helpers import conversation, remember

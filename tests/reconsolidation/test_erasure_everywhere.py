@@ -12,7 +12,7 @@ owner's rows at all.
 import pytest
 from django.db import connection
 
-from memory.principal import principal_context
+from common.principal import principal_context
 from reconsolidation.models import DerivedMemory
 from reconsolidation.services.passes import reconsolidation_pass
 from tests.api.conftest import client_for

@@ -4,11 +4,11 @@ surface is on and the kill switch is off, whichever way each was set; the operat
 import pytest
 from django.urls import reverse
 
+from common.models import Flag
+from common.selectors.flags import flag_cache_clear, flag_enabled, flag_list, flag_state
+from common.services.flags import flag_set
 from core.errors import ReverieError
-from memory.models import Flag
-from memory.selectors.flags import flag_cache_clear, flag_enabled, flag_list, flag_state
 from memory.selectors.recall import recall
-from memory.services.flags import flag_set
 from reconsolidation.services.passes import reconsolidation_pass
 from tests.memory.helpers import remember
 
@@ -112,7 +112,7 @@ def test_the_operator_page_shows_the_effective_value_and_why_it_differs(client, 
     flag_set(key="reconsolidation_surface", enabled=True)
     client.force_login(operator)
 
-    page = client.get(reverse("admin:memory_flag_changelist")).content.decode()
+    page = client.get(reverse("admin:common_flag_changelist")).content.decode()
     states = {state.key: state for state in flag_list()}
 
     assert states["reconsolidation_surface"].enabled is True

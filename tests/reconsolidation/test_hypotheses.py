@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from django.utils import timezone
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.models import AuditRecord, Belief, BeliefSource
-from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete
 from memory.services.sessions import session_create
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression

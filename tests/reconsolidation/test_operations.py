@@ -2,8 +2,8 @@
 
 import pytest
 
+from common.principal import principal_context
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from reconsolidation.models import DerivedMemory, Lineage, Operation
 from reconsolidation.planners.summaries import plan_summaries

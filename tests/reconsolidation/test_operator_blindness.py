@@ -4,7 +4,7 @@ derived memory's text, and the owner's review pages are not theirs to open."""
 from django.contrib import admin
 from django.urls import reverse
 
-from memory.services.flags import flag_set
+from common.services.flags import flag_set
 from tests.reconsolidation.banks import reconsolidated
 
 DERIVED_WORDS = ("Kindle", "Maya", "daughter", "Apple Watch", "imperial")

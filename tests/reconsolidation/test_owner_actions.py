@@ -2,9 +2,9 @@
 
 import pytest
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.models import Belief
-from memory.principal import principal_context
 from reconsolidation.models import DerivedMemory, Operation, Suppression
 from reconsolidation.services.owner_actions import (
     derived_delete,

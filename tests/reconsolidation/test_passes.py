@@ -7,9 +7,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from memory.principal import principal_context
+from common.principal import principal_context
+from common.services.flags import flag_set
 from memory.services.beliefs import belief_reject
-from memory.services.flags import flag_set
 from reconsolidation.models import Cursor, DerivedMemory, Lease, Operation
 from reconsolidation.services.passes import (
     lease_acquire,

@@ -5,14 +5,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from common.principal import principal_context
+from common.selectors.flags import flag_cache_clear
+from common.services.flags import flag_set
 from evaluation.models import Certificate
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.reach import Reach
-from memory.selectors.flags import flag_cache_clear
 from memory.selectors.recall import recall
 from memory.services.beliefs import belief_delete
-from memory.services.flags import flag_set
 from reconsolidation.models import DerivedMemory, Lineage, Operation
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.owner_actions import derived_restrict

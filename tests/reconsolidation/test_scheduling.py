@@ -10,14 +10,14 @@ from django.utils import timezone
 from django_q.models import Schedule
 from django_q.tasks import async_task
 
+from common.principal import principal_context
+from common.schedules import schedules_sync
+from common.selectors.flags import flag_enabled
+from common.services.flags import flag_set
 from core.errors import ReverieError
 from evaluation import certificates
 from memory.models import Belief
-from memory.principal import principal_context
-from memory.schedules import schedules_sync
-from memory.selectors.flags import flag_enabled
 from memory.services.beliefs import belief_delete
-from memory.services.flags import flag_set
 from reconsolidation.models import BudgetReservation, Cursor, DerivedMemory, Lease
 from reconsolidation.services import scheduling
 from reconsolidation.services.passes import lease_acquire

@@ -3,8 +3,8 @@ replayed bank judges hypothesis lifetimes by its own newest evidence."""
 
 from datetime import UTC, datetime, timedelta
 
+from common.principal import principal_context
 from memory.models import BeliefSource
-from memory.principal import principal_context
 from memory.selectors.recall import recall
 from memory.services.sessions import session_create
 from reconsolidation.models import DerivedMemory

@@ -5,9 +5,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from reconsolidation.models import (
     ClaimSupport,

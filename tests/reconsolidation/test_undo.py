@@ -9,9 +9,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import transaction
 
+from common.principal import principal_context
 from core.errors import ReverieError
 from memory.models import Belief, IdempotencyRecord
-from memory.principal import principal_context
 from memory.services.beliefs import belief_correct, belief_delete
 from memory.services.idempotency import idempotency_complete, idempotency_reserve
 from reconsolidation.models import DerivedMemory, Operation, Receipt, Suppression

@@ -6,11 +6,11 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
+from common.principal import principal_context
 from formation.selectors import formation_failure
 from formation.services import formation_sweep
 from memory.enums import Actor, AuditAction, Authority, BeliefStatus, BeliefType
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.services.records import create_belief
 from memory.services.sessions import session_close
 from memory.text import topic_subject

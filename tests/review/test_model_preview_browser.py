@@ -9,7 +9,7 @@ The data is made before the browser starts and checked after it is gone (see
 
 import pytest
 
-from memory.services.flags import flag_set
+from common.services.flags import flag_set
 from reconsolidation.models import ProviderCall
 from tests.memory.helpers import conversation, remember
 

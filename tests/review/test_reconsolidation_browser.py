@@ -8,8 +8,8 @@ The data is made before the browser starts and checked after it is gone (see
 
 import pytest
 
-from memory.principal import principal_context
-from memory.services.flags import flag_set
+from common.principal import principal_context
+from common.services.flags import flag_set
 from reconsolidation.models import DerivedMemory, Operation
 from tests.reconsolidation.banks import reconsolidated
 

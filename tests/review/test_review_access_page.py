@@ -10,8 +10,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.services import api_token_create, api_token_pause
+from common.principal import principal_context
 from memory.models import AccessRecord
-from memory.principal import principal_context
 from memory.services.access_log import access_record
 from tests.memory.helpers import remember
 

@@ -10,8 +10,8 @@ from django.apps import apps
 from django.urls import reverse
 
 from accounts.services import model_processing_set
-from memory.principal import principal_context
-from memory.services.flags import flag_set
+from common.principal import principal_context
+from common.services.flags import flag_set
 from providers.config import provider_config
 from reconsolidation.assisted.preparation import prepare_proposal
 from reconsolidation.assisted.topic_preparation import prepare_topic_proposal

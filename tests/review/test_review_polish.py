@@ -3,10 +3,10 @@ and dates read, what an empty page says, and whose admin the operators use."""
 
 from django.urls import reverse
 
+from common.principal import principal_context
 from formation.services import formation_consolidate
 from memory.enums import BeliefStatus
 from memory.models import Belief
-from memory.principal import principal_context
 from memory.services.beliefs import belief_delete, belief_reject
 from tests.memory.helpers import conversation, remember
 

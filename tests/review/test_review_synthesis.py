@@ -6,9 +6,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from memory.principal import principal_context
+from common.principal import principal_context
+from common.services.flags import flag_set
 from memory.services.beliefs import belief_delete
-from memory.services.flags import flag_set
 from reconsolidation.models import DerivedMemory, Operation, Receipt
 from tests.reconsolidation.banks import MAYA_CLAIMS, reconsolidated
 

@@ -25,9 +25,9 @@ from accounts.services import api_token_create
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus
+from common.principal import principal_context
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, BeliefStatus, EventType
 from memory.models import Belief, BeliefSource, Event, Session
-from memory.principal import principal_context
 from memory.screening import classify_sensitivity
 
 USERNAME_PREFIX = "load-"

@@ -2,8 +2,8 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from common.principal import principal_context
 from core.errors import ReverieError
-from memory.principal import principal_context
 from reconsolidation.management.owners import principal_from_option
 from reconsolidation.selectors.operations import operation_list
 

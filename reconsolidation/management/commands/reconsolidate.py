@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.selectors.flags import flag_state
+from common.selectors.flags import flag_state
 from reconsolidation.management.owners import principal_from_option
 from reconsolidation.planners.summaries import summary_statement
 from reconsolidation.planning import notice_statement

@@ -1,7 +1,7 @@
 from django.http import JsonResponse
 from django.views.decorators.http import require_GET
 
-from memory.selectors.health import readiness
+from common.selectors.health import readiness
 
 
 @require_GET

@@ -1,6 +1,6 @@
 from django.utils import timezone
 
-from memory.models import Heartbeat
+from common.models import Heartbeat
 
 WORKER = "qcluster"
 

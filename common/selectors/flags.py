@@ -11,9 +11,9 @@ rules as a switch thrown in the admin.
 import time
 from dataclasses import dataclass
 
+from common.flags import CATALOGUE, FlagSpec, certificate_refusal
+from common.models import Flag
 from core.errors import validation_error
-from memory.flags import CATALOGUE, FlagSpec, certificate_refusal
-from memory.models import Flag
 
 KILL_SWITCH = "maintenance_kill_switch"
 

@@ -1,6 +1,6 @@
 from django.core.management.base import BaseCommand
 
-from memory.schedules import schedules_sync
+from common.schedules import schedules_sync
 
 
 class Command(BaseCommand):

@@ -6,8 +6,8 @@ from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
-from memory.models import Heartbeat
-from memory.services.heartbeat import WORKER
+from common.models import Heartbeat
+from common.services.heartbeat import WORKER
 
 # The heartbeat schedule runs every minute; allow for the scheduler's own
 # 30-second cadence and a busy worker.

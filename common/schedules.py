@@ -10,10 +10,10 @@ def every(seconds):
     return {"schedule_type": Schedule.CRON, "cron": f"* * * * * */{seconds}", "minutes": None}
 
 
-# Maintenance of apps built on ``memory``, registered from their ``AppConfig.ready``:
-# ``memory`` never imports them. Each is (schedules, run_once): ``schedules()``
-# returns schedule specs like the ones below; ``run_once()`` does the work once by
-# hand and returns one line for ``run_maintenance --once``.
+# The apps' maintenance, registered from their ``AppConfig.ready``: this layer never
+# imports them. Each is (schedules, run_once): ``schedules()`` returns schedule specs
+# like the ones below; ``run_once()`` does the work once by hand and returns lines of
+# text for ``run_maintenance --once``.
 _extensions = []
 
 
@@ -36,29 +36,6 @@ def declared_schedules():
 
 SCHEDULES = [
     {
-        "name": "memory.belief_expiry_sweep",
-        "func": "memory.tasks.belief_expiry_sweep_task",
-        "schedule_type": Schedule.MINUTES,
-        "minutes": 1,
-        "repeats": -1,
-    },
-    {
-        # Idempotency keys last a day; expired records are deleted, not just ignored.
-        "name": "memory.idempotency_purge",
-        "func": "memory.tasks.idempotency_purge_task",
-        "schedule_type": Schedule.MINUTES,
-        "minutes": 10,
-        "repeats": -1,
-    },
-    {
-        # Access records are kept REVERIE_ACCESS_RETENTION_DAYS; older ones are deleted.
-        "name": "memory.access_purge",
-        "func": "memory.tasks.access_record_purge_task",
-        "schedule_type": Schedule.MINUTES,
-        "minutes": 60,
-        "repeats": -1,
-    },
-    {
         # Sign-in counters whose window has ended, in the database without Redis.
         "name": "accounts.sign_in_purge",
         "func": "accounts.tasks.login_throttle_purge_task",
@@ -67,9 +44,11 @@ SCHEDULES = [
         "repeats": -1,
     },
     {
-        # Readiness (/readyz) looks for this to know a worker is running.
+        # Readiness (/readyz) looks for this to know a worker is running. The name is the
+        # one it had before the shared layer was an app of its own: sync_schedules finds
+        # the row by it.
         "name": "memory.worker_heartbeat",
-        "func": "memory.tasks.worker_heartbeat_task",
+        "func": "common.tasks.worker_heartbeat_task",
         "schedule_type": Schedule.MINUTES,
         "minutes": 1,
         "repeats": -1,

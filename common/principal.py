@@ -112,7 +112,7 @@ def discovery_context(purpose, *, using=DEFAULT_DB_ALIAS):
     """Let background work find due work across owners, through content-free rows only.
 
     On PostgreSQL this opens the read-only discovery policies for ``purpose``
-    (``memory.migration_operations.AllowDiscovery``) for the block; no
+    (``common.migration_operations.AllowDiscovery``) for the block; no
     principal is set, so every other owner-bearing row stays invisible. The
     work found is then done inside each owner's own ``principal_context``.
     """

@@ -2,10 +2,10 @@ from django.db import transaction
 
 from accounts.audit import operator_action_record
 from accounts.models import OperatorAction
+from common.flags import CATALOGUE, certificate_refusal
+from common.models import Flag
+from common.selectors.flags import flag_cache_clear, flag_state
 from core.errors import conflict, validation_error
-from memory.flags import CATALOGUE, certificate_refusal
-from memory.models import Flag
-from memory.selectors.flags import flag_cache_clear, flag_state
 
 
 def flag_set(*, key, enabled, actor=None):

@@ -1,0 +1,55 @@
+"""Request rules every page and route of the service follows, whatever app answers it."""
+
+from django.core.exceptions import SuspiciousOperation
+from django.utils.cache import add_never_cache_headers
+
+FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
+
+
+class NulByteInRequest(SuspiciousOperation):
+    """A query or form value holding a NUL byte, which no text column can store."""
+
+
+class RejectNulBytesMiddleware:
+    """Refuse a NUL byte anywhere in the query string or a submitted form with a 400.
+
+    PostgreSQL text cannot hold NUL, so a value carrying one would otherwise
+    fail deep in a query (a review-site filter, say) as a server error. The
+    exception goes to the 400 handler, which answers in the closed vocabulary
+    under /api/. JSON bodies are left to the API's serializers, which refuse
+    NUL in text fields themselves.
+    """
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        forms = [request.GET]
+        # Not the API's: it takes JSON only, and a form read here would reach
+        # its views as data instead of being refused as a media type.
+        form_body = request.content_type in FORM_CONTENT_TYPES
+        if form_body and not request.path.startswith("/api/"):
+            forms.append(request.POST)
+        for form in forms:
+            for key, values in form.lists():
+                if "\x00" in key or any("\x00" in value for value in values):
+                    raise NulByteInRequest("A request value holds a NUL byte.")
+        return self.get_response(request)
+
+
+# Every response of these carries, or may carry, memory content.
+PRIVATE_PREFIXES = ("/api/", "/review/", "/admin/")
+
+
+class NoStoreMiddleware:
+    """``Cache-Control: no-store`` (and private) on every response of the API and the sites,
+    so that no browser or proxy cache keeps a copy of memory content."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if request.path.startswith(PRIVATE_PREFIXES):
+            add_never_cache_headers(response)
+        return response

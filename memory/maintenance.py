@@ -1,0 +1,49 @@
+"""Memory's place in the maintenance slot: its schedules and its by-hand run.
+
+Registered with ``common.schedules.maintenance_extend`` from the app's ``ready``.
+"""
+
+from django_q.models import Schedule
+
+from memory.services.access_log import access_record_purge_sweep
+from memory.services.expiry import belief_expiry_sweep
+from memory.services.idempotency import idempotency_purge_sweep
+
+
+def schedules():
+    return [
+        {
+            "name": "memory.belief_expiry_sweep",
+            "func": "memory.tasks.belief_expiry_sweep_task",
+            "schedule_type": Schedule.MINUTES,
+            "minutes": 1,
+            "repeats": -1,
+        },
+        {
+            # Idempotency keys last a day; expired records are deleted, not just ignored.
+            "name": "memory.idempotency_purge",
+            "func": "memory.tasks.idempotency_purge_task",
+            "schedule_type": Schedule.MINUTES,
+            "minutes": 10,
+            "repeats": -1,
+        },
+        {
+            # Access records are kept REVERIE_ACCESS_RETENTION_DAYS; older ones are deleted.
+            "name": "memory.access_purge",
+            "func": "memory.tasks.access_record_purge_task",
+            "schedule_type": Schedule.MINUTES,
+            "minutes": 60,
+            "repeats": -1,
+        },
+    ]
+
+
+def run_once():
+    """The expiry sweep and the purges, as lines of text for ``run_maintenance --once``."""
+    return "\n".join(
+        (
+            f"expiry: {belief_expiry_sweep()} memory(ies) expired",
+            f"idempotency: {idempotency_purge_sweep()} expired record(s) purged",
+            f"access: {access_record_purge_sweep()} record(s) past retention purged",
+        )
+    )
