@@ -74,16 +74,3 @@ class TokenCreateForm(forms.Form):
 
 class TokenRevokeForm(forms.Form):
     token = forms.UUIDField(widget=forms.HiddenInput)
-
-
-class ModelProcessingForm(forms.Form):
-    """What the owner chose. It names the state wanted, not a toggle: the same form sent
-    twice changes nothing the second time."""
-
-    ALLOW = "allow"
-    OPT_OUT = "opt_out"
-
-    choice = forms.ChoiceField(
-        choices=((ALLOW, "Allow model processing"), (OPT_OUT, "Opt out of model processing")),
-        widget=forms.HiddenInput,
-    )

@@ -15,6 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import Truncator
 
+from common.review.base import DefaultChoiceFilter, OwnerAdmin, redirect_back
 from core.errors import ReverieError
 from memory.derived import derived_surface
 from memory.enums import LIVE_BELIEF_STATUSES, Authority, BeliefStatus
@@ -27,7 +28,6 @@ from memory.selectors.beliefs import (
 )
 from memory.services.beliefs import belief_confirm, belief_correct, belief_delete, belief_reject
 
-from .base import DefaultChoiceFilter, OwnerAdmin, redirect_back
 from .forms import CorrectionForm, RevisionForm
 
 

@@ -6,6 +6,7 @@ a way to ask it to try again."""
 from django.contrib import admin
 from django.utils.text import Truncator
 
+from common.review.base import OwnerAdmin
 from memory.enums import MESSAGE_EVENT_TYPES, AuthorKind
 from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import (
@@ -13,8 +14,6 @@ from memory.selectors.sessions import (
     session_get,
     session_summaries,
 )
-
-from .base import OwnerAdmin
 
 
 class SessionAdmin(OwnerAdmin):

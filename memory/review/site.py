@@ -1,31 +1,24 @@
-"""The owner review site: an ``AdminSite`` that admits any active user.
+"""The owner review site people use: the shared shell (``common.review.site``) with memory's
+pages in it: the review queue, memories, conversations, access, tokens and the account.
 
-Each owner sees only their own rows: every page lists and fetches through
-selectors scoped to ``request.user`` (and on PostgreSQL the request also runs
-inside that user's principal context, so row-level security agrees). Staff
-status grants nothing extra here.
+Apps built on memory add their sections to ``review_site`` (``add_section``).
 """
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
-from functools import partial
 
-from django.contrib import admin, messages
+from django.contrib import messages
 from django.contrib.auth import logout
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.defaultfilters import pluralize
-from django.template.response import TemplateResponse
 from django.urls import include, path, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 
 from accounts.audit import operator_actions_for
-from accounts.forms import OwnerAuthenticationForm
 from accounts.selectors import model_processing_allowed
-from accounts.site_login import SiteLoginMixin
-from core.admin_lookups import DeclaredLookupsSite
+from common.review.processing import ModelProcessingMixin
+from common.review.site import ReviewSite
 from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, Session
@@ -36,84 +29,27 @@ from memory.services.account import account_erase, account_erasure_request, acco
 from .access import AccessPageMixin
 from .forms import AccountErasureForm
 from .memories import MemoryAdmin, ReviewQueueAdmin
-from .password import PasswordSetView
-from .processing import ModelProcessingMixin
 from .sessions import SessionAdmin
 from .tokens import AccountTokensMixin
 
 
-@dataclass(frozen=True)
-class ReviewSection:
-    """A section an app built on memory adds to the review site (``ReviewSite.add_section``).
-
-    ``slug`` is its short path (``/review/<slug>/`` redirects to ``url_name``);
-    ``visible(request)`` says whether it exists for this request (a surface
-    flag, say): hidden, it is neither in the navigation nor reachable by its
-    path. ``card(request)``, if given, returns ``{"count": int, "text": str}``
-    for the home page.
-    """
-
-    slug: str
-    label: str
-    url_name: str
-    visible: Callable
-    card: Callable | None = None
-
-
-class ReviewSite(
-    SiteLoginMixin,
-    AccessPageMixin,
-    AccountTokensMixin,
-    ModelProcessingMixin,
-    DeclaredLookupsSite,
-    admin.AdminSite,
-):
-    site_header = "Reverie: your memories"
-    site_title = "Reverie review"
-    index_title = "Your memories"
-    # There is no public site to go back to.
-    site_url = None
-    enable_nav_sidebar = False
-    # Any active user may sign in (not only staff), throttled.
-    login_form = OwnerAuthenticationForm
-    index_template = "review/index.html"
-    lookup_refused_template = "review/lookup_refused.html"
+class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, ReviewSite):
+    """The shell with memory's pages: the queue, the account and its tokens, the access log
+    and the owner's choice about language models."""
 
     def __init__(self, name="review"):
         super().__init__(name)
-        # Rows are never deleted through the admin: erasing a memory is a
-        # service that leaves a tombstone.
-        self.disable_action("delete_selected")
         self.queue_admin = ReviewQueueAdmin(Belief, self)
-        self.sections = []
 
-    def add_section(self, section):
-        """Add ``section`` (a ``ReviewSection``) to the navigation, home page and URLs."""
-        if all(existing.slug != section.slug for existing in self.sections):
-            self.sections.append(section)
-
-    def visible_sections(self, request):
-        return [section for section in self.sections if section.visible(request)]
-
-    def each_context(self, request):
-        context = super().each_context(request)
-        if request.user.is_active:
-            sections = [
-                (section.label, reverse(section.url_name))
-                for section in self.visible_sections(request)
-            ]
-            context["review_nav"] = [
-                ("Review queue", reverse(f"{self.name}:review_queue")),
-                ("Memories", reverse(f"{self.name}:memory_belief_changelist")),
-                ("Conversations", reverse(f"{self.name}:memory_session_changelist")),
-                *sections,
-                ("Access", reverse(f"{self.name}:access")),
-                ("Account", reverse(f"{self.name}:account")),
-            ]
-        return context
-
-    def has_permission(self, request):
-        return request.user.is_active
+    def navigation(self, request):
+        return [
+            ("Review queue", reverse(f"{self.name}:review_queue")),
+            ("Memories", reverse(f"{self.name}:memory_belief_changelist")),
+            ("Conversations", reverse(f"{self.name}:memory_session_changelist")),
+            *super().navigation(request),
+            ("Access", reverse(f"{self.name}:access")),
+            ("Account", reverse(f"{self.name}:account")),
+        ]
 
     def check(self, app_configs):
         # The queue is mounted, not registered, so the registry's checks miss it.
@@ -132,33 +68,8 @@ class ReviewSite(
             *self.token_urls(),
             *self.access_urls(),
             *self.model_processing_urls(),
-            # Reached signed out, by the link the administrator handed over.
-            path(
-                "password/<uidb64>/<token>/",
-                PasswordSetView.as_view(site=self),
-                name="password_set",
-            ),
-            *(
-                path(
-                    f"{section.slug}/",
-                    self.admin_view(partial(self.section_view, section=section)),
-                    name=f"section_{section.slug}",
-                )
-                for section in self.sections
-            ),
             *super().get_urls(),
         ]
-
-    def section_view(self, request, section):
-        """A section's short path: on to its page, or a 404 while it is hidden."""
-        if not section.visible(request):
-            raise Http404
-        query = request.GET.urlencode()
-        return HttpResponseRedirect(reverse(section.url_name) + (f"?{query}" if query else ""))
-
-    def render(self, request, template, context):
-        request.current_app = self.name
-        return TemplateResponse(request, template, {**self.each_context(request), **context})
 
     def index(self, request, extra_context=None):
         context = {
@@ -247,6 +158,6 @@ class ReviewSite(
         )
 
 
-review_site = ReviewSite()
+review_site = MemoryReviewSite()
 review_site.register(Belief, MemoryAdmin)
 review_site.register(Session, SessionAdmin)

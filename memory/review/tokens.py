@@ -18,9 +18,9 @@ from accounts.services import (
     api_token_resume,
     api_token_revoke,
 )
+from common.review.base import redirect_back
 from core.errors import ReverieError
 
-from .base import redirect_back
 from .forms import TokenCreateForm, TokenRevokeForm
 
 

@@ -7,7 +7,8 @@
 
 
 def review_register():
-    from memory.review.site import ReviewSection, review_site
+    from common.review.site import ReviewSection
+    from memory.review.site import review_site
     from reconsolidation.models import DerivedMemory, Operation
 
     from .base import surface_visible

@@ -3,8 +3,8 @@
 from django import forms
 from django.http import Http404
 
+from common.review.base import OwnerAdmin
 from common.selectors.flags import surfaces_enabled
-from memory.review.base import OwnerAdmin
 from memory.services.idempotency import IDEMPOTENCY_KEY_MAX_CHARS
 
 SURFACE = "reconsolidation_surface"

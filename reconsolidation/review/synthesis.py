@@ -17,9 +17,9 @@ from django.urls import re_path, reverse
 from django.utils.html import format_html
 from django.utils.text import Truncator
 
+from common.review.base import DefaultChoiceFilter
 from core.errors import ReverieError
 from memory.models import Belief
-from memory.review.base import DefaultChoiceFilter
 from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.derived import (
     derived_awaiting_review,

@@ -5,6 +5,7 @@ POST that names the choice wanted and acts only on the signed-in owner's
 account (the form names no account, so no owner can change another's).
 """
 
+from django import forms
 from django.contrib import messages
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.urls import path, reverse
@@ -12,7 +13,19 @@ from django.urls import path, reverse
 from accounts.selectors import model_processing_allowed, model_processing_history
 from accounts.services import model_processing_set
 
-from .forms import ModelProcessingForm
+
+class ModelProcessingForm(forms.Form):
+    """What the owner chose. It names the state wanted, not a toggle: the same form sent
+    twice changes nothing the second time."""
+
+    ALLOW = "allow"
+    OPT_OUT = "opt_out"
+
+    choice = forms.ChoiceField(
+        choices=((ALLOW, "Allow model processing"), (OPT_OUT, "Opt out of model processing")),
+        widget=forms.HiddenInput,
+    )
+
 
 OPTED_OUT = "Reverie never sends your conversations or memories to a language model."
 

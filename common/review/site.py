@@ -1,0 +1,116 @@
+"""The owner review site's shell: an ``AdminSite`` that admits any active user, signs them in
+(throttled), lets them set their password from a one-time link, and shows the sections
+the apps add to it.
+
+Each owner sees only their own rows: every page lists and fetches through
+selectors scoped to ``request.user`` (and on PostgreSQL the request also runs
+inside that user's principal context, so row-level security agrees). Staff
+status grants nothing extra here. Memory's pages make the site people use
+(``memory.review.site``).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+
+from django.contrib import admin
+from django.http import Http404, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+
+from accounts.forms import OwnerAuthenticationForm
+from accounts.site_login import SiteLoginMixin
+from core.admin_lookups import DeclaredLookupsSite
+
+from .password import PasswordSetView
+
+
+@dataclass(frozen=True)
+class ReviewSection:
+    """A section an app built on memory adds to the review site (``ReviewSite.add_section``).
+
+    ``slug`` is its short path (``/review/<slug>/`` redirects to ``url_name``);
+    ``visible(request)`` says whether it exists for this request (a surface
+    flag, say): hidden, it is neither in the navigation nor reachable by its
+    path. ``card(request)``, if given, returns ``{"count": int, "text": str}``
+    for the home page.
+    """
+
+    slug: str
+    label: str
+    url_name: str
+    visible: Callable
+    card: Callable | None = None
+
+
+class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
+    site_header = "Reverie: your memories"
+    site_title = "Reverie review"
+    index_title = "Your memories"
+    # There is no public site to go back to.
+    site_url = None
+    enable_nav_sidebar = False
+    # Any active user may sign in (not only staff), throttled.
+    login_form = OwnerAuthenticationForm
+    index_template = "review/index.html"
+    lookup_refused_template = "review/lookup_refused.html"
+
+    def __init__(self, name="review"):
+        super().__init__(name)
+        # Rows are never deleted through the admin: erasing a memory is a
+        # service that leaves a tombstone.
+        self.disable_action("delete_selected")
+        self.sections = []
+
+    def add_section(self, section):
+        """Add ``section`` (a ``ReviewSection``) to the navigation, home page and URLs."""
+        if all(existing.slug != section.slug for existing in self.sections):
+            self.sections.append(section)
+
+    def visible_sections(self, request):
+        return [section for section in self.sections if section.visible(request)]
+
+    def navigation(self, request):
+        """``(label, url)`` of each entry of the site's navigation: its visible sections."""
+        return [
+            (section.label, reverse(section.url_name)) for section in self.visible_sections(request)
+        ]
+
+    def each_context(self, request):
+        context = super().each_context(request)
+        if request.user.is_active:
+            context["review_nav"] = self.navigation(request)
+        return context
+
+    def has_permission(self, request):
+        return request.user.is_active
+
+    def get_urls(self):
+        return [
+            # Reached signed out, by the link the administrator handed over.
+            path(
+                "password/<uidb64>/<token>/",
+                PasswordSetView.as_view(site=self),
+                name="password_set",
+            ),
+            *(
+                path(
+                    f"{section.slug}/",
+                    self.admin_view(partial(self.section_view, section=section)),
+                    name=f"section_{section.slug}",
+                )
+                for section in self.sections
+            ),
+            *super().get_urls(),
+        ]
+
+    def section_view(self, request, section):
+        """A section's short path: on to its page, or a 404 while it is hidden."""
+        if not section.visible(request):
+            raise Http404
+        query = request.GET.urlencode()
+        return HttpResponseRedirect(reverse(section.url_name) + (f"?{query}" if query else ""))
+
+    def render(self, request, template, context):
+        request.current_app = self.name
+        return TemplateResponse(request, template, {**self.each_context(request), **context})
