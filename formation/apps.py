@@ -31,3 +31,11 @@ class FormationConfig(AppConfig):
 
         # What formation could not form, on the owner's conversation pages.
         review_register()
+
+        from providers.fake import fake_answers_register
+
+        from .fake_answers import ANSWERS
+
+        # The fake provider answers formation's requests without knowing them.
+        for schema_name, answers in ANSWERS.items():
+            fake_answers_register(schema_name, answers)

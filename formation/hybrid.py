@@ -42,7 +42,14 @@ from .candidates import (
     MemoryCandidate,
 )
 from .grounding import grounding_failure
-from .model_proposals import SCHEMA, SYSTEM_PROMPT, ProposalError, parse_proposals, user_content
+from .model_proposals import (
+    SCHEMA,
+    SCHEMA_NAME,
+    SYSTEM_PROMPT,
+    ProposalError,
+    parse_proposals,
+    user_content,
+)
 
 PROVIDER = "openai-compatible"
 KNOWN_VIEW = 100
@@ -182,6 +189,7 @@ class HybridExtractor:
             user=user_content(sent.items(), _known_view(request, rules)),
             schema=SCHEMA,
             max_output_tokens=self.budget.output_tokens,
+            schema_name=SCHEMA_NAME,
         )
         attempt.usage["input_bytes"] = len(payload)
         if len(payload) > self.budget.input_bytes:

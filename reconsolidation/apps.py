@@ -40,3 +40,11 @@ class ReconsolidationConfig(AppConfig):
 
         # The Synthesis and Operations sections of the owner review site.
         review_register()
+
+        from providers.fake import fake_answers_register
+
+        from .assisted.fake_answers import ANSWERS
+
+        # The fake provider answers reconsolidation's requests without knowing them.
+        for schema_name, answers in ANSWERS.items():
+            fake_answers_register(schema_name, answers)

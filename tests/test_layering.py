@@ -4,6 +4,11 @@ built on it. Those apps reach memory's surfaces through its registries (``memory
 ``memory.derived``, recall sources, overview figures, account erasure, review sections)
 and the maintenance slot through ``common.schedules``.
 
+The packages are layers, bottom to top: core, accounts, memory, providers, formation,
+reconsolidation, evaluation, then config and benchmarks; each imports only those below it.
+``providers`` serves the apps that ask a model something without knowing them: even its fake
+answers their requests through what they register.
+
 No two of the project's packages import each other, even through a third, and none
 imports another's private (``_``-prefixed) module or name: what every app needs (errors,
 public ids, scopes) is in ``core``, which imports none of them.
@@ -110,14 +115,13 @@ def imported_names(path, base=BASE):
         yield from (f"{module}.{name}" for name in names)
 
 
-def cross_package_imports():
+def cross_package_imports(base=BASE):
     """``(importer, imported, "file: name")`` for every import one package makes of another
     (a lazy import inside a function is still a dependency)."""
-    base = Path(settings.BASE_DIR)
-    packages = project_packages()
+    packages = project_packages(base)
     for package in packages:
         for path in sorted((base / package).rglob("*.py")):
-            for name in imported_names(path):
+            for name in imported_names(path, base):
                 target = name.split(".")[0]
                 if target in packages and target != package:
                     yield package, target, f"{path.relative_to(base)}: {name}"
@@ -146,6 +150,41 @@ def test_no_two_packages_import_each_other_even_through_a_third():
     ]
 
     assert closing == []
+
+
+# Bottom to top: each package imports only those below it.
+LAYERS = (
+    "core",
+    "accounts",
+    "memory",
+    "providers",
+    "formation",
+    "reconsolidation",
+    "evaluation",
+    "config",
+    "benchmarks",
+)
+
+
+def imports_against_the_layers(base=BASE, layers=LAYERS):
+    """ "file imports package" for each package not below its own that a file imports, and
+    "package is in no layer" for a package the layers leave out."""
+    yield from (f"{name} is in no layer" for name in project_packages(base) if name not in layers)
+    # A package in no layer counts as the top one: nothing may import it.
+    unplaced = len(layers)
+    rank = {
+        name: layers.index(name) if name in layers else unplaced for name in project_packages(base)
+    }
+    found = (
+        f"{place.split(': ')[0]} imports {imported}"
+        for importer, imported, place in cross_package_imports(base)
+        if rank[imported] > rank[importer]
+    )
+    yield from dict.fromkeys(found)
+
+
+def test_each_package_imports_only_the_layers_below_it():
+    assert list(imports_against_the_layers()) == []
 
 
 def test_no_package_imports_a_private_module_or_name_of_another():
@@ -223,8 +262,8 @@ TINY_PROJECT = {
 }
 
 
-def tiny_project(tmp_path, path, source):
-    for relative, text in {**TINY_PROJECT, path: source}.items():
+def tiny_project(tmp_path, path, source, files=TINY_PROJECT):
+    for relative, text in {**files, path: source}.items():
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text)
     return tmp_path
@@ -288,3 +327,60 @@ def test_the_check_passes_a_test_that_runs_a_command_by_its_name_or_calls_librar
     tmp_path, source
 ):
     assert list(command_imports(tiny_project(tmp_path, "tests/test_tool.py", source))) == []
+
+
+# Six layers, each importing the one below it; each case below adds one module.
+LAYERED_PROJECT = {
+    "core/__init__.py": "",
+    "memory/__init__.py": "from core import errors\n",
+    "providers/__init__.py": "",
+    "providers/client.py": "from memory import enums\n",
+    "formation/__init__.py": "",
+    "formation/hybrid.py": "from providers.client import complete\n",
+    "reconsolidation/__init__.py": "from formation import subjects\n",
+    "evaluation/__init__.py": "import reconsolidation\n",
+}
+TINY_LAYERS = ("core", "memory", "providers", "formation", "reconsolidation", "evaluation")
+
+
+def layered_project(tmp_path, path, source):
+    return tiny_project(tmp_path, path, source, files=LAYERED_PROJECT)
+
+
+@pytest.mark.parametrize(
+    ("path", "source", "found"),
+    [
+        ("providers/fake.py", "from formation.hybrid import PROPOSALS\n", "formation"),
+        (
+            "providers/fake.py",
+            "def answer():\n    import reconsolidation.assisted\n",
+            "reconsolidation",
+        ),
+        ("providers/__init__.py", "from evaluation import arms\n", "evaluation"),
+        ("memory/services.py", "from providers import client\n", "providers"),
+        ("core/__init__.py", "import memory\n", "memory"),
+        ("app/__init__.py", "", None),
+    ],
+)
+def test_the_check_flags_an_import_of_a_higher_layer_and_a_package_in_none(
+    tmp_path, path, source, found
+):
+    project = layered_project(tmp_path, path, source)
+
+    offending = list(imports_against_the_layers(project, TINY_LAYERS))
+
+    assert offending == [f"{path} imports {found}" if found else "app is in no layer"]
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("providers/fake.py", "from memory import enums\nimport core\n"),
+        ("reconsolidation/assisted.py", "from providers.client import complete\n"),
+        ("formation/fake_answers.py", "from providers.fake import register\n"),
+    ],
+)
+def test_the_check_passes_imports_of_lower_layers(tmp_path, path, source):
+    project = layered_project(tmp_path, path, source)
+
+    assert list(imports_against_the_layers(project, TINY_LAYERS)) == []

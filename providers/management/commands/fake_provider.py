@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand
 
-from providers.fake import BEHAVIOURS, FakeProvider
+from providers.fake import FakeProvider, behaviours
 
 
 class Command(BaseCommand):
@@ -13,7 +13,7 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--port", type=int, default=8765)
-        parser.add_argument("--behaviour", choices=BEHAVIOURS, default="valid")
+        parser.add_argument("--behaviour", choices=behaviours(), default="valid")
         parser.add_argument(
             "--delay", type=float, default=90.0, help="Seconds the 'slow' behaviour waits."
         )

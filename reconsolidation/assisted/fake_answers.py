@@ -1,0 +1,125 @@
+"""How the fake provider (``providers.fake``) answers reconsolidation's requests.
+
+Merge proposals group the memories of a block that share most of their words
+(``merges`` scripts them), topic proposals group the memories of a block that
+share a word under that word (``topics`` scripts them), and the verifier agrees
+with every clause. Behaviours of the verifier's requests:
+
+- ``disagree``: the verifier finds no clause the same claim.
+- ``other_digest``: the verifier answers for another proposal.
+- ``other_clauses``: the verifier leaves a clause out.
+
+The behaviours every request shares (``malformed``, ``schema``, ``no_usage`` and
+the others) are the fake's own.
+"""
+
+import re
+
+from providers.fake import FakeAnswers, FakeRequest
+
+from .wire import (
+    PROPOSAL_SCHEMA_NAME,
+    TOPIC_PROPOSAL_SCHEMA_NAME,
+    TOPIC_VERIFICATION_SCHEMA_NAME,
+    VERIFICATION_SCHEMA_NAME,
+)
+
+_FILLER = frozenset({"user", "user's", "has", "have", "had", "is", "are", "was", "the", "and"})
+
+
+def _words(text):
+    return {
+        word
+        for word in re.findall(r"[a-z0-9']+", text.lower())
+        if len(word) > 2 and word not in _FILLER
+    }
+
+
+def _similar_groups(memories):
+    """Memories of one block grouped greedily by shared words: what a careless model would
+    call one claim."""
+    groups = []
+    for memory in memories:
+        words = _words(memory["statement"])
+        for group in groups:
+            other = group["words"]
+            if words and len(words & other) / len(words | other) >= 0.5:
+                group["ids"].append(memory["id"])
+                break
+        else:
+            groups.append({"words": words, "ids": [memory["id"]]})
+    return [group["ids"] for group in groups if len(group["ids"]) > 1]
+
+
+def _shared_word_groups(memories):
+    """Topics of one block: the memories sharing a word, under that word, most shared first,
+    each memory in one topic: what a careless model would call a topic."""
+    by_word = {}
+    for memory in memories:
+        for word in _words(memory["statement"]):
+            if len(word) > 3:
+                by_word.setdefault(word, []).append(memory["id"])
+    topics, taken = [], set()
+    for word, ids in sorted(by_word.items(), key=lambda entry: (-len(entry[1]), entry[0])):
+        ids = [i for i in ids if i not in taken][:12]
+        if len(ids) >= 3:
+            topics.append((word, ids))
+            taken |= set(ids)
+    return topics
+
+
+def _merges(request: FakeRequest) -> dict:
+    if "merges" in request.scripts:
+        return {"merges": request.scripts["merges"]}
+    merges = [
+        {"block": block.get("block"), "memories": ids}
+        for block in request.user.get("blocks", [])
+        for ids in _similar_groups(block.get("memories", []))
+    ]
+    return {"merges": merges}
+
+
+def _topics(request: FakeRequest) -> dict:
+    if "topics" in request.scripts:
+        return {"topics": request.scripts["topics"]}
+    topics = [
+        {"block": block.get("block"), "topic": word, "memories": ids}
+        for block in request.user.get("blocks", [])
+        for word, ids in _shared_word_groups(block.get("memories", []))
+    ]
+    return {"topics": topics}
+
+
+def _verdicts(request: FakeRequest) -> dict:
+    answer = "same_topic" if request.schema == TOPIC_VERIFICATION_SCHEMA_NAME else "same_claim"
+    clauses = [clause.get("clause") for clause in request.user.get("clauses", [])]
+    if request.behaviour == "other_clauses":
+        clauses = clauses[1:]
+    digest = request.user.get("proposal_digest", "")
+    if request.behaviour == "other_digest":
+        digest = "0" * 64
+    agrees = request.behaviour != "disagree"
+    return {
+        "proposal_digest": digest,
+        "verdicts": [{"clause": clause, answer: agrees} for clause in clauses],
+    }
+
+
+def _answers(answer, **fields):
+    return FakeAnswers(
+        answer=answer,
+        malformed="These look the same to me.",
+        off_schema={"same": True},
+        **fields,
+    )
+
+
+_VERIFIER = ("disagree", "other_digest", "other_clauses")
+
+# By schema name; reconsolidation registers them from its ready().
+ANSWERS = {
+    PROPOSAL_SCHEMA_NAME: _answers(_merges, scripts=("merges",)),
+    VERIFICATION_SCHEMA_NAME: _answers(_verdicts, behaviours=_VERIFIER),
+    TOPIC_PROPOSAL_SCHEMA_NAME: _answers(_topics, scripts=("topics",)),
+    TOPIC_VERIFICATION_SCHEMA_NAME: _answers(_verdicts, behaviours=_VERIFIER),
+}
