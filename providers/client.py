@@ -75,9 +75,7 @@ def _body(config, *, system, user, schema, max_output_tokens, schema_name):
     }
 
 
-def request_bytes(
-    config, *, system, user, schema, max_output_tokens, schema_name="memory_proposals"
-):
+def request_bytes(config, *, system, user, schema, max_output_tokens, schema_name):
     """The exact bytes ``complete`` would send, so that a caller can refuse to send them."""
     body = _body(
         config,

@@ -9,6 +9,7 @@ import pytest
 
 from formation.model_proposals import (
     SCHEMA,
+    SCHEMA_NAME,
     SYSTEM_PROMPT,
     ProposalError,
     parse_proposals,
@@ -34,6 +35,7 @@ def payload(config, text="I adopted a cat named Miso. Is it sunny?"):
         user=user_content([("e1", text)], []),
         schema=SCHEMA,
         max_output_tokens=4096,
+        schema_name=SCHEMA_NAME,
     )
 
 
