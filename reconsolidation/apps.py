@@ -21,6 +21,13 @@ class ReconsolidationConfig(AppConfig):
         # Opt-in: recall names it in ``include`` without importing this app.
         register_recall_source(KIND, derived_recall, with_sources=derived_with_sources)
 
+        from memory.search import on_forget_erased
+
+        from .search import derived_forget_erased
+
+        # Erasure forgets the erased words in this app's own index too.
+        on_forget_erased(derived_forget_erased)
+
         from common.schedules import maintenance_extend
 
         from . import maintenance

@@ -15,12 +15,12 @@ from django.utils import timezone
 
 from common.principal import principal_context
 from common.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
-from memory import search
 from memory.derived import DERIVED
 from memory.models import BeliefSource
 from memory.reach import FULL_REACH
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from reconsolidation.models import DerivedMemory, Lineage
+from reconsolidation.search import derived_matches
 
 # Registered under memory's own name for derived memories, which its surfaces use.
 KIND = DERIVED
@@ -128,7 +128,7 @@ def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
     if not terms or not derived_recall_enabled():
         return []
     with principal_context(principal):
-        matches = search.derived_matches(
+        matches = derived_matches(
             owner_id=principal.pk,
             terms=terms,
             now=_replay_now.get() or timezone.now(),
