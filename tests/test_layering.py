@@ -11,13 +11,17 @@ public ids, scopes) is in ``core``, which imports none of them.
 A management command is an entry point: it parses its arguments, calls library
 code and prints. No module imports one, and no test: a test runs a command through
 ``call_command`` or calls the library code behind it. What commands share is library
-code of its own, except that a command may extend one of Django's commands."""
+code of its own, except that a command may extend one of Django's commands.
+
+An app runs SQL only on its own tables: another app contributes through a registry (a
+recall source registers its search)."""
 
 import ast
 import re
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.conf import settings
 
 BASE = Path(settings.BASE_DIR)
@@ -110,14 +114,13 @@ def imported_names(path, base=BASE):
         yield from (f"{module}.{name}" for name in names)
 
 
-def cross_package_imports():
+def cross_package_imports(base=BASE):
     """``(importer, imported, "file: name")`` for every import one package makes of another
     (a lazy import inside a function is still a dependency)."""
-    base = Path(settings.BASE_DIR)
-    packages = project_packages()
+    packages = project_packages(base)
     for package in packages:
         for path in sorted((base / package).rglob("*.py")):
-            for name in imported_names(path):
+            for name in imported_names(path, base):
                 target = name.split(".")[0]
                 if target in packages and target != package:
                     yield package, target, f"{path.relative_to(base)}: {name}"
@@ -223,8 +226,8 @@ TINY_PROJECT = {
 }
 
 
-def tiny_project(tmp_path, path, source):
-    for relative, text in {**TINY_PROJECT, path: source}.items():
+def tiny_project(tmp_path, path, source, files=TINY_PROJECT):
+    for relative, text in {**files, path: source}.items():
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text)
     return tmp_path
@@ -288,3 +291,136 @@ def test_the_check_passes_a_test_that_runs_a_command_by_its_name_or_calls_librar
     tmp_path, source
 ):
     assert list(command_imports(tiny_project(tmp_path, "tests/test_tool.py", source))) == []
+
+
+# -- SQL on another app's tables ----------------------------------------------------------
+
+# A name in a string, unless it follows a colon: "review:memory_belief_change" is a route
+# name, which the route check below reads, and "%s::bigint" a cast.
+NAME = re.compile(r"(?<![\w:])[A-Za-z_]\w*")
+
+
+def table_owners():
+    """{table: package} of every model's table, auto-created many-to-many tables included.
+
+    The owner is the package of the app the model belongs to (``_meta.app_label``), not a
+    prefix of the table's name: a model moved to another app keeps its table."""
+    packages = {config.label: config.name.split(".")[0] for config in apps.get_app_configs()}
+    return {
+        model._meta.db_table: packages[model._meta.app_label]
+        for model in apps.get_models(include_auto_created=True)
+    }
+
+
+def table_named(name, owners):
+    """The table ``name`` is, or is derived from (``<table>_fts``, its FTS5 index): the
+    longest such table of ``owners``, or None."""
+    tables = [table for table in owners if name == table or name.startswith(f"{table}_")]
+    return max(tables, key=len, default=None)
+
+
+def string_literals(tree):
+    """``(line, text)`` of each string literal in ``tree`` (each literal part of an f-string)
+    but docstrings and other bare strings, which are prose like comments."""
+    prose = {
+        id(node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
+    }
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in prose:
+            yield node.lineno, node.value
+
+
+def may_name_any_table(path, base=BASE):
+    """Whether the code in ``path`` may name the tables of any app.
+
+    Migrations and migration operations (``migration_operations.py``, wherever it lives)
+    are schema code: they build another app's search statistics, row security or
+    triggers by the table names their migrations give them, and a migration is frozen
+    history that keeps naming the tables as they were. The benchmarks are a development
+    tool outside the production apps: they vacuum, measure and clear the tables they load,
+    as an operator would."""
+    parts = path.relative_to(base).parts
+    return (
+        "migrations" in parts or path.name == "migration_operations.py" or parts[0] == "benchmarks"
+    )
+
+
+def sql_on_other_apps_tables(owners, base=BASE):
+    """ "file:line: table" of each string in a package's code that names a table of another
+    app (by ``owners``, {table: package}), or one derived from it.
+
+    Any string counts, not only a whole statement: a table's name may be written in one
+    place and put into SQL in another (a ``memory.search.Collection``, say)."""
+    for package in project_packages(base):
+        for path in sorted((base / package).rglob("*.py")):
+            if may_name_any_table(path, base):
+                continue
+            for line, text in string_literals(ast.parse(path.read_text(), filename=str(path))):
+                for name in NAME.findall(text):
+                    table = table_named(name, owners)
+                    if table is not None and owners[table] != package:
+                        yield f"{path.relative_to(base)}:{line}: {name}"
+
+
+def test_no_app_runs_sql_on_the_tables_of_another():
+    assert list(sql_on_other_apps_tables(table_owners())) == []
+
+
+# Two apps, billing built on shop, and a base below them.
+TINY_APPS = {
+    "core/__init__.py": "",
+    "shop/__init__.py": "",
+    "shop/models.py": "",
+    "billing/__init__.py": "",
+    "billing/services.py": "from shop.models import Order\n",
+    "billing/migrations/__init__.py": "",
+}
+# billing_archive is a table shop took over: it kept its name.
+TINY_TABLES = {
+    "shop_order": "shop",
+    "shop_order_lines": "shop",
+    "billing_invoice": "billing",
+    "billing_archive": "shop",
+}
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("billing/selectors.py", 'SQL = "SELECT id FROM shop_order WHERE owner_id = %s"\n'),
+        (
+            "billing/selectors.py",
+            'def purge(ids):\n    return f"DELETE FROM shop_order_lines WHERE id IN ({ids})"\n',
+        ),
+        ("billing/search.py", 'INDEX = "shop_order_fts"\n'),
+        ("billing/search.py", 'TABLES = ("billing_invoice", "shop_order")\n'),
+        ("billing/archive.py", 'SQL = "SELECT * FROM billing_archive"\n'),
+        ("core/cleanup.py", 'SQL = "VACUUM billing_invoice"\n'),
+    ],
+)
+def test_the_check_flags_sql_on_another_apps_table(tmp_path, path, source):
+    project = tiny_project(tmp_path, path, source, TINY_APPS)
+
+    found = list(sql_on_other_apps_tables(TINY_TABLES, project))
+
+    assert [place.split(":")[0] for place in found] == [path]
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("shop/selectors.py", 'SQL = "SELECT id FROM shop_order JOIN shop_order_lines"\n'),
+        ("shop/archive.py", 'SQL = "SELECT * FROM billing_archive"\n'),
+        ("billing/selectors.py", 'SQL = "SELECT id FROM billing_invoice_fts"\n'),
+        ("billing/migrations/0002_backfill.py", 'SQL = "UPDATE shop_order SET paid = true"\n'),
+        ("billing/migration_operations.py", 'SQL = "CREATE TRIGGER ON shop_order"\n'),
+        ("billing/pages.py", 'def f():\n    """Reads what shop_order holds."""\n'),
+        ("billing/pages.py", 'ROUTE = "admin:shop_order_change"\n'),
+    ],
+)
+def test_the_check_passes_sql_on_the_apps_own_tables(tmp_path, path, source):
+    project = tiny_project(tmp_path, path, source, TINY_APPS)
+
+    assert list(sql_on_other_apps_tables(TINY_TABLES, project)) == []
