@@ -13,16 +13,19 @@ code and prints. No module imports one, and no test: a test runs a command throu
 ``call_command`` or calls the library code behind it. What commands share is library
 code of its own, except that a command may extend one of Django's commands.
 
-An app runs SQL only on its own tables: another app contributes through a registry (a
-recall source registers its search)."""
+An app runs SQL only on its own tables, and names only the URL routes of its own and of
+the packages it imports: another app contributes through a registry (a recall source
+registers its search, an app the labels of its routes), the way imports go."""
 
 import ast
+import functools
 import re
 from pathlib import Path
 
 import pytest
 from django.apps import apps
 from django.conf import settings
+from django.urls import URLResolver, get_resolver
 
 BASE = Path(settings.BASE_DIR)
 BUILT_ON_MEMORY = ("providers", "formation", "reconsolidation", "evaluation")
@@ -424,3 +427,183 @@ def test_the_check_passes_sql_on_the_apps_own_tables(tmp_path, path, source):
     project = tiny_project(tmp_path, path, source, TINY_APPS)
 
     assert list(sql_on_other_apps_tables(TINY_TABLES, project)) == []
+
+
+# -- route names --------------------------------------------------------------------------
+
+# Functions whose first argument is a route name, and ``{% url "name" %}`` in a template.
+ROUTE_FUNCTIONS = ("reverse", "reverse_lazy", "redirect", "resolve_url")
+URL_TAG = re.compile(r"""\{%\s*url\s+(['"])(.+?)\1""")
+TEMPLATE_USE = re.compile(r"""\{%\s*(?:extends|include)\s+(['"])(.+?)\1""")
+
+
+def view_package(callback, packages):
+    """The package whose code ``callback``, a URL pattern's view, is; None for a library's.
+
+    A model admin's pages are its model's app's, wherever the admin class is written."""
+    model_admin = getattr(callback, "model_admin", None)
+    if model_admin is not None:
+        module = apps.get_app_config(model_admin.model._meta.app_label).name
+    else:
+        view = callback
+        while getattr(view, "view_class", None) is None and (
+            isinstance(view, functools.partial) or hasattr(view, "__wrapped__")
+        ):
+            view = view.func if isinstance(view, functools.partial) else view.__wrapped__
+        module = getattr(getattr(view, "view_class", view), "__module__", "")
+    return module.split(".")[0] if module.split(".")[0] in packages else None
+
+
+def route_owners():
+    """{route name: package} of every named URL pattern of the project's view code, with its
+    namespaces ("review:index"); Django's own views belong to no package."""
+    packages = project_packages()
+
+    def walk(resolver, namespaces):
+        for pattern in resolver.url_patterns:
+            if isinstance(pattern, URLResolver):
+                inner = (*namespaces, *([pattern.namespace] if pattern.namespace else []))
+                yield from walk(pattern, inner)
+            elif pattern.name and (owner := view_package(pattern.callback, packages)):
+                yield ":".join([*namespaces, pattern.name]), owner
+
+    return dict(walk(get_resolver(), ()))
+
+
+def route_names_in_python(tree, routes):
+    """``(line, route name)`` of each route ``tree`` names: "namespace:name" anywhere (an
+    argument of ``reverse``, a key of a dict of labels), a name without a namespace as
+    the first argument of ``reverse`` or ``redirect``, and ``f"{site.name}:name"``, in
+    whichever namespace, as "*:name"."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and ":" in str(node.value) and node.value in routes:
+            yield node.lineno, node.value
+        elif (
+            isinstance(node, ast.Call)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) in ROUTE_FUNCTIONS
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and ":" not in str(node.args[0].value)
+            and node.args[0].value in routes
+        ):
+            yield node.lineno, node.args[0].value
+        elif isinstance(node, ast.JoinedStr) and isinstance(node.values[-1], ast.Constant):
+            tail = node.values[-1].value
+            if tail.startswith(":") and any(route.endswith(tail) for route in routes):
+                yield node.lineno, f"*{tail}"
+
+
+def template_owners(base, packages):
+    """{template file: packages} of every template: an app's own (``<app>/templates/``), or,
+    in the project's ``templates/``, those of the packages whose code names it, else of the
+    package its path names (``admin/memory/...``), else of the templates that extend or
+    include it."""
+    names = {}
+    for package in packages:
+        for path in (base / package / "templates").rglob("*.html"):
+            names[path] = (path.relative_to(base / package / "templates").as_posix(), {package})
+    sources = {
+        package: [path.read_text() for path in (base / package).rglob("*.py")]
+        for package in packages
+    }
+    for path in (base / "templates").rglob("*.html"):
+        name = path.relative_to(base / "templates").as_posix()
+        named = {
+            package
+            for package, texts in sources.items()
+            if any(f'"{name}"' in text or f"'{name}'" in text for text in texts)
+        }
+        by_path = [part for part in name.split("/")[:-1] if part in packages][:1]
+        names[path] = (name, named or set(by_path))
+    uses = {path: {match[1] for match in TEMPLATE_USE.findall(path.read_text())} for path in names}
+    changed = True
+    while changed:
+        changed = False
+        for path, (name, owners) in names.items():
+            users = set().union(*(names[user][1] for user in names if name in uses[user]))
+            if not users <= owners:
+                names[path] = (name, owners | users)
+                changed = True
+    return {path: owners for path, (_, owners) in names.items()}
+
+
+def foreign_route_names(routes, base=BASE):
+    """ "file:line: route" of each route name a package's code or template uses that belongs
+    (by ``routes``, {route name: package}) to a package it does not import, directly or
+    through others: only routes of the packages below it, as its imports go."""
+    packages = project_packages(base)
+    edges = {(importer, imported) for importer, imported, _ in cross_package_imports(base)}
+    may_name = {package: {package, *reachable(edges, package)} for package in packages}
+
+    def owners(route):
+        if route.startswith("*:"):
+            return {owner for name, owner in routes.items() if name.endswith(route[1:])}
+        return {routes[route]}
+
+    for package in packages:
+        for path in sorted((base / package).rglob("*.py")):
+            tree = ast.parse(path.read_text(), filename=str(path))
+            for line, route in route_names_in_python(tree, routes):
+                if not owners(route) & may_name[package]:
+                    yield f"{path.relative_to(base)}:{line}: {route}"
+    for path, users in sorted(template_owners(base, packages).items()):
+        for route in (match[1] for match in URL_TAG.findall(path.read_text())):
+            if route not in routes:
+                continue
+            if not users:
+                yield f"{path.relative_to(base)}: {route} (no package uses this template)"
+            for user in sorted(users):
+                if routes[route] not in may_name[user]:
+                    yield f"{path.relative_to(base)} ({user}): {route}"
+
+
+def test_no_app_names_a_route_of_an_app_built_on_it_or_beside_it():
+    assert list(foreign_route_names(route_owners())) == []
+
+
+TINY_ROUTES = {
+    "shop:cart": "shop",
+    "home": "shop",
+    "billing:invoice": "billing",
+    "site:billing_invoice_change": "billing",
+}
+
+
+def flagged_places(found):
+    return [place.split(":")[0].split(" ")[0] for place in found]
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("shop/views.py", 'from django.urls import reverse\nURL = reverse("billing:invoice")\n'),
+        ("shop/access.py", 'LABELS = {"billing:invoice": "read an invoice"}\n'),
+        ("shop/views.py", 'def back(s):\n    return reverse(f"{s}:billing_invoice_change")\n'),
+        ("core/links.py", 'def go():\n    return redirect("home")\n'),
+        ("shop/templates/shop/cart.html", "<a href=\"{% url 'billing:invoice' 7 %}\">Bill</a>\n"),
+        ("templates/shop/cart.html", '{% url "billing:invoice" %}\n'),
+    ],
+)
+def test_the_check_flags_a_route_name_of_an_app_built_on_the_one_naming_it(tmp_path, path, source):
+    project = tiny_project(tmp_path, path, source, TINY_APPS)
+
+    assert flagged_places(foreign_route_names(TINY_ROUTES, project)) == [path]
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("billing/views.py", 'URL = reverse("shop:cart")\n'),
+        ("shop/views.py", 'URL = reverse("shop:cart")\n'),
+        ("shop/views.py", 'def go():\n    return redirect("home")\n'),
+        ("shop/views.py", 'def back(site):\n    return reverse(f"{site}:cart")\n'),
+        ("shop/views.py", 'URL = reverse("admin:index")\n'),
+        ("shop/subjects.py", 'SUBJECT = "billing:invoices"\n'),
+        ("billing/templates/billing/invoice.html", "{% url 'shop:cart' %}\n"),
+        ("templates/billing/invoice.html", "{% url 'billing:invoice' %}\n"),
+    ],
+)
+def test_the_check_passes_route_names_of_the_app_and_of_those_it_builds_on(tmp_path, path, source):
+    project = tiny_project(tmp_path, path, source, TINY_APPS)
+
+    assert list(foreign_route_names(TINY_ROUTES, project)) == []
