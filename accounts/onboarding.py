@@ -12,7 +12,6 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
-from django.urls import reverse
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
@@ -20,6 +19,16 @@ from core.errors import conflict, validation_error
 
 from .audit import operator_action_record
 from .models import OperatorAction
+
+# The page a link opens is on the owner review site, which is built on this app: the site
+# registers it (``register_password_page``) instead of this app naming the site's routes.
+_password_page = []
+
+
+def register_password_page(path):
+    """Make ``path(*, uidb64, token)``, the path of the page that sets a password from a
+    one-time link, the one the links lead to (the last registered wins)."""
+    _password_page[:] = [path]
 
 
 def password_link_issue(*, principal):
@@ -33,12 +42,10 @@ def password_link_issue(*, principal):
             principal=principal,
             target=principal.public_id,
         )
-    path = reverse(
-        "review:password_set",
-        kwargs={
-            "uidb64": urlsafe_base64_encode(force_bytes(principal.pk)),
-            "token": default_token_generator.make_token(principal),
-        },
+    (page,) = _password_page
+    path = page(
+        uidb64=urlsafe_base64_encode(force_bytes(principal.pk)),
+        token=default_token_generator.make_token(principal),
     )
     return settings.REVERIE_PUBLIC_URL.rstrip("/") + path
 

@@ -7,3 +7,11 @@ class CommonConfig(AppConfig):
 
     name = "common"
     verbose_name = "Service"
+
+    def ready(self):
+        from accounts.onboarding import register_password_page
+
+        from .review.password import password_set_path
+
+        # The links accounts issues open the review site's page, which accounts cannot name.
+        register_password_page(password_set_path)

@@ -33,6 +33,9 @@ class DerivedSurface:
     # the owner's decision, newest first, at most ``limit``, each with a "url" of its
     # review page; and how many wait in all.
     awaiting_review: object
+    # awaiting_review_url() -> str: the page listing every derived memory waiting for the
+    # owner's decision, for the queue's link to those it does not show.
+    awaiting_review_url: object
     # about_memory(principal, belief) -> [dict]: derived memories that read ``belief``,
     # each with a "url" of its review page.
     about_memory: object

@@ -16,10 +16,28 @@ class ReconsolidationConfig(AppConfig):
 
         from memory.selectors.recall import register_recall_source
 
-        from .selectors.recall import KIND, derived_recall, derived_with_sources
+        from .selectors.recall import (
+            KIND,
+            derived_recall_items,
+            derived_recall_search,
+            derived_with_sources,
+        )
 
-        # Opt-in: recall names it in ``include`` without importing this app.
-        register_recall_source(KIND, derived_recall, with_sources=derived_with_sources)
+        # Opt-in: recall names it in ``include`` without importing this app, and searches
+        # it in the same statement as its own candidates.
+        register_recall_source(
+            KIND,
+            search=derived_recall_search,
+            items=derived_recall_items,
+            with_sources=derived_with_sources,
+        )
+
+        from memory.search import on_forget_erased
+
+        from .search import derived_forget_erased
+
+        # Erasure forgets the erased words in this app's own index too.
+        on_forget_erased(derived_forget_erased)
 
         from common.schedules import maintenance_extend
 

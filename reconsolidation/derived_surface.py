@@ -40,6 +40,10 @@ def _awaiting_review(principal, *, limit):
         return _linked(_views(principal, waiting[:limit])), waiting.count()
 
 
+def _awaiting_review_url():
+    return reverse("review:section_synthesis") + "?review_state__exact=unreviewed"
+
+
 def _about_memory(principal, belief):
     with principal_context(principal):
         return _linked(derived_about_belief(principal, belief))
@@ -50,5 +54,6 @@ surface = DerivedSurface(
     page=_page,
     export=reconsolidation_export,
     awaiting_review=_awaiting_review,
+    awaiting_review_url=_awaiting_review_url,
     about_memory=_about_memory,
 )

@@ -5,6 +5,12 @@ from django.contrib.auth.views import PasswordResetConfirmView
 from django.urls import reverse
 
 
+def password_set_path(*, uidb64, token):
+    """The path of the page that sets a password from a one-time link
+    (``accounts.onboarding.register_password_page``)."""
+    return reverse("review:password_set", kwargs={"uidb64": uidb64, "token": token})
+
+
 class PasswordSetView(PasswordResetConfirmView):
     """Django's reset confirmation, on the review site: no sign-in needed, one use."""
 

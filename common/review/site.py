@@ -52,7 +52,6 @@ class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
     enable_nav_sidebar = False
     # Any active user may sign in (not only staff), throttled.
     login_form = OwnerAuthenticationForm
-    index_template = "review/index.html"
     lookup_refused_template = "review/lookup_refused.html"
 
     def __init__(self, name="review"):

@@ -18,6 +18,7 @@ from memory.selectors.beliefs import belief_list
 from .memories import quoted
 
 # What each read route did, in the owner's words; anything else shows its route name.
+# Apps built on memory add their own routes' (``register_route_labels``).
 ROUTE_LABELS = {
     "api:recall": "recalled",
     "api:memories": "listed memories",
@@ -28,12 +29,15 @@ ROUTE_LABELS = {
     "api:events": "read a conversation's messages",
     "api:run": "looked at a run",
     "api:export": "exported everything",
-    "reconsolidation_api:operations": "listed reconsolidation operations",
-    "reconsolidation_api:operation": "read a reconsolidation operation",
-    "reconsolidation_api:operation-undo-preview": "previewed an undo",
-    "reconsolidation_api:derived": "read a derived memory",
-    "reconsolidation_api:summary": "read a summary's evidence",
 }
+
+
+def register_route_labels(labels):
+    """Show the reads through the routes of ``labels`` ({route name: what a read through it
+    did, in the owner's words}) in those words on the Access pages."""
+    ROUTE_LABELS.update(labels)
+
+
 RECENT_READS = 10
 TOKEN_READS = 100
 

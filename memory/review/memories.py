@@ -437,6 +437,7 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
                 "title": "Review queue",
                 "derived_waiting": waiting,
                 "derived_more": total - len(waiting),
+                "derived_more_url": self.derived_waiting_url() if total > len(waiting) else "",
                 **(extra_context or {}),
             },
         )
@@ -448,6 +449,11 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
         if surface is None:
             return [], 0
         return surface.awaiting_review(request.user, limit=limit)
+
+    @staticmethod
+    def derived_waiting_url():
+        """The page of every derived memory waiting, as the app that derives them links it."""
+        return derived_surface(whatever_the_surface=True).awaiting_review_url()
 
     def has_review_permission(self, request):
         return request.user.is_active

@@ -17,11 +17,11 @@ from django.utils.http import content_disposition_header
 
 from accounts.audit import operator_actions_for
 from accounts.selectors import model_processing_allowed
-from common.review.processing import ModelProcessingMixin
 from common.review.site import ReviewSite
 from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, Session
+from memory.review.processing import ModelProcessingMixin
 from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import session_list
 from memory.services.account import account_erase, account_erasure_request, account_export
@@ -36,6 +36,9 @@ from .tokens import AccountTokensMixin
 class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin, ReviewSite):
     """The shell with memory's pages: the queue, the account and its tokens, the access log
     and the owner's choice about language models."""
+
+    # The home page: what waits in the queue, the memories and conversations, the sections.
+    index_template = "review/index.html"
 
     def __init__(self, name="review"):
         super().__init__(name)

@@ -1,20 +1,78 @@
-"""Owner-scoped full-text matching of beliefs, original messages and derived memories.
+"""Owner-scoped full-text matching of beliefs and original messages, and of the tables that
+apps built on memory describe to it.
 
-Each backend returns ``[(row id, score)]``, best match first, with a higher
-score for a better match. Both rank by BM25 with FTS5's constants: SQLite with
-FTS5's ``bm25()``, PostgreSQL over GIN indexes with per-owner statistics kept
-by triggers (see ``postgres``). Both stem English words and both get the same
-query terms (see ``memory.text.query_terms``), so they rank alike (a test
-holds their top 10 to agreeing on at least 90% of a fixed query set).
+A search (``Search``) is of the rows of one table (``Collection``); ``ranked`` runs
+several for one owner and returns each one's ``[(row id, score)]``, best match first,
+with a higher score for a better match. Both databases rank by BM25 with FTS5's
+constants: SQLite with FTS5's ``bm25()``, PostgreSQL over GIN indexes with
+per-owner statistics kept by triggers (see ``postgres``). Both stem English words
+and both get the same query terms (see ``memory.text.query_terms``), so they rank
+alike (a test holds their top 10 to agreeing on at least 90% of a fixed query set).
 """
 
 from django.db import connection
 
+from memory.enums import Sensitivity
+
 from . import postgres, sqlite
+from .searches import Collection, Search
+from .tables import BELIEFS, MESSAGES
+
+__all__ = [
+    "BELIEFS",
+    "MESSAGES",
+    "Collection",
+    "Search",
+    "belief_matches",
+    "belief_mentions",
+    "belief_search",
+    "forget_erased",
+    "forget_erased_from",
+    "message_matches",
+    "message_search",
+    "on_forget_erased",
+    "ranked",
+]
 
 
 def _backend():
     return postgres if connection.vendor == "postgresql" else sqlite
+
+
+def ranked(searches, *, owner_id, terms):
+    """The owner's best rows for each of ``searches`` matching any of ``terms``, in their
+    order: a list of ``[(row id, score)]``, best first, for each.
+
+    SQLite runs them in one statement. PostgreSQL needs two: the BM25 statistics of
+    them all, then their candidates, scored with those (see ``postgres``).
+    """
+    searches = list(searches)
+    if not searches:
+        return []
+    return _backend().ranked(searches, owner_id=owner_id, terms=terms)
+
+
+def belief_search(*, statuses, types=None, since=None, limit):
+    """Live beliefs of one of ``statuses``, and of ``types`` when given."""
+    search = Search(BELIEFS, limit=limit).filter_in("a.status", statuses)
+    if types:
+        search = search.filter_in("a.type", types)
+    if since is not None:
+        search = search.filter("a.updated_at >= %s", since)
+    return search
+
+
+def message_search(*, since=None, limit, include_sensitive=True):
+    """Searchable messages, not fenced; without those labelled sensitive unless
+    ``include_sensitive``."""
+    search = Search(MESSAGES, limit=limit).filter(
+        "NOT EXISTS (SELECT 1 FROM memory_fencedevent f WHERE f.event_id = a.id)"
+    )
+    if not include_sensitive:
+        search = search.filter("a.sensitivity <> %s", str(Sensitivity.SENSITIVE))
+    if since is not None:
+        search = search.filter("a.occurred_at >= %s", since)
+    return search
 
 
 def belief_mentions(*, owner_id, terms, exclude_subject, limit):
@@ -26,38 +84,52 @@ def belief_mentions(*, owner_id, terms, exclude_subject, limit):
 
 
 def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
-    return _backend().belief_matches(
-        owner_id=owner_id, terms=terms, statuses=statuses, types=types, since=since, limit=limit
+    (matches,) = ranked(
+        [belief_search(statuses=statuses, types=types, since=since, limit=limit)],
+        owner_id=owner_id,
+        terms=terms,
     )
+    return matches
 
 
 def message_matches(*, owner_id, terms, since=None, limit, include_sensitive=True):
     """The owner's searchable messages matching any of ``terms``, best first; without
     those labelled sensitive unless ``include_sensitive``."""
-    return _backend().message_matches(
+    (matches,) = ranked(
+        [message_search(since=since, limit=limit, include_sensitive=include_sensitive)],
         owner_id=owner_id,
         terms=terms,
-        since=since,
-        limit=limit,
-        include_sensitive=include_sensitive,
     )
+    return matches
 
 
-def derived_matches(*, owner_id, terms, now, since=None, limit):
-    """The owner's active, unrestricted, unexpired derived memories matching any of ``terms``,
-    best first: found by their statement, or a notice by its subject's entity."""
-    return _backend().derived_matches(
-        owner_id=owner_id, terms=terms, now=now, since=since, limit=limit
-    )
+# Apps whose tables have full-text indexes of their own forget erased text in them here.
+_forgetting = []
 
 
-def forget_erased():
-    """Drop erased text from the search indexes themselves; call it in the erasing transaction.
+def on_forget_erased(forget):
+    """Call ``forget()`` from every ``forget_erased``, in the erasing transaction: an app
+    built on memory drops erased text from its own indexes (``forget_erased_from``)."""
+    if forget not in _forgetting:
+        _forgetting.append(forget)
+
+
+def forget_erased_from(collection):
+    """Drop erased text from ``collection``'s index now, in the erasing transaction.
 
     PostgreSQL: a no-op. The ``tsvector`` column is generated from the
     blanked text at once; what the GIN index and the old row versions still
     hold goes with the next vacuum (see README, "Ownership").
-    SQLite: merges the FTS5 indexes, which keep deleted words until then.
+    SQLite: merges the FTS5 index, which keeps deleted words until then.
     """
     if connection.vendor == "sqlite":
-        sqlite.forget_erased()
+        sqlite.forget_erased_from(collection)
+
+
+def forget_erased():
+    """Drop erased text from the search indexes themselves, memory's and those of the apps
+    registered with ``on_forget_erased``; call it in the erasing transaction."""
+    for collection in (BELIEFS, MESSAGES):
+        forget_erased_from(collection)
+    for forget in _forgetting:
+        forget()

@@ -19,13 +19,13 @@ any (see docs/search.md).
 
 import math
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection
 
-from memory.enums import MESSAGE_EVENT_TYPES, Sensitivity
 from memory.migration_operations import TOKEN_COUNT
+
+from .tables import BELIEFS
 
 # FTS5's constants, so that both databases rank alike.
 K1 = 1.2
@@ -36,15 +36,6 @@ FILL_ROWS = 5
 # FTS5 floors a non-positive IDF (a lexeme in more than half the rows) here.
 MIN_IDF = 1e-6
 
-# These predicates repeat the partial GIN indexes' WHERE clauses word for word
-# (the ``pg_condition`` of the operations that create them) so that the planner
-# can use them.
-_LIVE_BELIEF = "{0}.status IN ('active', 'provisional')"
-_SEARCHABLE_MESSAGE = (
-    "{0}.redacted_at IS NULL AND {0}.event_type IN ("
-    + ", ".join(f"'{t}'" for t in MESSAGE_EVENT_TYPES)
-    + ")"
-)
 # The owner filter is cast to bigint so that the GIN indexes can answer it. They
 # index (owner_id, search_vector) through btree_gin, whose int8 operator class
 # has no cross-type operators: an integer parameter arrives as an int4 literal,
@@ -53,38 +44,6 @@ _SEARCHABLE_MESSAGE = (
 # across every principal's rows and intersect that with all of the owner's rows;
 # ``owner_id = 6::bigint`` lets one GIN scan look at the owner's rows alone.
 _OWNER = "{0}.owner_id = %s::bigint"
-
-
-@dataclass(frozen=True)
-class _Collection:
-    table: str
-    statistics: str
-    searchable: str
-    # A lexeme's weighted frequency in a row, from ``unnest(search_vector)``:
-    # message authors are indexed at weight B (``IndexMessageAuthors``), which
-    # counts 0.4 as FTS5's column weight does for SQLite.
-    frequency: str
-
-
-_BELIEFS = _Collection(
-    table="memory_belief",
-    statistics="belief",
-    searchable=_LIVE_BELIEF,
-    frequency="cardinality(t.positions)",
-)
-_MESSAGES = _Collection(
-    table="memory_event",
-    statistics="message",
-    searchable=_SEARCHABLE_MESSAGE,
-    frequency="cardinality(t.positions) - 0.6 * cardinality(array_positions(t.weights, 'B'))",
-)
-_DERIVED = _Collection(
-    table="reconsolidation_derivedmemory",
-    statistics="derived",
-    # The derived-memory GIN index's condition, word for word, as above.
-    searchable="{0}.status = 'active' AND NOT {0}.restricted",
-    frequency="cardinality(t.positions)",
-)
 
 
 def _quoted(lexeme):
@@ -100,26 +59,31 @@ def _all_of(lexemes):
     return " & ".join(_quoted(lexeme) for lexeme in lexemes)
 
 
-def _statistics(cursor, collection, owner_id, terms):
-    """(rows, average length, {lexeme: document frequency}) of the owner's searchable rows,
-    for the query lexemes some of those rows hold."""
+def _statistics(cursor, searches, owner_id, terms):
+    """{collection's statistics: (rows, average length, {lexeme: document frequency})} of the
+    owner's searchable rows of each searched collection, for the query lexemes some of
+    those rows hold; in one statement for them all."""
     # The lexemes are an InitPlan, so that the (owner, collection, lexeme) index
     # looks each of them up instead of the scan filtering all the owner's terms.
     cursor.execute(
-        "SELECT s.documents, s.length, t.lexeme, t.documents FROM memory_searchstatistics s "
+        "SELECT s.collection, s.documents, s.length, t.lexeme, t.documents "
+        "FROM memory_searchstatistics s "
         "LEFT JOIN memory_searchterm t ON t.owner_id = s.owner_id "
         "AND t.collection = s.collection AND t.documents > 0 AND t.lexeme = ANY(ARRAY("
         "SELECT unnest(tsvector_to_array(to_tsvector('english', %s))))) "
-        "WHERE s.owner_id = %s AND s.collection = %s ORDER BY t.lexeme",
-        [" ".join(terms), owner_id, collection.statistics],
+        "WHERE s.owner_id = %s AND s.collection = ANY(%s) ORDER BY s.collection, t.lexeme",
+        [" ".join(terms), owner_id, sorted({search.collection.statistics for search in searches})],
     )
-    rows = cursor.fetchall()
-    if not rows:
-        return 0, 0.0, {}
-    documents, length = rows[0][:2]
-    frequencies = {lexeme: count for _, _, lexeme, count in rows if lexeme is not None}
-    documents = max(documents, *frequencies.values(), 1)
-    return documents, max(length / documents, 1.0), frequencies
+    rows = {}
+    for collection, *row in cursor.fetchall():
+        rows.setdefault(collection, []).append(row)
+    statistics = {}
+    for collection, held in rows.items():
+        documents, length = held[0][:2]
+        frequencies = {lexeme: count for _, _, lexeme, count in held if lexeme is not None}
+        documents = max(documents, *frequencies.values(), 1)
+        statistics[collection] = (documents, max(length / documents, 1.0), frequencies)
+    return statistics
 
 
 def _idf(documents, frequency):
@@ -167,23 +131,24 @@ _STAGE = (
 )
 
 
-def _scored(collection, count):
+def _scored(index, collection, count):
     """The BM25 score of each ``candidates`` row (id, search_vector) over ``count`` lexemes,
-    with the number of candidates, best first.
+    with the number of candidates, best first, each row led by ``index``.
 
     One pass over a row's lexemes gives its length and the frequency of each
     query lexeme in it; its parameters are each lexeme's IDF, the lexemes, and
     the two terms of the length normalisation, then how many rows to return.
     """
     frequencies = ", ".join(
-        f"sum(({collection.frequency})::float8) FILTER (WHERE t.lexeme = %s) AS f{index}"
-        for index in range(count)
+        f"sum(({collection.frequency})::float8) FILTER (WHERE t.lexeme = %s) AS f{number}"
+        for number in range(count)
     )
     terms = " + ".join(
-        f"coalesce(%s * s.f{index} * {K1 + 1} / (s.f{index} + s.k), 0)" for index in range(count)
+        f"coalesce(%s * s.f{number} * {K1 + 1} / (s.f{number} + s.k), 0)" for number in range(count)
     )
     return (
-        f"SELECT c.id, {terms} AS score, count(*) OVER () FROM candidates c "
+        f"SELECT {index} AS search, c.id, {terms} AS score, count(*) OVER () "
+        "FROM candidates c "
         f"CROSS JOIN LATERAL (SELECT %s + %s * {TOKEN_COUNT.format('t')} AS k, {frequencies} "
         "FROM unnest(c.search_vector) t) s ORDER BY score DESC, c.id DESC LIMIT %s"
     )
@@ -210,100 +175,110 @@ def _planned_for_its_values(connection):
         raw.prepare_threshold = threshold
 
 
-def _ranked(*, collection, owner_id, where, where_params, terms, limit):
-    """The best ``limit`` rows by BM25, as (id, score), over the candidates of each stage.
+class _Ranking:
+    """One search's way through its candidate stages, and the best rows they found.
 
     Each stage returns its own best rows: the best overall are among them.
     """
-    with connection.cursor() as cursor:
-        documents, average, frequencies = _statistics(cursor, collection, owner_id, terms)
+
+    def __init__(self, search, owner_id, statistics):
+        documents, average, frequencies = statistics
+        self.search = search
+        self.best, self.found, self.earlier = [], 0, None
+        self.stages = []
         if not frequencies:
-            return []
+            return
+        collection = search.collection
         # Never fewer candidates than the rows asked for.
-        cap = max(settings.REVERIE_LIMITS["recall_candidate_cap"], limit)
-        where = " AND ".join([_OWNER.format("a"), collection.searchable.format("a"), *where])
+        self.cap = max(settings.REVERIE_LIMITS["recall_candidate_cap"], search.limit)
+        self.where = " AND ".join([_OWNER.format("a"), collection.searchable, *search.where])
+        self.where_params = [owner_id, *search.params]
         idf = {lexeme: _idf(documents, count) for lexeme, count in frequencies.items()}
         # k1 x (1 - b + b x length / average), as a + b' x length.
-        scoring = [*idf.values(), K1 * (1 - B), K1 * B / average, *idf, limit]
-        scored = _scored(collection, len(idf))
-        best, found, earlier = [], 0, None
+        self.scoring = [*idf.values(), K1 * (1 - B), K1 * B / average, *idf, search.limit]
+        self.lexemes = len(idf)
         # When every matching row fits in the cap, one stage ranks them all: exactly.
-        exact = sum(frequencies.values()) <= cap
-        stages = [(_any_of(frequencies), False)] if exact else _capped_stages(frequencies, cap)
-        for query, fills in stages:
-            if found >= (limit if fills else cap):
-                break
-            stage = _STAGE.format(
-                table=collection.table,
-                where=where,
-                earlier="" if earlier is None else " AND NOT a.search_vector @@ %s::tsquery",
-            )
-            with _planned_for_its_values(connection) if fills else nullcontext():
-                cursor.execute(
-                    stage + scored,
-                    [owner_id, *where_params, query, *([] if earlier is None else [earlier])]
-                    + [min(cap - found, FILL_ROWS * limit) if fills else cap - found, *scoring],
+        exact = sum(frequencies.values()) <= self.cap
+        self.stages = (
+            [(_any_of(frequencies), False)] if exact else _capped_stages(frequencies, self.cap)
+        )
+
+    def next_stage(self, index):
+        """The next stage's (SQL, parameters, whether it fills), each row led by ``index``;
+        None once the stages before it found enough."""
+        if not self.stages:
+            return None
+        query, fills = self.stages[0]
+        if self.found >= (self.search.limit if fills else self.cap):
+            self.stages = []
+            return None
+        stage = _STAGE.format(
+            table=self.search.collection.table,
+            where=self.where,
+            earlier="" if self.earlier is None else " AND NOT a.search_vector @@ %s::tsquery",
+        )
+        rows = (
+            min(self.cap - self.found, FILL_ROWS * self.search.limit)
+            if fills
+            else self.cap - self.found
+        )
+        params = [
+            *self.where_params,
+            query,
+            *([] if self.earlier is None else [self.earlier]),
+            rows,
+            *self.scoring,
+        ]
+        return stage + _scored(index, self.search.collection, self.lexemes), params, fills
+
+    def take(self, rows):
+        """The rows of the stage ``next_stage`` gave, as (index, id, score, candidates)."""
+        query, _ = self.stages.pop(0)
+        self.found += rows[0][3] if rows else 0
+        self.best += [(row_id, score) for _, row_id, score, _ in rows]
+        self.earlier = query if self.earlier is None else f"({self.earlier}) | ({query})"
+
+    def matches(self):
+        self.best.sort(key=lambda row: (-row[1], -row[0]))
+        return self.best[: self.search.limit]
+
+
+def ranked(searches, *, owner_id, terms):
+    """Every search's best rows by BM25, as (id, score).
+
+    Two statements when each search's matches fit in the candidate cap: the
+    statistics of every search, then every search's candidates ranked. A
+    search with more matches takes its further stages in later statements, at
+    most two more, alongside the other searches' further stages; a filling
+    stage goes in a statement of its own, since only it is planned for its
+    values.
+    """
+    with connection.cursor() as cursor:
+        statistics = _statistics(cursor, searches, owner_id, terms)
+        rankings = [
+            _Ranking(search, owner_id, statistics.get(search.collection.statistics, (0, 0.0, {})))
+            for search in searches
+        ]
+        while stages := [
+            (index, stage)
+            for index, ranking in enumerate(rankings)
+            if (stage := ranking.next_stage(index)) is not None
+        ]:
+            for fills in (False, True):
+                statement = [(index, stage) for index, stage in stages if stage[2] == fills]
+                if not statement:
+                    continue
+                # Each stage in parentheses, with its own CTEs, ORDER BY and LIMIT.
+                sql = " UNION ALL ".join(
+                    f"({sql})" if len(statement) > 1 else sql for _, (sql, _, _) in statement
                 )
-            rows = cursor.fetchall()
-            found += rows[0][2] if rows else 0
-            best += [(row_id, score) for row_id, score, _ in rows]
-            earlier = query if earlier is None else f"({earlier}) | ({query})"
-        best.sort(key=lambda row: (-row[1], -row[0]))
-        return best[:limit]
-
-
-def belief_matches(*, owner_id, terms, statuses, types, since, limit):
-    where = ["a.status = ANY(%s)"]
-    params = [list(statuses)]
-    if types:
-        where.append("a.type = ANY(%s)")
-        params.append(list(types))
-    if since is not None:
-        where.append("a.updated_at >= %s")
-        params.append(since)
-    return _ranked(
-        collection=_BELIEFS,
-        owner_id=owner_id,
-        where=where,
-        where_params=params,
-        terms=terms,
-        limit=limit,
-    )
-
-
-def message_matches(*, owner_id, terms, since, limit, include_sensitive):
-    where = ["NOT EXISTS (SELECT 1 FROM memory_fencedevent f WHERE f.event_id = a.id)"]
-    params = []
-    if not include_sensitive:
-        where.append("a.sensitivity <> %s")
-        params.append(str(Sensitivity.SENSITIVE))
-    if since is not None:
-        where.append("a.occurred_at >= %s")
-        params.append(since)
-    return _ranked(
-        collection=_MESSAGES,
-        owner_id=owner_id,
-        where=where,
-        where_params=params,
-        terms=terms,
-        limit=limit,
-    )
-
-
-def derived_matches(*, owner_id, terms, now, since, limit):
-    where = ["(a.expires_at IS NULL OR a.expires_at > %s)"]
-    params = [now]
-    if since is not None:
-        where.append("a.updated_at >= %s")
-        params.append(since)
-    return _ranked(
-        collection=_DERIVED,
-        owner_id=owner_id,
-        where=where,
-        where_params=params,
-        terms=terms,
-        limit=limit,
-    )
+                params = [param for _, (_, stage, _) in statement for param in stage]
+                with _planned_for_its_values(connection) if fills else nullcontext():
+                    cursor.execute(sql, params)
+                rows = cursor.fetchall()
+                for index, _ in statement:
+                    rankings[index].take([row for row in rows if row[0] == index])
+        return [ranking.matches() for ranking in rankings]
 
 
 def belief_mentions(*, owner_id, terms, exclude_subject, limit):
@@ -311,9 +286,9 @@ def belief_mentions(*, owner_id, terms, exclude_subject, limit):
     in no particular order: a lookup, not a ranking, so it stops at the first rows found."""
     match_sql = " && ".join("plainto_tsquery('english', %s)" for _ in terms)
     sql = (
-        "SELECT b.id FROM memory_belief b "
-        f"WHERE {_OWNER.format('b')} AND {_LIVE_BELIEF.format('b')} AND b.subject <> %s "
-        f"AND b.search_vector @@ ({match_sql}) LIMIT %s"
+        "SELECT a.id FROM memory_belief a "
+        f"WHERE {_OWNER.format('a')} AND {BELIEFS.searchable} AND a.subject <> %s "
+        f"AND a.search_vector @@ ({match_sql}) LIMIT %s"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [owner_id, exclude_subject, *terms, limit])

@@ -1,3 +1,4 @@
+from django.db import connection
 from django.db.models import Prefetch, Q
 
 from core.errors import not_found, validation_error
@@ -68,6 +69,30 @@ def belief_detail(*, principal, belief_id, reach=FULL_REACH):
     of it and its sources with their messages, fetched with it (two queries, not four)."""
     beliefs = with_relations(reach.filter(Belief.objects.filter(owner=principal)), reach=reach)
     return _one(beliefs, belief_id)
+
+
+def belief_subjects_first_keyed(*, principal, claim_keys):
+    """The subjects of ``claim_keys`` ({subject: claim key}) of which no live belief of the
+    principal has a smaller claim key than the one given.
+
+    One statement for them all: for each subject, whether a live belief of it
+    has a smaller key, each answered by a probe of the (owner, subject,
+    claim_key) index.
+    """
+    if not claim_keys:
+        return []
+    values = ", ".join(["(%s, %s)"] * len(claim_keys))
+    statuses = ", ".join(["%s"] * len(LIVE_BELIEF_STATUSES))
+    sql = (
+        f"WITH slice (subject, claim_key) AS (VALUES {values}) "
+        "SELECT slice.subject FROM slice WHERE NOT EXISTS ("
+        "SELECT 1 FROM memory_belief b WHERE b.owner_id = %s AND b.subject = slice.subject "
+        f"AND b.claim_key < slice.claim_key AND b.claim_key <> '' AND b.status IN ({statuses}))"
+    )
+    params = [value for pair in sorted(claim_keys.items()) for value in pair]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, principal.pk, *LIVE_BELIEF_STATUSES])
+        return [subject for (subject,) in cursor.fetchall()]
 
 
 def with_relations(beliefs, *, reach=FULL_REACH):

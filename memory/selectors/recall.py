@@ -12,7 +12,7 @@ from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.models import Belief, Event
 from memory.reach import FULL_REACH
 from memory.screening import redact_secrets
-from memory.search import belief_matches, message_matches
+from memory.search import belief_search, message_search, ranked
 from memory.text import query_terms
 
 # Reciprocal-rank fusion constant: damps the head of each list so that one
@@ -75,21 +75,29 @@ class RecallResult:
 
 # Further recall sources (e.g. derived memories) register here by name, so
 # that ``include`` can name them without this module importing their apps.
-# Each is ``find(principal, terms, since, limit, reach) -> [RecallItem]``, best first,
-# only what ``reach`` (memory.reach) sees,
-# items without their sources; ``with_sources(principal, items, reach) -> items``
-# then gives its own items theirs, once the budget has chosen what is returned.
 EXTRA_SOURCES = {}
 
 
 @dataclass(frozen=True)
 class ExtraSource:
-    find: object
+    """A recall source an app registers: its candidates are searched in the statement that
+    searches recall's own (``memory.search.ranked``), each source's on its own tables.
+
+    Each function gets only what ``reach`` (memory.reach) sees, or gives only that."""
+
+    # search(principal, terms, since, limit, reach) -> memory.search.Search | None: the
+    # source's full-text search, of at most ``limit`` rows; None adds nothing.
+    search: object
+    # items(principal, matches, reach) -> [RecallItem]: the rows the search matched,
+    # ``[(row id, score)]`` best first, as items without their sources, best first.
+    items: object
+    # with_sources(principal, items, reach) -> items: its own items among ``items`` with
+    # their sources, once the budget has chosen what is returned.
     with_sources: object
 
 
-def register_recall_source(name, find, *, with_sources):
-    EXTRA_SOURCES[name] = ExtraSource(find=find, with_sources=with_sources)
+def register_recall_source(name, *, search, items, with_sources):
+    EXTRA_SOURCES[name] = ExtraSource(search=search, items=items, with_sources=with_sources)
 
 
 # ``include`` names recall's own optional source by this name.
@@ -299,6 +307,31 @@ def _recent_beliefs(principal, *, statuses, types, since, limit, reach):
     return [(row_id, 0.0) for row_id in rows]
 
 
+def _searched(principal, *, terms, statuses, types, since, messages, extras, limit, reach):
+    """The matching rows (``[(row id, score)]``, best first) of beliefs, of messages (None
+    unless ``messages``) and of each of ``extras`` (None for one that adds nothing),
+    every source's candidates searched in one statement (two on PostgreSQL: memory.search)."""
+    searches = [belief_search(statuses=statuses, types=types, since=since, limit=limit)]
+    if messages:
+        # Left out in the search itself, so that they take no place of a message shown.
+        searches.append(
+            message_search(since=since, limit=limit, include_sensitive=reach.include_sensitive)
+        )
+    extra_searches = [extra.search(principal, terms, since, limit, reach) for extra in extras]
+    found = ranked(
+        [*searches, *(search for search in extra_searches if search is not None)],
+        owner_id=principal.pk,
+        terms=terms,
+    )
+    belief_rows = found.pop(0)
+    message_rows = found.pop(0) if messages else None
+    return (
+        belief_rows,
+        message_rows,
+        [None if search is None else found.pop(0) for search in extra_searches],
+    )
+
+
 def _fuse(ranked_lists):
     """Reciprocal-rank fusion; with one list it keeps that list's order."""
     if len(ranked_lists) == 1:
@@ -368,34 +401,30 @@ def recall(
     # Fetch more than ``limit`` so that items skipped for the budget can be
     # replaced by shorter ones further down.
     fetch = limit * 2
+    extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
     with principal_context(principal):
         if terms:
-            belief_rows = belief_matches(
-                owner_id=principal.pk,
+            belief_rows, message_rows, extra_rows = _searched(
+                principal,
                 terms=terms,
                 statuses=statuses,
                 types=types,
                 since=since,
+                messages=MESSAGES in include,
+                extras=extras,
                 limit=fetch,
+                reach=reach,
             )
         else:
             belief_rows = _recent_beliefs(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
+            message_rows, extra_rows = None, [None for _ in extras]
         ranked_lists = [_belief_items(principal, belief_rows, reach)]
-        if MESSAGES in include and terms:
-            # Left out in the search itself, so that they take no place of a message shown.
-            message_rows = message_matches(
-                owner_id=principal.pk,
-                terms=terms,
-                since=since,
-                limit=fetch,
-                include_sensitive=reach.include_sensitive,
-            )
+        if message_rows is not None:
             ranked_lists.append(_message_items(principal, message_rows, reach))
-        extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
-        for extra in extras:
-            ranked_lists.append(extra.find(principal, terms, since, fetch, reach))
+        for extra, rows in zip(extras, extra_rows, strict=True):
+            ranked_lists.append([] if rows is None else extra.items(principal, rows, reach))
         fused = _fuse(ranked_lists)
         rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
         items, chars, truncated, given = [], 0, False, set()

@@ -1,13 +1,24 @@
 """Reconsolidation on the owner review site: the Synthesis and Operations sections.
 
 ``review_register`` adds them to ``memory.review.site.review_site`` from the app's
-``ready``; ``memory`` never imports this app. Both exist only while the
+``ready``, with what reads through this app's API routes did on the Access page;
+``memory`` never imports this app. Both sections exist only while the
 ``reconsolidation_surface`` flag is on, and never depend on the processing flag.
 """
+
+# What a read through each of this app's API routes did, for the owner's Access page.
+ROUTE_LABELS = {
+    "reconsolidation_api:operations": "listed reconsolidation operations",
+    "reconsolidation_api:operation": "read a reconsolidation operation",
+    "reconsolidation_api:operation-undo-preview": "previewed an undo",
+    "reconsolidation_api:derived": "read a derived memory",
+    "reconsolidation_api:summary": "read a summary's evidence",
+}
 
 
 def review_register():
     from common.review.site import ReviewSection
+    from memory.review.access import register_route_labels
     from memory.review.site import review_site
     from reconsolidation.models import DerivedMemory, Operation
 
@@ -36,3 +47,4 @@ def review_register():
             card=operations_card,
         )
     )
+    register_route_labels(ROUTE_LABELS)

@@ -11,12 +11,11 @@ never a comparison of every belief with every other.
 
 import hashlib
 
-from django.db import connection
-
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, BeliefSource
 from memory.search import belief_mentions
+from memory.selectors.beliefs import belief_subjects_first_keyed
 from memory.text import query_terms
 from reconsolidation.planners.hypotheses import SIDE_BELIEFS, entity_words
 from reconsolidation.selectors.sources import source_views
@@ -47,29 +46,14 @@ def _events(principal, belief_ids):
 def _first_in_scan(principal, views):
     """The entity subjects of grounded ``views`` whose smallest live claim key is among them.
 
-    One statement for the whole slice: for each subject, whether a live belief
-    of it has a smaller key, each answered by a probe of the (owner, subject,
-    claim_key) index.
+    One statement for the whole slice (``belief_subjects_first_keyed``).
     """
     smallest = {}
     for view in views:
         key, subject = view.claim_key, view.subject
         if key and entity_words(subject) and key < smallest.get(subject, "\uffff"):
             smallest[subject] = key
-    if not smallest:
-        return []
-    values = ", ".join(["(%s, %s)"] * len(smallest))
-    statuses = ", ".join(["%s"] * len(LIVE_BELIEF_STATUSES))
-    sql = (
-        f"WITH slice (subject, claim_key) AS (VALUES {values}) "
-        "SELECT slice.subject FROM slice WHERE NOT EXISTS ("
-        "SELECT 1 FROM memory_belief b WHERE b.owner_id = %s AND b.subject = slice.subject "
-        f"AND b.claim_key < slice.claim_key AND b.claim_key <> '' AND b.status IN ({statuses}))"
-    )
-    params = [value for pair in sorted(smallest.items()) for value in pair]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, [*params, principal.pk, *LIVE_BELIEF_STATUSES])
-        return [subject for (subject,) in cursor.fetchall()]
+    return belief_subjects_first_keyed(principal=principal, claim_keys=smallest)
 
 
 def hypothesis_inputs(principal, views, *, rotation=0):

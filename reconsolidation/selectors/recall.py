@@ -21,6 +21,7 @@ from memory.models import BeliefSource
 from memory.reach import FULL_REACH
 from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
 from reconsolidation.models import DerivedMemory, Lineage
+from reconsolidation.search import derived_search
 
 # Registered under memory's own name for derived memories, which its surfaces use.
 KIND = DERIVED
@@ -121,20 +122,19 @@ def derived_with_sources(principal, items, reach=FULL_REACH):
     ]
 
 
-def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
-    """The principal's derived memories matching ``terms`` that ``reach`` sees, best first
-    (BM25, through the full-text index like beliefs and messages). Without terms nothing is
-    added, as for messages, and nothing while the capability is off."""
+def derived_recall_search(principal, terms, since, limit, reach=FULL_REACH):
+    """What recall searches for derived memories (``reconsolidation.search``), to run in
+    one statement with its own searches; None adds nothing: without terms, as for
+    messages, and while the capability is off."""
     if not terms or not derived_recall_enabled():
-        return []
+        return None
+    return derived_search(now=_replay_now.get() or timezone.now(), since=since, limit=limit)
+
+
+def derived_recall_items(principal, matches, reach=FULL_REACH):
+    """The matched derived memories (``[(row id, score)]``, best first) that ``reach`` sees,
+    as recall items without their sources."""
     with principal_context(principal):
-        matches = search.derived_matches(
-            owner_id=principal.pk,
-            terms=terms,
-            now=_replay_now.get() or timezone.now(),
-            since=since,
-            limit=limit,
-        )
         chosen = _rows(principal, matches, reach)
     return [
         RecallItem(
@@ -152,3 +152,15 @@ def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
         )
         for row, score in chosen
     ]
+
+
+def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
+    """The principal's derived memories matching ``terms`` that ``reach`` sees, best first
+    (BM25, through the full-text index like beliefs and messages). Without terms nothing is
+    added, as for messages, and nothing while the capability is off."""
+    found = derived_recall_search(principal, terms, since, limit, reach)
+    if found is None:
+        return []
+    with principal_context(principal):
+        (matches,) = search.ranked([found], owner_id=principal.pk, terms=terms)
+        return derived_recall_items(principal, matches, reach)

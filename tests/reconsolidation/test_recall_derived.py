@@ -3,6 +3,8 @@
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from common.principal import principal_context
@@ -186,6 +188,38 @@ def test_derived_memories_are_found_by_word_stems_through_the_index(owner):
     (item,) = derived_items(owner, "hiking")
 
     assert item.id == str(hikes.public_id)
+
+
+def searching(statements):
+    """The statements that read a full-text index or the BM25 statistics."""
+    return [
+        sql
+        for sql in statements
+        if "_fts MATCH" in sql or "search_vector @@" in sql or "memory_searchstatistics" in sql
+    ]
+
+
+def recall_searching(owner):
+    """The statements that read a full-text index or the BM25 statistics in a recall of
+    beliefs, messages and derived memories that finds each of them."""
+    kindle_merge(owner)
+    conversation(owner, "I read my kindle every night.")
+
+    with CaptureQueriesContext(connection) as captured:
+        result = recall(principal=owner, query="kindle", include=["messages", "derived"])
+
+    assert {item.kind for item in result.items} == {"belief", "message", "derived"}
+    return searching(query["sql"] for query in captured.captured_queries)
+
+
+@pytest.mark.skipif(connection.vendor != "sqlite", reason="SQLite's statements")
+def test_recall_searches_beliefs_messages_and_derived_memories_in_one_statement(owner):
+    assert len(recall_searching(owner)) == 1
+
+
+@pytest.mark.postgres
+def test_on_postgresql_recall_reads_every_sources_statistics_then_scores_them_all_at_once(owner):
+    assert len(recall_searching(owner)) == 2
 
 
 def test_an_erased_summary_is_found_by_nothing_it_said(owner):

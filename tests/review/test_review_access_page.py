@@ -72,6 +72,19 @@ def test_the_access_page_lists_each_token_with_its_reads_of_the_last_week(owner_
     assert "read a memory" in page and "recalled" in page
 
 
+def test_a_read_through_a_route_of_an_app_built_on_memory_is_shown_in_its_words(
+    owner_client, owner
+):
+    token = api_token_create(principal=owner, name="desktop assistant")[0]
+    read(owner, token, route="reconsolidation_api:derived")
+    read(owner, token, route="api:unknown-route")
+
+    page = text(owner_client.get(ACCESS))
+
+    assert "read a derived memory" in page
+    assert "api:unknown-route" in page
+
+
 def test_an_owner_pauses_a_token_from_the_access_page_and_comes_back_to_it(
     owner_client, owner, reads
 ):

@@ -304,4 +304,5 @@ def test_the_queue_lists_at_most_a_page_of_derived_memories_and_points_to_the_re
     waiting = body.split('id="derived-waiting-list"')[1].split("</table>")[0]
     assert waiting.count("<tr class=") == 3
     assert "And 1 more: see" in body
+    assert 'href="/review/synthesis/?review_state__exact=unreviewed"' in body
     assert more["Location"] == SYNTHESIS + "?review_state__exact=unreviewed"

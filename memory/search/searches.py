@@ -1,0 +1,69 @@
+"""What a full-text search asks for: a searchable table, and the rows of it wanted.
+
+An app searches its own tables with these: it describes each table once as a
+``Collection`` and each search as a ``Search`` over it, and ``memory.search.ranked``
+runs any number of them together, each ranked as both databases rank (see the package).
+"""
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from django.db import connection
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A table searched by full text, as ``memory.migration_operations`` indexes it.
+
+    ``table`` has a generated ``search_vector`` under a partial GIN index on
+    PostgreSQL (``AddFullTextIndex``) and an FTS5 index ``<table>_fts`` on SQLite;
+    PostgreSQL keeps its BM25 statistics under the name ``statistics``
+    (``KeepSearchStatistics``).
+    """
+
+    table: str
+    statistics: str
+    # The rows the indexes hold, as a condition on the searched row ``a``: the
+    # partial GIN index's condition word for word, so that PostgreSQL's planner
+    # can use the index.
+    searchable: str
+    # PostgreSQL: a lexeme's weighted frequency in a row, from ``unnest(search_vector) t``.
+    frequency: str = "cardinality(t.positions)"
+    # SQLite: the FTS5 columns' weights for ``bm25()``, when one counts less than the text.
+    weights: tuple = ()
+
+
+def _adapted(value):
+    # SQLite stores datetimes as text in UTC; PostgreSQL takes them as they are.
+    if isinstance(value, datetime):
+        return connection.ops.adapt_datetimefield_value(value)
+    return value
+
+
+@dataclass(frozen=True)
+class Search:
+    """The best ``limit`` rows of ``collection`` matching the query, among those meeting each
+    condition of ``where``: SQL on the searched row ``a``, with a ``%s`` for each of ``params``.
+    """
+
+    collection: Collection
+    limit: int
+    where: tuple = ()
+    params: tuple = ()
+
+    def filter(self, condition, *params):
+        """This search, also requiring ``condition`` (on the row ``a``) with ``params``."""
+        return replace(
+            self,
+            where=(*self.where, condition),
+            params=(*self.params, *(_adapted(value) for value in params)),
+        )
+
+    def filter_in(self, column, values):
+        """This search, only of rows whose ``column`` (of the row ``a``) is one of ``values``."""
+        values = list(values)
+        if connection.vendor == "postgresql":
+            # One array parameter: the statement's text, and so its prepared plan,
+            # does not change with how many values there are.
+            return self.filter(f"{column} = ANY(%s)", values)
+        return self.filter(f"{column} IN ({', '.join('%s' for _ in values)})", *values)
