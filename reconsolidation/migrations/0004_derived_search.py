@@ -6,11 +6,8 @@ FORCE row security); from then on the triggers keep the counts.
 
 from django.db import migrations
 
-from memory.migration_operations import (
-    AddDerivedFullTextIndex,
-    KeepSearchStatistics,
-    count_search_statistics,
-)
+from memory.migration_operations import KeepSearchStatistics, count_search_statistics
+from reconsolidation.migration_operations import AddDerivedFullTextIndex
 from common.principal import principal_context
 
 SEARCHABLE_DERIVED = "status = 'active' AND NOT restricted"

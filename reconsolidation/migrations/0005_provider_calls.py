@@ -5,7 +5,7 @@ import common.models
 from django.conf import settings
 from django.db import migrations, models
 
-from memory.migration_operations import AddDerivedFullTextIndex
+from reconsolidation.migration_operations import AddDerivedFullTextIndex
 
 SEARCHABLE_DERIVED = "status = 'active' AND NOT restricted"
 
