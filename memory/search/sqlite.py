@@ -8,7 +8,8 @@ def _match_expression(terms):
 
 
 def _fts(collection):
-    """The FTS5 index of ``collection`` (see AddFullTextIndex, and an app's own such as reconsolidation's AddDerivedFullTextIndex)."""
+    """The FTS5 index of ``collection`` (see AddFullTextIndex, and an app's own, such as
+    reconsolidation's AddDerivedFullTextIndex)."""
     return f"{collection.table}_fts"
 
 
