@@ -112,3 +112,34 @@ class AllowDiscovery(VendorSQL):
     def backwards_sql(self, vendor, schema_editor, app_label, state):
         table = schema_editor.quote_name(self._table(app_label, state, self.model_name))
         return [f"DROP POLICY IF EXISTS {self._policy()} ON {table}"]
+
+
+class MoveContentTypes(migrations.RunPython):
+    """Move the content types of ``models`` from app ``source`` to app ``target``, for models
+    that changed app with their tables (state-only operations); backwards, back again.
+
+    Permissions (the operators' on flags, say) and admin log entries point at content
+    types: moving the rows keeps them.
+    """
+
+    def __init__(self, models, *, source, target):
+        self.models, self.source, self.target = tuple(models), source, target
+        super().__init__(self.forwards, self.backwards)
+
+    def deconstruct(self):
+        kwargs = {"source": self.source, "target": self.target}
+        return (self.__class__.__qualname__, [self.models], kwargs)
+
+    def describe(self):
+        return f"Move the content types of {', '.join(self.models)} to {self.target}"
+
+    def _move(self, apps, source, target):
+        content_types = apps.get_model("contenttypes", "ContentType")
+        moved = content_types.objects.filter(app_label=source, model__in=self.models)
+        moved.update(app_label=target)
+
+    def forwards(self, apps, schema_editor):
+        self._move(apps, self.source, self.target)
+
+    def backwards(self, apps, schema_editor):
+        self._move(apps, self.target, self.source)

@@ -4,23 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-MODELS = ("flag", "heartbeat")
-
-
-def _move_content_types(apps, source, target):
-    # Permissions (the operators' on flags) and admin log entries point at content types:
-    # moving the rows keeps them.
-    content_types = apps.get_model("contenttypes", "ContentType")
-    content_types.objects.filter(app_label=source, model__in=MODELS).update(app_label=target)
-
-
-def content_types_to_common(apps, schema_editor):
-    _move_content_types(apps, "memory", "common")
-
-
-def content_types_to_memory(apps, schema_editor):
-    _move_content_types(apps, "common", "memory")
+from common.migration_operations import MoveContentTypes
 
 
 class Migration(migrations.Migration):
@@ -87,5 +71,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunPython(content_types_to_common, content_types_to_memory),
+        MoveContentTypes(("flag", "heartbeat"), source="memory", target="common"),
     ]

@@ -5,22 +5,7 @@ import common.models
 from django.conf import settings
 from django.db import migrations, models
 
-
-MODELS = ("consolidationwatermark", "formationaudit", "extractionaudit", "formationretry")
-
-
-def _move_content_types(apps, source, target):
-    # Permissions and admin log entries point at content types: moving the rows keeps them.
-    content_types = apps.get_model("contenttypes", "ContentType")
-    content_types.objects.filter(app_label=source, model__in=MODELS).update(app_label=target)
-
-
-def content_types_to_formation(apps, schema_editor):
-    _move_content_types(apps, "memory", "formation")
-
-
-def content_types_to_memory(apps, schema_editor):
-    _move_content_types(apps, "formation", "memory")
+from common.migration_operations import MoveContentTypes
 
 
 class Migration(migrations.Migration):
@@ -248,5 +233,9 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunPython(content_types_to_formation, content_types_to_memory),
+        MoveContentTypes(
+            ("consolidationwatermark", "formationaudit", "extractionaudit", "formationretry"),
+            source="memory",
+            target="formation",
+        ),
     ]

@@ -4,22 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-
-MODELS = ("providerspend",)
-
-
-def _move_content_types(apps, source, target):
-    # Permissions and admin log entries point at content types: moving the rows keeps them.
-    content_types = apps.get_model("contenttypes", "ContentType")
-    content_types.objects.filter(app_label=source, model__in=MODELS).update(app_label=target)
-
-
-def content_types_to_providers(apps, schema_editor):
-    _move_content_types(apps, "memory", "providers")
-
-
-def content_types_to_memory(apps, schema_editor):
-    _move_content_types(apps, "providers", "memory")
+from common.migration_operations import MoveContentTypes
 
 
 class Migration(migrations.Migration):
@@ -80,5 +65,5 @@ class Migration(migrations.Migration):
                 ),
             ],
         ),
-        migrations.RunPython(content_types_to_providers, content_types_to_memory),
+        MoveContentTypes(("providerspend",), source="memory", target="providers"),
     ]
