@@ -20,12 +20,24 @@ class FormationConfig(AppConfig):
         # Formation's figures on the operators' overview.
         overview_extend(formation_overview)
 
-        from memory.services.account import account_purge_extend
+        from memory.services.account import account_export_extend, account_purge_extend
 
+        from .challenge_selectors import challenges_export
         from .erasure import formation_purge
 
-        # Erasing an account erases what formation kept of it.
+        # Erasing an account erases what formation kept of it; the export holds the
+        # challenges waiting for the owner or decided.
         account_purge_extend(formation_purge)
+        account_export_extend(challenges_export)
+
+        from memory.changes import on_beliefs_retired, on_messages_erased
+
+        from .challenges import challenges_erased_messages, challenges_retired
+
+        # A challenge goes with the memory it challenges and the messages it cites, in the
+        # same transaction.
+        on_beliefs_retired(challenges_retired)
+        on_messages_erased(challenges_erased_messages)
 
         from .review import review_register
 

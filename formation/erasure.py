@@ -1,11 +1,25 @@
 """Formation's rows go with the principal's account (``memory.services.account``)."""
 
-from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
+from formation.models import (
+    Challenge,
+    ChallengeSource,
+    ConsolidationWatermark,
+    ExtractionAudit,
+    FormationAudit,
+    FormationRetry,
+)
 from memory.services.batches import delete_in_batches
 
 # Deleted child first, so that no foreign key ever points at a deleted row; a memory a
 # formation formed forgets which one (its link is set to null) until it goes too.
-_MODELS = (ExtractionAudit, FormationAudit, ConsolidationWatermark, FormationRetry)
+_MODELS = (
+    ChallengeSource,
+    Challenge,
+    ExtractionAudit,
+    FormationAudit,
+    ConsolidationWatermark,
+    FormationRetry,
+)
 
 
 def formation_purge(principal):

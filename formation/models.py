@@ -6,7 +6,7 @@ The tables keep the names they had when formation lived in ``memory``.
 from django.db import models
 
 from common.models import OwnedModel, new_public_id
-from memory.enums import PolicyVersion
+from memory.enums import BeliefType, Polarity, PolicyVersion
 from memory.models import Session
 
 
@@ -107,3 +107,79 @@ class ExtractionAudit(OwnedModel):
 
     class Meta:
         db_table = "memory_extractionaudit"
+
+
+class Challenge(OwnedModel):
+    """A proposal that would overrule a memory only the owner may overrule, kept for them.
+
+    Formation never lets what it inferred retract, supersede or correct an
+    explicit memory, nor lets a model's proposal replace a memory that more
+    messages support than it cites. Such a proposal waits here instead ("this
+    may have changed"), beside the standing memory, until the owner keeps the
+    memory or replaces it with the proposal. It is not a memory: recall never
+    returns it, and the standing memory stays in recall meanwhile.
+    """
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        KEPT = "kept"
+        REPLACED = "replaced"
+
+    public_id = models.UUIDField(default=new_public_id, unique=True, editable=False)
+    standing = models.ForeignKey(
+        "memory.Belief", on_delete=models.CASCADE, related_name="challenges"
+    )
+    type = models.CharField(max_length=20, choices=BeliefType.choices)
+    subject = models.CharField(max_length=200)
+    statement = models.TextField()
+    polarity = models.CharField(max_length=10, choices=Polarity.choices)
+    # The proposal's claim fingerprint: with its sources, what keeps a kept challenge closed.
+    fingerprint = models.CharField(max_length=64)
+    model_proposed = models.BooleanField(default=False)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.OPEN)
+    # The owner's memory made of the proposal, once they chose to replace.
+    replacement = models.ForeignKey(
+        "memory.Belief",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    formation = models.ForeignKey(
+        FormationAudit, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    events = models.ManyToManyField(
+        "memory.Event", through="ChallengeSource", related_name="challenges"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        db_table = "memory_challenge"
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(state__in=["open", "kept", "replaced"]),
+                name="challenge_state_closed",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["owner", "state", "created_at"]),
+            models.Index(fields=["owner", "fingerprint"]),
+        ]
+
+    def __str__(self):
+        return f"challenge {self.public_id} ({self.state})"
+
+
+class ChallengeSource(OwnedModel):
+    """A message a challenge's proposal was read from."""
+
+    challenge = models.ForeignKey(Challenge, on_delete=models.CASCADE, related_name="sources")
+    event = models.ForeignKey("memory.Event", on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        db_table = "memory_challengesource"
+        constraints = [
+            models.UniqueConstraint(fields=["challenge", "event"], name="challenge_source_unique"),
+        ]

@@ -29,6 +29,7 @@ from formation.candidates import (
     ExtractionRequest,
     KnownBelief,
 )
+from formation.challenges import challenge_raise, kept_before
 from formation.checks import Rejected, proposal_check
 from formation.hybrid import HybridExtractor
 from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
@@ -317,6 +318,11 @@ class _Bank:
                 event__in={event.pk for proposal in proposals for event in proposal.events},
             ).values_list("fence__fingerprint", "event_id")
         )
+        self.kept = kept_before(
+            principal=principal,
+            fingerprints=fingerprints,
+            events={event.pk for proposal in proposals for event in proposal.events},
+        )
         self.current, self.rejected = {}, set()
         for belief in (
             Belief.objects.select_for_update()
@@ -375,6 +381,18 @@ class _Bank:
         self.current[subject] = [b for b in self.current.get(subject, []) if b not in retired]
         self.current[subject].append(new)
         self.linked[new.pk] = {event.pk for event in events}
+
+    def challenge(self, proposal, standing):
+        """Leave the proposal to the owner, beside the ``standing`` memory it would retire."""
+        challenge_raise(
+            principal=self.principal,
+            formation=self.formation,
+            standing=standing,
+            candidate=proposal.candidate,
+            statement=proposal.statement,
+            fingerprint=proposal.fingerprint,
+            events=proposal.events,
+        )
 
     def flush(self):
         created = insert_beliefs(principal=self.principal, specs=self.pending)
@@ -438,6 +456,9 @@ def _decide(bank, proposal, tally):
         raise Rejected("previously_rejected")
     if any((proposal.fingerprint, event.pk) in bank.fenced for event in events):
         raise Rejected("fenced")
+    if any((proposal.fingerprint, event.pk) in bank.kept for event in events):
+        # The owner kept the memory this proposal challenged, from these messages.
+        raise Rejected("kept_by_owner")
     current = bank.live(candidate.subject)
     same = [
         b
@@ -481,20 +502,37 @@ def _decide(bank, proposal, tally):
         retired = [b for b in current if b.polarity == Polarity.POSITIVE]
         if not retired:
             raise Rejected("nothing_to_retract")
+        if standing := _owner_decides(bank, proposal, retired):
+            bank.challenge(proposal, standing)
+            raise Rejected("challenged")
         _replace(bank, events, fields, retired, BeliefStatus.RETRACTED, tally)
         return
     explicit = [b for b in current if b.authority == Authority.EXPLICIT]
-    if explicit:
-        if possessed := _same_possession(candidate, explicit):
-            bank.reinforce(possessed[0], events)
-            return
-        # What the owner stated outranks what was inferred; the owner can
-        # still correct it.
-        raise Rejected("conflicts_with_explicit")
+    if explicit and (possessed := _same_possession(candidate, explicit)):
+        bank.reinforce(possessed[0], events)
+        return
     if current:
+        if standing := _owner_decides(bank, proposal, current):
+            bank.challenge(proposal, standing)
+            raise Rejected("challenged")
         _replace(bank, events, fields, current, BeliefStatus.SUPERSEDED, tally)
         return
     bank.pending.append((fields, events))
+
+
+def _owner_decides(bank, proposal, beliefs):
+    """The memory among ``beliefs`` (the live ones the proposal would retire) that only the
+    owner may retire, or None.
+
+    What the owner stated outranks anything inferred; and one message a model
+    read does not outweigh the several that support a memory."""
+    if explicit := [b for b in beliefs if b.authority == Authority.EXPLICIT]:
+        return explicit[0]
+    if proposal.candidate.proposer != PROPOSER_MODEL:
+        return None
+    cited = len({event.pk for event in proposal.events})
+    outweighing = [b for b in beliefs if len(bank.linked.get(b.pk, ())) > cited]
+    return outweighing[0] if outweighing else None
 
 
 def _preference_relations(statement, beliefs):

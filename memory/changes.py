@@ -1,12 +1,14 @@
-"""Belief changes that apps built on ``memory`` react to, in the changing transaction.
+"""Changes that apps built on ``memory`` react to, in the changing transaction.
 
 ``memory`` never imports those apps: they register a listener here (in their
-``AppConfig.ready``), and the belief services call ``beliefs_retired`` whenever
-beliefs stop being live, inside the transaction that retires them, so that a
-listener's writes commit or roll back with the change.
+``AppConfig.ready``). The belief services call ``beliefs_retired`` whenever
+beliefs stop being live, and erasure calls ``messages_erased`` whenever
+messages lose their text, inside the transaction that makes the change, so
+that a listener's writes commit or roll back with it.
 """
 
 _listeners = []
+_erasure_listeners = []
 
 
 def on_beliefs_retired(listener):
@@ -19,3 +21,15 @@ def beliefs_retired(*, owner_id, belief_ids, erased=False):
     """Beliefs of ``owner_id`` left the live statuses; ``erased`` when their text is gone."""
     for listener in _listeners:
         listener(owner_id=owner_id, belief_ids=list(belief_ids), erased=erased)
+
+
+def on_messages_erased(listener):
+    """Call ``listener(owner_id=..., event_ids=[...])`` whenever messages are erased."""
+    if listener not in _erasure_listeners:
+        _erasure_listeners.append(listener)
+
+
+def messages_erased(*, owner_id, event_ids):
+    """Messages of ``owner_id`` (database ids) lost their text: what an app kept of them goes."""
+    for listener in _erasure_listeners:
+        listener(owner_id=owner_id, event_ids=list(event_ids))

@@ -112,11 +112,12 @@ _QUESTION_START_RE = re.compile(
     r"when|who|whom|whose|shall|may|might|am|have|has|had|any idea|wonder)\b",
     re.I,
 )
-# Whole sentences that state no fact about the owner: conditions and
-# suppositions, fiction, and what someone else said or thinks.
+# Whole sentences that state no fact about the owner: conditions, suppositions
+# and doubts, fiction, and what someone else said or thinks.
 _SKIP_SENTENCE_RE = re.compile(
     r"\b(?:if|unless|suppose|supposing|imagine|imagining|hypothetically|pretend|pretending|"
     r"assuming|in case|let us say|lets say|say I|what if|whether|as though|"
+    r"not sure|unsure|wondering|undecided|"
     r"said|says|say|saying|told|tells|tell|telling|asked|asks|claimed|claims|mentioned|"
     r"mentions|wrote|writes|texted|announced|insisted|replied|explained|according to|"
     r"thinks|believes|heard|apparently|supposedly|allegedly|rumou?r|"

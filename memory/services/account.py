@@ -71,6 +71,17 @@ def account_purge_extend(purge):
         _purges.append(purge)
 
 
+# What such apps hold for the owner beside memories and derived memories, for the export:
+# each is ``export(principal) -> {key: plain data}``, read in the principal's context.
+_exports = []
+
+
+def account_export_extend(export):
+    """Have ``account_export`` include an app's rows of the principal too."""
+    if export not in _exports:
+        _exports.append(export)
+
+
 def account_erasure_request(*, principal):
     """Start erasing the principal's account; return the token and when it expires."""
     token = signing.TimestampSigner(salt=ERASURE_SALT).sign(str(principal.public_id))
@@ -125,10 +136,12 @@ def account_purge(*, principal):
 
 def account_export(*, principal):
     """All of the principal's sessions (with their logs) and memories, as plain data, with
-    whatever an app built on memory derived from them (``memory.derived``)."""
+    whatever an app built on memory derived from them (``memory.derived``) or holds of
+    them (``account_export_extend``)."""
     surface = derived_surface(whatever_the_surface=True)
     derived = surface.export(principal) if surface is not None else {}
     with principal_context(principal):
+        extended = {key: rows for export in _exports for key, rows in export(principal).items()}
         return {
             "principal": {"id": str(principal.public_id), "username": principal.get_username()},
             "exported_at": timezone.now(),
@@ -140,6 +153,7 @@ def account_export(*, principal):
                 for record in access_record_list(principal=principal).reverse()
             ],
             **derived,
+            **extended,
         }
 
 

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from common.principal import principal_transaction
 from core.errors import validation_error
+from memory.changes import messages_erased
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus, Sensitivity
 from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
 from memory.reach import FULL_REACH
@@ -71,7 +72,8 @@ def _erase_dependents(principal, events):
     return count
 
 
-def _redact(events):
+def _redact(principal, events):
+    messages_erased(owner_id=principal.pk, event_ids=list(events.values_list("pk", flat=True)))
     # The label was read from the text and goes with it: what is left says nothing.
     return events.update(
         text="", parts=[], redacted_at=timezone.now(), sensitivity=Sensitivity.NORMAL
@@ -89,7 +91,7 @@ def event_erase(*, principal, event_id, reach=FULL_REACH):
             return event
         events = Event.objects.filter(pk=event.pk)
         beliefs_deleted = _erase_dependents(principal, events)
-        _redact(events)
+        _redact(principal, events)
         forget_erased()
         AuditRecord.objects.create(
             owner=principal,
@@ -123,7 +125,7 @@ def session_erase(*, principal, session_id, reach=FULL_REACH):
             redacted_at__isnull=True,
         )
         beliefs_deleted = _erase_dependents(principal, messages)
-        events_redacted = _redact(messages)
+        events_redacted = _redact(principal, messages)
         forget_erased()
         session_close(principal=principal, session_id=session.public_id)
         session.refresh_from_db()

@@ -406,7 +406,7 @@ def test_an_inferred_claim_never_overrides_an_explicit_one(owner):
     )
 
     assert live(owner)["pref:interface-theme"].statement == "User prefers dark themes."
-    assert audit.rejection_reasons == {"conflicts_with_explicit": 1}
+    assert audit.rejection_reasons == {"challenged": 1}
 
 
 def test_a_stale_current_belief_leaves_no_orphan(owner, monkeypatch):
@@ -621,7 +621,7 @@ def test_a_different_claim_of_an_owned_things_subject_still_yields_to_the_owner(
         ],
     )
 
-    assert audit.rejection_reasons == {"conflicts_with_explicit": 1}
+    assert audit.rejection_reasons == {"challenged": 1}
 
 
 def live_statements(principal, subject):
@@ -693,7 +693,7 @@ def test_an_opposite_pole_of_the_same_axis_still_yields_to_the_owner(owner):
         ],
     )
 
-    assert audit.rejection_reasons == {"conflicts_with_explicit": 1}
+    assert audit.rejection_reasons == {"challenged": 1}
     assert live_statements(owner, "pref:answer-style") == ["User prefers short answers."]
 
 

@@ -8,7 +8,14 @@ from django.utils import timezone
 from accounts.services import api_token_create
 from common.models import OwnedModel
 from common.principal import current_principal_id, principal_context
-from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
+from formation.models import (
+    Challenge,
+    ChallengeSource,
+    ConsolidationWatermark,
+    ExtractionAudit,
+    FormationAudit,
+    FormationRetry,
+)
 from memory.models import Belief, IdempotencyRecord
 from memory.services.access_log import access_record
 from memory.services.beliefs import belief_delete
@@ -92,6 +99,17 @@ def populate(principal):
         IdempotencyRecord.objects.create(
             owner=principal, key="k", fingerprint="f", status_code=201, resource_id="x"
         )
+        # A proposal waiting for the owner's decision on the kayak.
+        challenge = Challenge.objects.create(
+            owner=principal,
+            standing=kayak,
+            type="ownership",
+            subject="vehicle:red-kayak",
+            statement=f"{principal.username} no longer owns a red kayak.",
+            polarity="negative",
+            fingerprint="f",
+        )
+        ChallengeSource.objects.create(owner=principal, challenge=challenge, event=message)
     return session
 
 
