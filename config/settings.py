@@ -270,6 +270,7 @@ SPECTACULAR_SETTINGS = {
         "LiveStatusEnum": "memory.enums.LIVE_BELIEF_STATUS_CHOICES",
         "OperationKindEnum": "reconsolidation.api.serializers.OPERATION_KINDS",
         "OperationStateEnum": "reconsolidation.api.serializers.OPERATION_STATES",
+        "ChallengeStateEnum": "formation.api.serializers.CHALLENGE_STATES",
     },
 }
 

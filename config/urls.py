@@ -12,6 +12,7 @@ urlpatterns = [
     path("review/", review_site.urls),
     # Before memory's routes, whose last pattern answers every other /api/ path with 404.
     path("api/v1/", include("reconsolidation.api.urls")),
+    path("api/v1/", include("formation.api.urls")),
     path("api/v1/", include("memory.api.urls")),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),

@@ -18,6 +18,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from accounts.services import api_token_create
+from formation.extractor import DeterministicExtractor
+from formation.services import formation_consolidate
 from tests.reconsolidation.banks import reconsolidated
 
 from .conftest import client_for
@@ -83,6 +85,13 @@ def world(owner, processing_on):
     message = say(api, session, "I keep bees on the roof.")
     run = api.post(f"/api/v1/sessions/{session['id']}/runs").json()
     memory = remember(api, "User keeps bees.")
+    # The owner's BMW X3, which a message formation reads would retract: a challenge.
+    remember(api, "User owns a BMW X3.", subject="vehicle:bmw-x3", type="ownership")
+    say(api, session, "I sold the BMW X3.")
+    formation_consolidate(
+        principal=owner, session_id=session["id"], extractor=DeterministicExtractor()
+    )
+    (challenge,) = api.get("/api/v1/challenges").json()["results"]
     # Another token than the client's: pausing it leaves the client working.
     token, _ = api_token_create(principal=owner, name="paused and resumed")
     ids = {
@@ -94,6 +103,7 @@ def world(owner, processing_on):
         "summary_id": str(bank["summary"].public_id),
         "derived_id": str(bank["hypothesis"].public_id),
         "token_id": str(token.public_id),
+        "challenge_id": challenge["id"],
     }
     schema = api.get("/api/v1/schema/?format=json").json()
     return api, schema, ids
