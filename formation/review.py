@@ -1,5 +1,6 @@
-"""Formation on the owner's conversation pages: a conversation formation gave up on says so
-and offers to try again.
+"""Formation on the owner review site: a conversation formation gave up on says so and
+offers to try again, and memories that may have changed wait for the owner's decision
+(``formation.challenge_review``).
 
 Memory's conversation pages know nothing of formation; this extends them the way one
 app extends another's admin, by registering a subclass in place of memory's.
@@ -63,10 +64,34 @@ class FormationSessionAdmin(SessionAdmin):
         }
 
 
+# What a read through each of formation's API routes did, for the owner's Access page.
+ROUTE_LABELS = {
+    "formation_api:challenges": "listed memories that may have changed",
+    "formation_api:challenge": "read a memory that may have changed",
+}
+
+
 def review_register():
+    from common.review.site import ReviewSection
     from memory.models import Session
+    from memory.review.access import register_route_labels
     from memory.review.site import review_site
+
+    from .challenge_review import ChallengeAdmin, challenges_card
+    from .models import Challenge
 
     if not isinstance(review_site.get_model_admin(Session), FormationSessionAdmin):
         review_site.unregister(Session)
         review_site.register(Session, FormationSessionAdmin)
+    if not review_site.is_registered(Challenge):
+        review_site.register(Challenge, ChallengeAdmin)
+    review_site.add_section(
+        ReviewSection(
+            slug="changes",
+            label="May have changed",
+            url_name="review:formation_challenge_changelist",
+            visible=lambda request: True,
+            card=challenges_card,
+        )
+    )
+    register_route_labels(ROUTE_LABELS)
