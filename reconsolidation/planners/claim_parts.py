@@ -128,6 +128,18 @@ def predicate_sides(predicate, form=""):
     return sides
 
 
+def turns(parts):
+    """Whether a statement (its ``ClaimParts``) may turn another around: it is negated, or
+    its predicate is the second side of a pair ("sold", "distrusts", "volunteers") or
+    carries a turning prefix. Every contradiction this module finds has such a side."""
+    if parts.negated:
+        return True
+    if not parts.predicate:
+        return False
+    form = dict(parts.forms).get(parts.predicate, "")
+    return any(side for _, side in predicate_sides(parts.predicate, form))
+
+
 def contrast(first, second):
     """Whether the content words of ``first`` and ``second`` (``ClaimParts``) hold two
     predicates that contrast, one on each side and not both in either."""

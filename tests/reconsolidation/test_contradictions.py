@@ -3,7 +3,11 @@ by a negation in their words, or by predicates that contrast, over the same obje
 
 import pytest
 
+from common.principal import principal_context
+from reconsolidation.models import DerivedMemory
 from reconsolidation.planning import plan_notices
+from reconsolidation.services.passes import reconsolidation_pass
+from tests.memory.helpers import remember
 from tests.reconsolidation.test_entity_summary_planning import view
 
 
@@ -56,3 +60,14 @@ def test_opposite_polarities_of_one_subject_still_contradict():
     assert notices(
         "User owns a BMW X3.", "User owns a BMW X3.", polarities=["positive", "negative"]
     ) == [[1, 2]]
+
+
+def test_a_pass_notices_a_denial_written_with_positive_polarity(owner):
+    likes = remember(owner, "User likes coffee.", subject="food:coffee")
+    denies = remember(owner, "User does not like coffee.", subject="food:coffee")
+
+    reconsolidation_pass(principal=owner)
+
+    with principal_context(owner):
+        (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
+        assert set(notice.lineage.values_list("belief_id", flat=True)) == {likes.pk, denies.pk}
