@@ -50,9 +50,7 @@ def may_be_first_name(shared, sources):
         kind, _, entity = source.subject.partition(":")
         if kind in _FIRST_NAME_KINDS and entity == name:
             return True
-        if any(
-            word.casefold() == name for word in _CAPITALISED_WORD.findall(source.statement)
-        ):
+        if any(word.casefold() == name for word in _CAPITALISED_WORD.findall(source.statement)):
             return True
     return False
 
