@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memory.text import claim_key, claim_words
+from reconsolidation.planners.claim_parts import claim_parts, predicate_sides
 from reconsolidation.planners.labels import subject_label
 
 POLICY_VERSION = "reconsolidation@1"
@@ -133,14 +134,32 @@ class NoticePlan:
 
 def contradicts(group):
     """Whether live beliefs of one subject and scope contradict each other: they hold both
-    polarities, or different claims on a single-valued subject."""
+    polarities, different claims on a single-valued subject, or one object with opposite
+    signs ("likes coffee", "does not like coffee") or contrasting predicates ("owns a red
+    bicycle", "sold the red bicycle").
+
+    Each belief's sign is found under a key per side it stands on, so no two beliefs are
+    compared directly.
+    """
     if len({source.polarity for source in group}) > 1:
         return True
     subject = group[0].subject
-    return (
-        subject in SINGLE_VALUED_SUBJECTS
-        and len({statement_words(source.statement) for source in group}) > 1
-    )
+    if subject in SINGLE_VALUED_SUBJECTS and (
+        len({statement_words(source.statement) for source in group}) > 1
+    ):
+        return True
+    signs = {}
+    for source in group:
+        parts = claim_parts(source.statement)
+        if not parts.predicate:
+            continue
+        form = dict(parts.forms).get(parts.predicate, "")
+        for key, side in predicate_sides(parts.predicate, form):
+            sign = side ^ parts.negated ^ (source.polarity == "negative")
+            seen = signs.setdefault((parts.objects, key), sign)
+            if seen != sign:
+                return True
+    return False
 
 
 def plan_notices(sources):

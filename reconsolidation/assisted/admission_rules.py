@@ -7,14 +7,18 @@ everything but the wording already agrees (subject, type, polarity, scope,
 sensitivity, validity window: the block) and the words a meaning hangs on
 agree too: the same names and numbers, the same negations, qualifiers,
 stances and tense markers, the same names in the same order ("Noor visited
-Tariq" is not "Tariq visited Noor"), and the same tense. A pair that fails is
-a local exclusion: the provider never sees it as a candidate and no verdict
-of its can merge it.
+Tariq" is not "Tariq visited Noor"), and the same tense; no two predicates
+that contrast ("owns" and "sold", "trusts" and "distrusts", "works" and
+"volunteers"); and one opening says the same of one object ("takes honey in
+their tea" is not "takes milk in their tea"). A pair that fails is a local
+exclusion: the provider never sees it as a candidate and no verdict of its
+can merge it.
 """
 
 import re
 
 from memory.text import STOPWORDS, words
+from reconsolidation.planners.claim_parts import claim_parts, contrast
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -108,6 +112,17 @@ def overlap(first, second):
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
+def _other_objects(first, second):
+    """Whether two statements that open alike ("User takes") go on to different objects:
+    each holds a content word the other lacks."""
+    return (
+        bool(first.opening)
+        and first.opening == second.opening
+        and bool(first.objects - second.objects)
+        and bool(second.objects - first.objects)
+    )
+
+
 def exclusion(first, second):
     """Why two differently worded statements of one block may not be merged by a model
     (a closed reason code), or "" when a model may be asked."""
@@ -115,6 +130,11 @@ def exclusion(first, second):
         return "anchors_differ"
     if not _same_order(first, second):
         return "order_differs"
+    first_parts, second_parts = claim_parts(first), claim_parts(second)
+    if contrast(first_parts, second_parts):
+        return "contrasting_predicates"
+    if _other_objects(first_parts, second_parts):
+        return "objects_differ"
     if overlap(first, second) < MIN_OVERLAP:
         return "unrelated"
     return ""

@@ -9,6 +9,12 @@ with every clause. Behaviours of the verifier's requests:
 - ``other_digest``: the verifier answers for another proposal.
 - ``other_clauses``: the verifier leaves a clause out.
 
+and of every request of reconsolidation's:
+
+- ``yes_to_everything``: the proposer calls each block one claim, and one topic
+  under the first word of its first memory that is no filler (unless scripted);
+  the verifier agrees with every clause. Only local rules stand in its way.
+
 The behaviours every request shares (``malformed``, ``schema``, ``no_usage`` and
 the others) are the fake's own.
 """
@@ -24,6 +30,7 @@ from .wire import (
     VERIFICATION_SCHEMA_NAME,
 )
 
+YES_TO_EVERYTHING = "yes_to_everything"
 _FILLER = frozenset({"user", "user's", "has", "have", "had", "is", "are", "was", "the", "and"})
 
 
@@ -68,9 +75,24 @@ def _shared_word_groups(memories):
     return topics
 
 
+def _first_word(memories):
+    for word in re.findall(r"[a-z0-9']+", memories[0]["statement"].lower()):
+        if len(word) > 3 and word not in _FILLER:
+            return word
+    return "things"
+
+
 def _merges(request: FakeRequest) -> dict:
     if "merges" in request.scripts:
         return {"merges": request.scripts["merges"]}
+    if request.behaviour == YES_TO_EVERYTHING:
+        return {
+            "merges": [
+                {"block": block.get("block"), "memories": [m["id"] for m in block["memories"]][:16]}
+                for block in request.user.get("blocks", [])
+                if len(block.get("memories", [])) > 1
+            ]
+        }
     merges = [
         {"block": block.get("block"), "memories": ids}
         for block in request.user.get("blocks", [])
@@ -82,6 +104,18 @@ def _merges(request: FakeRequest) -> dict:
 def _topics(request: FakeRequest) -> dict:
     if "topics" in request.scripts:
         return {"topics": request.scripts["topics"]}
+    if request.behaviour == YES_TO_EVERYTHING:
+        return {
+            "topics": [
+                {
+                    "block": block.get("block"),
+                    "topic": _first_word(block["memories"]),
+                    "memories": [m["id"] for m in block["memories"]][:12],
+                }
+                for block in request.user.get("blocks", [])
+                if block.get("memories")
+            ]
+        }
     topics = [
         {"block": block.get("block"), "topic": word, "memories": ids}
         for block in request.user.get("blocks", [])
@@ -114,12 +148,14 @@ def _answers(answer, **fields):
     )
 
 
-_VERIFIER = ("disagree", "other_digest", "other_clauses")
+_VERIFIER = ("disagree", "other_digest", "other_clauses", YES_TO_EVERYTHING)
 
 # By schema name; reconsolidation registers them from its ready().
 ANSWERS = {
-    PROPOSAL_SCHEMA_NAME: _answers(_merges, scripts=("merges",)),
+    PROPOSAL_SCHEMA_NAME: _answers(_merges, scripts=("merges",), behaviours=(YES_TO_EVERYTHING,)),
     VERIFICATION_SCHEMA_NAME: _answers(_verdicts, behaviours=_VERIFIER),
-    TOPIC_PROPOSAL_SCHEMA_NAME: _answers(_topics, scripts=("topics",)),
+    TOPIC_PROPOSAL_SCHEMA_NAME: _answers(
+        _topics, scripts=("topics",), behaviours=(YES_TO_EVERYTHING,)
+    ),
     TOPIC_VERIFICATION_SCHEMA_NAME: _answers(_verdicts, behaviours=_VERIFIER),
 }

@@ -7,9 +7,12 @@ deterministic planner's). The model may only propose; locally, a topic
 stands when its memories were offered in one block (one scope), hold at least
 ``SUMMARY_MIN_CLAIMS`` distinct claims of at least two subjects, no summary
 holds them all already, and its name is the owner's own words: one to four
-words found together in one of its memories, with a content word among them,
-no more sensitive than the memories themselves and not shaped like an
-instruction. The name is the only text a model proposes, so it is classified
+words found together in one of its memories, with a content word among them
+that every one of its memories shares (compared by their stems, as recall
+compares words: "running" names "runs"), no more sensitive than the memories
+themselves and not shaped like an instruction. A name found in one memory
+only says nothing of the others ("hospital" over a bicycle, a doctor and a
+nurse). The name is the only text a model proposes, so it is classified
 on its own before it is stored or sent anywhere.
 """
 
@@ -18,6 +21,8 @@ from collections import Counter
 
 from memory.enums import Sensitivity
 from memory.screening import classify_sensitivity, looks_like_injection
+from memory.stemming import stem
+from memory.text import STOPWORDS, content_words
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.summaries import SUMMARY_MIN_CLAIMS, plan_topic_summary
 from reconsolidation.planning import statement_words
@@ -81,6 +86,15 @@ def _found_in(words, statement):
     )
 
 
+def _stems(text):
+    return {
+        stem(piece)
+        for word in content_words(text)
+        for piece in word.split("'")
+        if piece and piece not in STOPWORDS
+    }
+
+
 def label_decision(topic, views):
     """Why ``topic`` may not name a summary of ``views`` (a closed code), or ""."""
     words = topic_words(topic)
@@ -88,6 +102,9 @@ def label_decision(topic, views):
         return "label_invalid"
     if not any(_found_in(words, view.statement) for view in views):
         return "label_ungrounded"
+    label = _stems(" ".join(words))
+    if not all(label & _stems(view.statement) for view in views):
+        return "label_not_shared"
     if looks_like_injection(topic):
         return "label_instruction_shaped"
     unknown = -1

@@ -11,6 +11,7 @@ things, or visible to different assistants, are never summarised together.
 """
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
@@ -32,6 +33,26 @@ SUMMARY_MIN_CLAIMS = 3
 SUMMARY_MAX_CLAIMS = 12
 
 _NO_EVIDENCE = datetime.max.replace(tzinfo=UTC)
+# Kinds whose one-word entity may be a first name ("person:maya", "pet:miso").
+_FIRST_NAME_KINDS = frozenset({"person", "pet"})
+_CAPITALISED_WORD = re.compile(r"(?<![\w'’-])[A-Z][^\W_]*(?![\w-])")
+
+
+def may_be_first_name(shared, sources):
+    """Whether the shared subject ``shared`` names one word that ``sources`` write as a
+    name or hold as a person's or pet's key: anyone's first name, which does not tell
+    two people apart. "Maya" may be Maya Lopez in one memory and Maya Chen in the next;
+    "Maya Lopez", "the guitar" and "pottery" are more than a first name."""
+    name = shared.partition(":")[2]
+    if not name or "-" in name:
+        return False
+    for source in sources:
+        kind, _, entity = source.subject.partition(":")
+        if kind in _FIRST_NAME_KINDS and entity == name:
+            return True
+        if any(word.casefold() == name for word in _CAPITALISED_WORD.findall(source.statement)):
+            return True
+    return False
 
 
 def claim_fingerprint(subject, type, polarity, statement):
@@ -220,6 +241,11 @@ def plan_entity_summaries(sources, *, names=None, summarised=None):
     words of one compound ("ice cream") or one thing ("video game" within
     "game") name the same memories, and only the larger group is summarised
     (of two equal ones, the first name).
+
+    Person identity is never compressed away: a name that may be a first name alone
+    (``may_be_first_name``) gathers nothing, since two people can share it. A person's
+    memories are read together under their own subject (``person:maya-lopez``) or a
+    name of more than one word.
     """
     groups = {}
     for source in sources:
@@ -251,7 +277,7 @@ def plan_entity_summaries(sources, *, names=None, summarised=None):
         own = {}
         for source in group:
             own.setdefault(source.subject, []).append(source)
-        if len(own) < 2:
+        if len(own) < 2 or may_be_first_name(shared, group):
             continue
         contested = {subject for subject, beliefs in own.items() if contradicts(beliefs)}
         plan = _plan(shared, scope, group, contested)

@@ -23,6 +23,7 @@ from common.selectors.flags import flag_enabled
 from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
 from reconsolidation.models import Cursor, Lease, Lineage, Suppression
+from reconsolidation.planners.claim_parts import claim_parts, turns
 from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_entity_summaries, plan_summaries
 from reconsolidation.planning import (
@@ -163,15 +164,21 @@ def _contested_views(principal, views):
     """Live beliefs of the subjects among ``views`` that may hold a contradiction.
 
     A subject is read whole only when the slice holds a negative claim on it,
-    or when it is single-valued: reading every subject a slice touches would
-    reload popular subjects in every slice. A contradiction whose negative
-    side is not in this slice is found when the full scan reaches that side.
+    a claim that may turn another around (a negation in its words, "sold",
+    "distrusts"), or when it is single-valued: reading every subject a slice
+    touches would reload popular subjects in every slice. A contradiction whose
+    turning side is not in this slice is found when the full scan reaches that
+    side.
     """
     contested = {
         view.subject
         for view in views
         if view.subject
-        and (view.polarity == Polarity.NEGATIVE or view.subject in SINGLE_VALUED_SUBJECTS)
+        and (
+            view.polarity == Polarity.NEGATIVE
+            or view.subject in SINGLE_VALUED_SUBJECTS
+            or turns(claim_parts(view.statement))
+        )
     }
     return source_views(principal, subject__in=contested) if contested else []
 

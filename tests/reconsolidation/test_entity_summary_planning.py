@@ -105,3 +105,40 @@ def test_a_group_an_active_summary_of_another_name_holds_is_not_summarised_again
     )
     assert plan.subject == "entity:ice"
     assert plan.belief_ids == {11, 12, 13, 14}
+
+
+def test_two_people_who_share_a_first_name_are_never_summarised_together():
+    views = [
+        view(31, "person:maya-lopez", "User's sister Maya Lopez lives in Leeds."),
+        view(32, "person:maya-chen", "User's colleague Maya Chen reviewed the budget."),
+        view(33, "person:maya-lopez", "User went hiking with Maya."),
+        view(34, "person:maya-chen", "User's colleague Maya sent the report."),
+        view(35, "event:gave-book", "User gave Maya a book."),
+    ]
+
+    # "Maya" is in three memories of three subjects, and names two people.
+    assert [plan.subject for plan in plan_entity_summaries(views)] == []
+
+
+def test_a_first_name_alone_names_no_one_in_particular():
+    views = [
+        view(41, "event:hiking", "User went hiking with Maya."),
+        view(42, "event:gave-book", "User gave Maya a book."),
+        view(43, "person:maya", "Maya moved to Leeds."),
+    ]
+
+    assert plan_entity_summaries(views) == []
+
+
+def test_memories_that_name_one_person_by_full_name_are_summarised_together():
+    views = [
+        view(51, "person:maya-lopez", "Maya Lopez is User's sister."),
+        view(52, "event:hiking", "User went hiking with Maya Lopez."),
+        view(53, "event:gave-book", "User gave Maya Lopez a book."),
+        view(54, "person:maya-chen", "Maya Chen is User's colleague."),
+    ]
+
+    (plan,) = plan_entity_summaries(views)
+
+    assert plan.subject == "entity:maya-lopez"
+    assert plan.belief_ids == {51, 52, 53}

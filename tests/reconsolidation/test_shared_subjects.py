@@ -28,20 +28,32 @@ def derived(owner, kind):
         )
 
 
-def test_memories_of_different_subjects_naming_one_person_are_summarised_together(owner):
-    noted(owner, "User went hiking with Maya.", "event:hiking")
-    noted(owner, "User gave Maya a book.", "event:gave-book")
-    noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym")
+def test_memories_of_different_subjects_naming_one_person_by_full_name_are_summarised_together(
+    owner,
+):
+    noted(owner, "User went hiking with Maya Lopez.", "event:hiking")
+    noted(owner, "User gave Maya Lopez a book.", "event:gave-book")
+    noted(owner, "User met Maya Lopez at the climbing gym.", "event:climbing-gym")
     noted(owner, "User went hiking with Jonas.", "event:hiking-jonas")
 
     reconsolidation_pass(principal=owner)
 
     (summary,) = derived(owner, "summary")
-    assert summary.subject == "entity:maya"
+    assert summary.subject == "entity:maya-lopez"
     assert summary.statement == (
-        "About Maya: User went hiking with Maya; User gave Maya a book; "
-        "User met Maya at the climbing gym."
+        "About Maya Lopez: User went hiking with Maya Lopez; User gave Maya Lopez a book; "
+        "User met Maya Lopez at the climbing gym."
     )
+
+
+def test_memories_that_share_only_a_first_name_are_not_summarised_together(owner):
+    noted(owner, "User went hiking with Maya.", "event:hiking")
+    noted(owner, "User gave Maya a book.", "event:gave-book")
+    noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym")
+
+    reconsolidation_pass(principal=owner)
+
+    assert derived(owner, "summary") == []
 
 
 def test_different_names_and_pronouns_are_never_summarised_together(owner):
@@ -113,14 +125,14 @@ def test_a_summary_of_a_name_over_other_memories_replaces_the_earlier_one(owner)
     from reconsolidation.services.operations import Outcome, operations_apply
 
     first = [
-        noted(owner, "User went hiking with Maya.", "event:hiking"),
-        noted(owner, "User gave Maya a book.", "event:gave-book"),
-        noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym"),
+        noted(owner, "User went hiking with Maya Lopez.", "event:hiking"),
+        noted(owner, "User gave Maya Lopez a book.", "event:gave-book"),
+        noted(owner, "User met Maya Lopez at the climbing gym.", "event:climbing-gym"),
     ]
     later = [
-        noted(owner, "User cooked dinner for Maya.", "event:dinner"),
-        noted(owner, "User taught Maya to swim.", "event:swim"),
-        noted(owner, "User visited Maya in Porto.", "event:porto"),
+        noted(owner, "User cooked dinner for Maya Lopez.", "event:dinner"),
+        noted(owner, "User taught Maya Lopez to swim.", "event:swim"),
+        noted(owner, "User visited Maya Lopez in Porto.", "event:porto"),
     ]
 
     def apply(beliefs):
@@ -138,13 +150,13 @@ def test_a_summary_of_a_name_over_other_memories_replaces_the_earlier_one(owner)
 
 def test_a_subjects_summary_and_a_names_summary_over_one_memory_both_stand(owner):
     for statement in (
-        "User went hiking with Maya.",
+        "User went hiking with Maya Lopez.",
         "User goes hiking every Sunday.",
         "User bought hiking boots.",
     ):
         noted(owner, statement, "hobby:hiking")
-    noted(owner, "User gave Maya a book.", "event:gave-book")
-    noted(owner, "User met Maya at the climbing gym.", "event:climbing-gym")
+    noted(owner, "User gave Maya Lopez a book.", "event:gave-book")
+    noted(owner, "User met Maya Lopez at the climbing gym.", "event:climbing-gym")
 
     reconsolidation_pass(principal=owner)
     # The subject gains a memory: its summary is replaced, and nothing else.
@@ -153,7 +165,7 @@ def test_a_subjects_summary_and_a_names_summary_over_one_memory_both_stand(owner
         reconsolidation_pass(principal=owner)
 
     summaries = derived(owner, "summary")
-    assert sorted(summary.subject for summary in summaries) == ["entity:maya", "hobby:hiking"]
+    assert sorted(summary.subject for summary in summaries) == ["entity:maya-lopez", "hobby:hiking"]
     with principal_context(owner):
         replaced = DerivedMemory.objects.filter(owner=owner, status="invalidated")
         assert [summary.subject for summary in replaced] == ["hobby:hiking"]

@@ -440,7 +440,7 @@ def test_a_pass_resummarises_a_subject_when_a_belief_of_it_is_added(owner):
 
 
 def test_a_full_scan_reads_a_summarised_subject_once(owner):
-    for statement in WATCH_CLAIMS + ("User lost the watch once.", "User likes the watch face."):
+    for statement in WATCH_CLAIMS + ("User dropped the watch once.", "User likes the watch face."):
         remember(owner, statement, subject=WATCH, type="ownership")
 
     reads, completed = [], False

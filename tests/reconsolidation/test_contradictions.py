@@ -1,0 +1,73 @@
+"""Live memories of one subject that contradict each other get a notice: by their polarity,
+by a negation in their words, or by predicates that contrast, over the same object."""
+
+import pytest
+
+from common.principal import principal_context
+from reconsolidation.models import DerivedMemory
+from reconsolidation.planning import plan_notices
+from reconsolidation.services.passes import reconsolidation_pass
+from tests.memory.helpers import remember
+from tests.reconsolidation.test_entity_summary_planning import view
+
+
+def notices(*statements, subject="topic:x", polarities=None):
+    polarities = polarities or ["positive"] * len(statements)
+    views = [
+        view(pk, subject, statement, polarity=polarity)
+        for pk, (statement, polarity) in enumerate(zip(statements, polarities, strict=True), 1)
+    ]
+    return [sorted(plan.belief_ids) for plan in plan_notices(views)]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ("User likes coffee.", "User does not like coffee."),
+        ("User likes coffee.", "User doesn't like coffee anymore."),
+        ("User owns a red bicycle.", "User sold the red bicycle."),
+        ("User trusts the family doctor.", "User distrusts the family doctor."),
+        ("User likes jazz.", "User dislikes jazz."),
+        ("User works at the animal shelter.", "User volunteers at the animal shelter."),
+        ("User loves olives.", "User hates olives."),
+        ("User joined the chess club.", "User left the chess club."),
+        ("User bought a standing desk.", "User returned the standing desk."),
+        ("User started running.", "User stopped running."),
+    ],
+)
+def test_a_negated_or_contrasting_claim_on_the_same_object_is_a_contradiction(first, second):
+    assert notices(first, second) == [[1, 2]]
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        # Two things the owner likes, or a claim and its restatement.
+        ("User likes coffee.", "User likes tea."),
+        ("User likes coffee.", "User drinks coffee every morning."),
+        ("User owns a red bicycle.", "User owns the red bicycle."),
+        # Both say the owner has it no longer.
+        ("User no longer owns the red bicycle.", "User sold the red bicycle."),
+        # A denial of something else.
+        ("User does not like tea.", "User likes coffee."),
+    ],
+)
+def test_claims_that_agree_or_are_about_different_things_get_no_notice(first, second):
+    assert notices(first, second) == []
+
+
+def test_opposite_polarities_of_one_subject_still_contradict():
+    assert notices(
+        "User owns a BMW X3.", "User owns a BMW X3.", polarities=["positive", "negative"]
+    ) == [[1, 2]]
+
+
+def test_a_pass_notices_a_denial_written_with_positive_polarity(owner):
+    likes = remember(owner, "User likes coffee.", subject="food:coffee")
+    denies = remember(owner, "User does not like coffee.", subject="food:coffee")
+
+    reconsolidation_pass(principal=owner)
+
+    with principal_context(owner):
+        (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
+        assert set(notice.lineage.values_list("belief_id", flat=True)) == {likes.pk, denies.pk}
