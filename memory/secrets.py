@@ -123,10 +123,11 @@ _PATTERNS = [
     _compile(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)", 0),
     _compile(r"(?P<secret>\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})", 0),
     _compile(r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)", 0),
-    # A long opaque token: 32+ characters mixing letters and digits.
+    # A long opaque token: 32+ characters mixing letters and digits. Read from the start
+    # of a run only, so that a long run costs one pass, not one per position in it.
     _compile(
-        r"(?P<secret>\b(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])"
-        r"[A-Za-z0-9+/_-]{32,}\b)",
+        r"(?P<secret>(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])"
+        r"[A-Za-z0-9+/_-]{32,}(?![A-Za-z0-9+/_-]))",
         0,
     ),
     # "password is hunter2", "pw: Tr0ub4dor&3", "Passwort ist ...", "the password to the
