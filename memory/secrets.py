@@ -80,9 +80,11 @@ _NOT_A_VALUE = (
     r"secure|insecure|safe|easy|hard|simple|impossible|changed|reset|new|old|case|"
     r"in|on|at|under|with|without|inside|somewhere|something|nothing|anything|"
     r"being|getting|going|here|there|below|above|attached|none|unknown|forgotten|lost|"
-    r"sent|shared|broken|missing|blank|empty|fine|ok|okay|great|bad|good|\[redacted\])"
+    r"sent|shared|broken|missing|blank|empty|fine|ok|okay|great|bad|good)"
 )
 # A value: a quoted phrase, or a token up to whitespace without trailing punctuation.
+# ``[redacted]`` is one too: "the password is [redacted]" is still about a password, and
+# redacting it again changes nothing.
 _VALUE = (
     r"(?:\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|“[^”\n]{1,64}”|‘[^’\n]{1,64}’"
     r"|(?!" + _NOT_A_VALUE + r"(?=[\s.,;:!?)]|$))\S*?[^\s.,;:)\"'’”])"

@@ -34,3 +34,25 @@ def test_a_model_proposal_holding_a_secret_is_refused(owner):
     assert audit.rejection_reasons == {"secret": len(ECHOES)}
     with principal_context(owner):
         assert not Belief.objects.filter(owner=owner).exists()
+
+
+def test_a_model_proposal_about_a_redacted_secret_is_refused(owner):
+    # What the model was sent had the password redacted; it may say so, but not keep it.
+    session, (message,) = conversation(owner, "The password for my email is hunter2.")
+    extractor = ScriptedExtractor(
+        lambda request: [
+            candidate(
+                message,
+                "fact:email",
+                "User's email password is [redacted].",
+                type="fact",
+                proposer=PROPOSER_MODEL,
+            )
+        ]
+    )
+
+    audit = formation_consolidate(
+        principal=owner, session_id=session.public_id, extractor=extractor
+    )
+
+    assert audit.rejection_reasons == {"secret": 1}
