@@ -168,7 +168,7 @@ _PATTERNS = [
     _compile(
         r"\b(?:ssn|social (?:security|insurance) (?:number|no)|national insurance (?:number|no)|"
         r"ni (?:number|no)|nino|passport (?:number|no)|(?:driver'?s|driving) licen[cs]e "
-        r"(?:number|no)|tax (?:id|number)|steuer-?id|steuernummer|personalausweisnummer|dni|nie|"
+        r"(?:number|no)|tax (?:id|number)|steuer-?id|steuernummer|personalausweisnummer|dni|"
         r"nif|bsn|personnummer|numéro de sécurité sociale|codice fiscale|aadhaar|pesel|cpf)\b"
         rf"{_IS}?\s*#?\s*(?P<secret>(?:[A-Z]{{1,3}}[ -]?)?\d[\d -]{{3,18}}\d"
         r"(?:[ -]?[A-Z]{1,2})?)\b"
