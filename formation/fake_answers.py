@@ -6,6 +6,9 @@
 - ``ungrounded``: proposals naming people, places and numbers that no message says.
 - ``foreign``: proposals citing ids that are not among the messages sent.
 - ``injection``: a proposal whose statement is an instruction to the assistant.
+- ``secret_echo``: a proposal repeating the first password-like word of the messages
+  (letters and digits mixed), as a careless model would: "User uses the same password
+  everywhere, it is Sunshine2024." (that very password when none is left to echo).
 
 The behaviours every request shares (``malformed``, ``schema``, ``slow`` and the
 others) are the fake's own.
@@ -43,6 +46,17 @@ def _naive(event):
         }
 
 
+_PASSWORD_LIKE = re.compile(r"(?<!\S)(?=\S*\d)(?=\S*[A-Za-z])[^\s\[\]]{6,}?(?=[.,;]?(?:\s|$))")
+
+
+def _secret_echo(events):
+    for event in events:
+        found = _PASSWORD_LIKE.search(event.get("text", ""))
+        if found:
+            return found.group(0), event["id"]
+    return "Sunshine2024", events[0]["id"] if events else str(uuid.uuid4())
+
+
 def _proposals(request: FakeRequest) -> list[dict]:
     if "proposals" in request.scripts:
         return request.scripts["proposals"]
@@ -74,6 +88,17 @@ def _proposals(request: FakeRequest) -> list[dict]:
                 "source_ids": [first],
             }
         ]
+    if request.behaviour == "secret_echo":
+        password, source = _secret_echo(events)
+        return [
+            {
+                "type": "fact",
+                "subject": "fact:password",
+                "statement": f"User uses the same password everywhere, it is {password}.",
+                "polarity": "positive",
+                "source_ids": [source],
+            }
+        ]
     return [proposal for event in events for proposal in _naive(event)]
 
 
@@ -87,7 +112,7 @@ ANSWERS = {
         answer=_answer,
         malformed="Sure! Here are the memories: {proposals: [",
         off_schema={"memories": "User likes tea"},
-        behaviours=("ungrounded", "foreign", "injection"),
+        behaviours=("ungrounded", "foreign", "injection", "secret_echo"),
         scripts=("proposals",),
     )
 }

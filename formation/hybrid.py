@@ -22,7 +22,7 @@ from django.conf import settings
 
 from accounts.selectors import model_processing_allowed
 from memory.enums import AuthorKind, EventType
-from memory.screening import looks_like_injection, redact_secrets
+from memory.screening import looks_like_injection
 from memory.text import claim_fingerprint
 from providers import ledger
 from providers.client import ProviderError, complete, request_bytes
@@ -32,6 +32,7 @@ from providers.egress import (
     egress_rules,
     item_allowed,
     message_item,
+    outgoing_text,
     residency_allowed,
 )
 
@@ -108,7 +109,7 @@ def _trusted_messages(request, rules):
             message_item(message.text, scope=request.scope), rules
         ):
             continue
-        sent.append((message.id, redact_secrets(message.text)))
+        sent.append((message.id, outgoing_text(message.text)))
     return sent
 
 
@@ -125,7 +126,7 @@ def _known_view(request, rules):
         statement = belief.statement
         if looks_like_injection(statement):
             statement = BLOCKED
-        view.append((belief.subject, str(belief.type), redact_secrets(statement)))
+        view.append((belief.subject, str(belief.type), outgoing_text(statement)))
         if len(view) == KNOWN_VIEW:
             break
     return view

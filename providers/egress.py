@@ -6,8 +6,8 @@ residencies anything may be sent to (``REVERIE_EGRESS["residency"]``). An item
 is sent only when the provider's residency is pinned and some rule allows the
 item on all three counts. Messages are classified by the sensitivity
 classifier that formation uses; a sensitive message counts as local, as the
-memory formed from it would. Whatever is sent has its secret-shaped spans
-redacted first (``formation.gates.redact_secrets``).
+memory formed from it would. Whatever is sent has its secrets redacted first
+(``outgoing_text``), in whatever wording or script they were written.
 """
 
 from dataclasses import dataclass
@@ -17,7 +17,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from core.scopes import is_valid_scope
 from memory.enums import Portability, Sensitivity
-from memory.screening import classify_sensitivity
+from memory.screening import classify_sensitivity, redact_secrets
 
 _DIMENSIONS = ("sensitivity", "portability", "scope")
 
@@ -84,3 +84,9 @@ def item_allowed(item, rules):
         and any(_scope_matches(pattern, item.scope) for pattern in rule["scope"])
         for rule in rules
     )
+
+
+def outgoing_text(text):
+    """``text`` as it may leave for a provider: every secret in it replaced by
+    ``[redacted]``, a password in a message as much as one an older memory kept."""
+    return redact_secrets(text)

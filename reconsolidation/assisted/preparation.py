@@ -23,13 +23,14 @@ from accounts.selectors import model_processing_allowed
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES, AuthorKind, EventType, Portability, Sensitivity
 from memory.models import Belief, BeliefSource
-from memory.screening import looks_like_injection, redact_secrets
+from memory.screening import looks_like_injection
 from providers.client import request_bytes
 from providers.egress import (
     EgressItem,
     egress_rules,
     item_allowed,
     message_item,
+    outgoing_text,
     residency_allowed,
 )
 from reconsolidation.models import DerivedMemory, Lineage
@@ -195,7 +196,7 @@ def _excerpts(principal, views, rules, excluded):
         ):
             excluded["message_egress_denied"] += 1
         else:
-            found.setdefault(belief_id, []).append(redact_secrets(text))
+            found.setdefault(belief_id, []).append(outgoing_text(text))
     return {pk: tuple(dict.fromkeys(texts)) for pk, texts in found.items()}
 
 
@@ -215,7 +216,7 @@ def sendable_items(principal, views, rules, excluded):
         if view.pk not in excerpts:
             excluded["no_owner_message"] += 1
             continue
-        leaving[view.pk] = (redact_secrets(view.statement), excerpts[view.pk])
+        leaving[view.pk] = (outgoing_text(view.statement), excerpts[view.pk])
     return leaving
 
 

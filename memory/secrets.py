@@ -1,0 +1,270 @@
+"""Secrets in what people write: passwords and PINs in everyday wording and several
+languages, keys and tokens, card numbers, national ids, bank accounts and Wi-Fi keys.
+
+Text is read after normalisation (compatibility forms folded, Cyrillic and Greek letters
+that look Latin read as Latin, invisible characters dropped), so ``pаssword`` with a
+Cyrillic ``а`` or a zero-width space inside a password hides nothing. Redaction maps
+what it finds back onto the original text and replaces the secret there, invisible
+characters included. Pure functions of text; ``memory.screening`` re-exports them.
+"""
+
+import re
+import unicodedata
+
+REDACTED = "[redacted]"
+
+# -- normalisation ------------------------------------------------------------------
+
+# Letters of other scripts that pass for Latin ones in a word like "password".
+_CONFUSABLES = str.maketrans(
+    {
+        # Cyrillic
+        "а": "a", "в": "b", "е": "e", "к": "k", "м": "m", "н": "h", "о": "o", "р": "p",
+        "с": "c", "т": "t", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "ԁ": "d",
+        "һ": "h", "ԛ": "q", "ԝ": "w", "ӏ": "l",
+        "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+        "С": "C", "Т": "T", "У": "Y", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ԁ": "D",
+        "Һ": "H", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
+        # Greek
+        "α": "a", "ε": "e", "ι": "i", "κ": "k", "ν": "v", "ο": "o", "ρ": "p", "τ": "t",
+        "υ": "u", "χ": "x",
+        "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M",
+        "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    }
+)  # fmt: skip
+
+
+def _invisible(char):
+    # Format characters: zero-width spaces and joiners, soft hyphens, bidi marks.
+    return unicodedata.category(char) == "Cf"
+
+
+def _clusters(text):
+    """(start, end) of each character with the combining marks that follow it."""
+    start = 0
+    for index in range(1, len(text) + 1):
+        if index == len(text) or not unicodedata.combining(text[index]):
+            yield start, index
+            start = index
+
+
+def _normalised(text):
+    """The text secrets are read in, and for each of its characters the (start, end) of
+    the original characters it came from."""
+    chars, origins = [], []
+    for start, end in _clusters(text):
+        cluster = "".join(char for char in text[start:end] if not _invisible(char))
+        if not cluster:
+            continue
+        folded = unicodedata.normalize("NFKC", cluster).translate(_CONFUSABLES)
+        for char in folded:
+            if _invisible(char):
+                continue
+            chars.append(char)
+            origins.append((start, end))
+    return "".join(chars), origins
+
+
+def normalise(text):
+    """``text`` as secrets are read in it."""
+    return _normalised(text)[0]
+
+
+# -- what a secret looks like ---------------------------------------------------------
+
+# Words that say something about a secret without being one ("my password is too long").
+_NOT_A_VALUE = (
+    r"(?:a|an|the|my|your|his|her|our|their|its|this|that|these|those|it|which|what|"
+    r"same|different|weak|strong|long|short|too|very|so|not|never|still|now|also|just|"
+    r"already|required|needed|wrong|incorrect|correct|right|expired|saved|stored|written|"
+    r"secure|insecure|safe|easy|hard|simple|impossible|changed|reset|new|old|case|"
+    r"in|on|at|under|with|without|inside|somewhere|something|nothing|anything|"
+    r"being|getting|going|here|there|below|above|attached|none|unknown|forgotten|lost|"
+    r"sent|shared|broken|missing|blank|empty|fine|ok|okay|great|bad|good)"
+)
+# A value: a quoted phrase, or a token up to whitespace without trailing punctuation.
+# ``[redacted]`` is one too: "the password is [redacted]" is still about a password, and
+# redacting it again changes nothing.
+_VALUE = (
+    r"(?:\"[^\"\n]{1,64}\"|'[^'\n]{1,64}'|“[^”\n]{1,64}”|‘[^’\n]{1,64}’"
+    r"|(?!" + _NOT_A_VALUE + r"(?=[\s.,;:!?)]|$))\S*?[^\s.,;:)\"'’”])"
+    r"(?=[.,;:)\"'’”]*(?:\s|$))"
+)
+# A token that can only be a password or code: letters and digits mixed, six or more.
+_SHAPED = r"(?=\S*\d)(?=\S*[^\W\d_])\S{5,}[^\s.,;:)\"'’”]"
+
+_PASSWORD = (
+    r"(?:pass(?:word|code|phrase)s?|passwd|pwd|pw|passwort|kennwort|mot de passe|mdp|"
+    r"contrase(?:ñ|n)a|clave de acceso|senha|wachtwoord|lösenord|salasana|hasło|"
+    r"api[ _-]?key|secret[ _-]?key|client[ _-]?secret|(?:access|auth|bearer)[ _-]?token|"
+    r"security code|(?:wi-?fi|wlan|wpa2?|network|router)[ -]?(?:key|code|schlüssel))"
+)
+_PIN = r"(?:pin(?:[ -]?(?:code|number|nummer|no))?|code pin|geheimzahl|cvv2?|cvc2?)"
+# What the secret belongs to, between the word and its value ("for my email",
+# "für das Online-Banking", "del correo"): a short phrase after a preposition, never a
+# noun of its own ("password manager is great" says nothing secret).
+_FOR = (
+    r"(?:\s+(?:for|to|of|on|at|in|für|von|zum|zur|pour|du|de|del|para|de la)\s+"
+    r"(?:[\w.@'’-]+\s+){0,3}?[\w.@'’-]+)?"
+)
+_IS = r"(?:\s+(?:is|was|ist|lautet|est|es|é|är|=)\s+|\s*[:=]\s*|\s*[-–]\s+)"
+_MINE = r"(?:my|our|the|his|her|their|mein|meine|mon|ma|mi|meu|minha|mijn)"
+
+
+def _compile(pattern, flags=re.IGNORECASE):
+    return re.compile(pattern, flags)
+
+
+# Each pattern marks the secret as its "secret" group; redaction replaces that group.
+_PATTERNS = [
+    # Provider keys and tokens with recognisable shapes.
+    _compile(r"(?P<secret>\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9]{16,})", 0),
+    _compile(r"(?P<secret>\bAKIA[0-9A-Z]{16}\b)", 0),
+    _compile(r"(?P<secret>\bgh[pousr]_[A-Za-z0-9]{30,}\b)", 0),
+    _compile(r"(?P<secret>\bxox[abpr]-[A-Za-z0-9-]{10,})", 0),
+    _compile(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)", 0),
+    _compile(r"(?P<secret>\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})", 0),
+    _compile(r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)", 0),
+    # A long opaque token: 32+ characters mixing letters and digits. Read from the start
+    # of a run only, so that a long run costs one pass, not one per position in it.
+    _compile(
+        r"(?P<secret>(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])"
+        r"[A-Za-z0-9+/_-]{32,}(?![A-Za-z0-9+/_-]))",
+        0,
+    ),
+    # "password is hunter2", "pw: Tr0ub4dor&3", "Passwort ist ...", "the password to the
+    # wifi is ...", "mot de passe : ...".
+    _compile(rf"\b{_PASSWORD}\b{_FOR}{_IS}(?P<secret>{_VALUE})"),
+    # "password Winter2025", "pw Tr0ub4dor&3": nothing between, but a value of the shape.
+    _compile(rf"\b{_PASSWORD}\s+(?P<secret>{_SHAPED})"),
+    # "pass: qwerty123": the short word only with a colon or an equals sign.
+    _compile(rf"\bpass\s*[:=]\s*(?P<secret>{_VALUE})"),
+    # "Sunshine2024 is my password", "Geheim123 ist mein Passwort".
+    _compile(
+        rf"(?<!\S)(?P<secret>{_VALUE})\s+(?:is|was|ist|est|es|é)\s+{_MINE}\s+(?:[\w-]+\s+){{0,2}}?"
+        rf"{_PASSWORD}\b(?!\s+(?:manager|reset|policy|hint|generator)\b)"
+    ),
+    # "the same password everywhere, it is Sunshine2024".
+    _compile(
+        rf"\b{_PASSWORD}\b[^.!?\n]{{0,60}}?\b(?:it|which|that)(?:'s|’s|\s+is|\s+was)\s+"
+        rf"(?:(?:just|simply|still|always)\s+)?(?P<secret>{_SHAPED}|\"[^\"\n]{{1,64}}\")"
+    ),
+    # "My PIN is 4821", "card pin 0712", "code PIN : 8841", "7391 is my PIN".
+    _compile(rf"\b{_PIN}\b{_FOR}(?:{_IS}|\s+#?\s*)(?P<secret>\d{{3,12}})\b"),
+    _compile(rf"(?<![\d.,])(?P<secret>\d{{3,12}})\s+(?:is|was|ist|est|es)\s+{_MINE}\s+{_PIN}\b"),
+    # A Wi-Fi network's key named after the network ("Wi-Fi is HomeNet and the key: ...").
+    _compile(
+        rf"\bwi-?fi\b[^.!?\n]{{0,40}}?\b(?:key|code|pass\w*|pw)\s*(?:is|:|=)\s*(?P<secret>{_VALUE})"
+    ),
+    # "alice99 / Sunshine2024!": a user name and a password.
+    _compile(
+        r"(?<![\w/])[A-Za-z][\w.@+-]{2,31}\s*/\s*"
+        r"(?P<secret>(?=\S*\d)(?=\S*[A-Za-z])(?=\S*(?:[^\w\s]|[A-Z]))[^\s/]{8,64})"
+        r"(?=[.,;)]*(?:\s|$))",
+        0,
+    ),
+    # National ids by their names ("social security number 219 09 9999", "passport
+    # number is 533380006", "NI number AB 12 34 56 C").
+    _compile(
+        r"\b(?:ssn|social (?:security|insurance) (?:number|no)|national insurance (?:number|no)|"
+        r"ni (?:number|no)|nino|passport (?:number|no)|(?:driver'?s|driving) licen[cs]e "
+        r"(?:number|no)|tax (?:id|number)|steuer-?id|steuernummer|personalausweisnummer|dni|"
+        r"nif|bsn|personnummer|numéro de sécurité sociale|codice fiscale|aadhaar|pesel|cpf)\b"
+        rf"{_IS}?\s*#?\s*(?P<secret>(?:[A-Z]{{1,3}}[ -]?)?\d[\d -]{{3,18}}\d"
+        r"(?:[ -]?[A-Z]{1,2})?)\b"
+    ),
+    # US social security numbers; area 000, 666 and 9xx are never issued.
+    _compile(r"(?P<secret>\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b)", 0),
+    # UK national insurance numbers.
+    _compile(
+        r"(?P<secret>\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
+        r" ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b)",
+        0,
+    ),
+    # Italian tax codes.
+    _compile(r"(?P<secret>\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b)", 0),
+    # Bank accounts by their names: "account number 12345678", "sort code 12-34-56",
+    # "routing number 021000021", "Kontonummer ist ...", "BSB 062-000".
+    _compile(
+        r"\b(?:(?:bank )?account(?: (?:number|no|#))?|acct(?: no)?|a/c|kontonummer|"
+        r"numéro de compte|número de cuenta|rekeningnummer|routing(?: (?:number|no))?|"
+        r"sort code|bsb)\b"
+        rf"{_IS}?\s*#?\s*(?P<secret>\d[\d -]{{4,22}}\d)\b"
+    ),
+]
+_NAMED_ID = re.compile(r"\b(?i:iban)\b\s*:?\s*(?P<secret>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8})")
+_IBAN_RE = re.compile(r"\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b")
+_CARD_RE = re.compile(r"(?<![\d.])\d(?:[ .-]?\d){12,18}(?![\d])")
+_DNI_RE = re.compile(r"\b(\d{8})-?([A-Z])\b|\b([XYZ])-?(\d{7})-?([A-Z])\b")
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+
+
+def _luhn_valid(digits):
+    total = 0
+    for index, char in enumerate(reversed(digits)):
+        value = int(char)
+        if index % 2:
+            value *= 2
+            if value > 9:
+                value -= 9
+        total += value
+    return total % 10 == 0
+
+
+def _iban_valid(text):
+    compact = text.replace(" ", "").upper()
+    if not 15 <= len(compact) <= 34:
+        return False
+    moved = compact[4:] + compact[:4]
+    return int("".join(str(int(char, 36)) for char in moved)) % 97 == 1
+
+
+def _spans(text):
+    """(start, end) in ``text`` (normalised) of every secret it holds."""
+    for pattern in _PATTERNS:
+        for match in pattern.finditer(text):
+            yield match.span("secret")
+    for match in _NAMED_ID.finditer(text):
+        yield match.span("secret")
+    for match in _IBAN_RE.finditer(text):
+        if _iban_valid(match.group(0)):
+            yield match.span()
+    for match in _CARD_RE.finditer(text):
+        digits = re.sub(r"\D", "", match.group(0))
+        if _luhn_valid(digits):
+            yield match.span()
+    for match in _DNI_RE.finditer(text):
+        if match.group(1):
+            number, letter = int(match.group(1)), match.group(2)
+        else:
+            number = int(str("XYZ".index(match.group(3))) + match.group(4))
+            letter = match.group(5)
+        if _DNI_LETTERS[number % 23] == letter:
+            yield match.span()
+
+
+def contains_secret(text):
+    """Credentials, keys, card numbers and the like, which memory must never keep."""
+    return next(_spans(normalise(text)), None) is not None
+
+
+def redact_secrets(text):
+    """``text`` with every secret in it replaced by ``[redacted]``."""
+    normalised, origins = _normalised(text)
+    spans = sorted(
+        (origins[start][0], origins[end - 1][1]) for start, end in _spans(normalised) if end > start
+    )
+    if not spans:
+        return text
+    merged = [list(spans[0])]
+    for start, end in spans[1:]:
+        if start <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    pieces, cursor = [], 0
+    for start, end in merged:
+        pieces += [text[cursor:start], REDACTED]
+        cursor = end
+    pieces.append(text[cursor:])
+    return "".join(pieces)

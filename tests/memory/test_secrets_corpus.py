@@ -1,0 +1,94 @@
+"""One corpus of secrets in everyday wording and of near misses drives every path a secret
+could take: the screening itself, the owner's explicit writes, formation from messages, and
+what recall shows an assistant. Egress to a provider is tested over the same corpus in
+``tests/providers/test_secret_egress.py``."""
+
+import pytest
+
+from common.principal import principal_context
+from formation.services import formation_consolidate
+from memory.models import Belief, BeliefSource
+from memory.screening import contains_secret, redact_secrets
+from memory.selectors.recall import recall
+from tests.api.conftest import client_for
+
+from .helpers import conversation, remember
+from .secrets_corpus import ALL, LINES, NEAR_MISSES, SECRETS, left_in
+
+
+def test_the_corpus_holds_secrets_and_near_misses_in_numbers():
+    secrets = [line for line in LINES if line["secret"]]
+    assert len(secrets) >= 40 and len(LINES) - len(secrets) >= 40
+    assert all(line["values"] and line["note"] for line in secrets)
+
+
+@pytest.mark.parametrize("line", ALL)
+def test_screening_tells_a_secret_from_a_near_miss(line):
+    assert contains_secret(line["text"]) is line["secret"]
+
+
+@pytest.mark.parametrize("line", SECRETS)
+def test_redaction_removes_the_secret_itself(line):
+    redacted = redact_secrets(line["text"])
+
+    assert left_in(redacted, line) == []
+    assert "[redacted]" in redacted
+    assert redact_secrets(redacted) == redacted
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_redaction_leaves_a_near_miss_as_it_is(line):
+    assert redact_secrets(line["text"]) == line["text"]
+
+
+@pytest.mark.parametrize("line", SECRETS)
+def test_an_explicit_memory_holding_a_secret_is_refused(owner, line):
+    api = client_for(owner)
+
+    response = api.post("/api/v1/memories", {"statement": line["text"]}, format="json")
+
+    error = response.json()["error"]
+    assert (response.status_code, error["code"]) == (400, "validation_error")
+    assert error["details"] == {"field": "statement", "reason": "secret"}
+    assert api.get("/api/v1/memories").json()["results"] == []
+
+
+@pytest.mark.parametrize("line", NEAR_MISSES)
+def test_an_explicit_near_miss_is_not_refused_as_a_secret(owner, line):
+    response = client_for(owner).post(
+        "/api/v1/memories", {"statement": line["text"]}, format="json"
+    )
+
+    assert response.status_code == 201, response.json()
+
+
+@pytest.mark.parametrize("line", ALL)
+def test_formation_from_a_message_forms_nothing_secret(owner, line):
+    session, _ = conversation(owner, line["text"])
+
+    formation = formation_consolidate(principal=owner, session_id=session.public_id)
+
+    with principal_context(owner):
+        statements = list(Belief.objects.values_list("statement", flat=True))
+        excerpts = list(BeliefSource.objects.values_list("excerpt", flat=True))
+    assert not any(contains_secret(statement) for statement in statements)
+    assert not any(left_in(text, line) for text in statements + excerpts)
+    if not line["secret"]:
+        assert "secret" not in formation.rejection_reasons
+
+
+@pytest.mark.parametrize("line", SECRETS)
+def test_recall_never_shows_a_secret_a_message_said_or_an_older_memory_kept(owner, line):
+    conversation(owner, line["text"])
+    legacy = remember(owner, "User keeps a note.")
+    with principal_context(owner):
+        # Written before today's gates: what is stored is not trusted either.
+        Belief.objects.filter(pk=legacy.pk).update(statement=line["text"])
+
+    result = recall(principal=owner, query=line["text"], include=["messages"])
+
+    shown = [item.text for item in result.items] + [
+        source.excerpt for item in result.items for source in item.sources
+    ]
+    assert result.items
+    assert not any(left_in(text, line) for text in shown)
