@@ -1,6 +1,6 @@
 """Grounding: a model's proposal stands only on what one clause of a cited message says.
 
-Of the cited messages' clauses (sentences, cut at semicolons and dashes), the one
+Of the cited messages' clauses (their sentences), the one
 that covers the most of the proposal is its clause, and every check is against
 that clause alone, never the rest of the message or another message:
 
@@ -25,7 +25,9 @@ from dataclasses import dataclass
 from memory.stemming import stem
 from memory.text import STOPWORDS, words
 
-_CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+|\s*;\s*|\s+[-–—]\s+")
+# Sentences: a dash or a semicolon joins what one sentence says ("I went to London
+# a few years ago - it was like walking into a film").
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?])\s+|\n+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 # The statement templates' own words, which a clause need not say: the owner, the
 # name a thing is given, and the negative templates' "no longer owns" for "sold".

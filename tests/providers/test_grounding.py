@@ -61,7 +61,7 @@ def test_the_owner_is_user_in_statements_without_being_named_in_messages():
         ),
         # Nor across messages.
         ("pet:cats", "User adopted two cats in Lisbon.", ["We adopted two cats.", "Lisbon!"]),
-        ("pet:cats", "User adopted two cats in 2023.", ["We adopted two cats; 2023 was hard."]),
+        ("pet:cats", "User adopted two cats in 2023.", ["We adopted two cats. 2023 was hard."]),
     ],
 )
 def test_every_content_word_name_and_number_is_in_one_clause(subject, statement, texts):
