@@ -1,8 +1,8 @@
 """Grounding: a model's proposal stands only on what one clause of a cited message says.
 
-Of the cited messages' clauses (their sentences), the one
-that covers the most of the proposal is its clause, and every check is against
-that clause alone, never the rest of the message or another message:
+A clause is a sentence of a cited message. The one that covers the most of the
+proposal is its clause, and every check is against that clause alone, never the
+rest of the message or another message:
 
 - every content word of the subject's entity and of the statement (names
   whatever their case included) is a word of the clause, compared by their

@@ -443,6 +443,11 @@ def model_memory(owner, fake_provider, subject, statement, *texts):
     return memories(owner)[statement]
 
 
+def reread(principal, belief):
+    with principal_context(principal):
+        return Belief.objects.get(pk=belief.pk)
+
+
 def last_extraction(principal):
     with principal_context(principal):
         return ExtractionAudit.objects.filter(owner=principal).latest("id")
@@ -465,7 +470,7 @@ def test_a_negation_citing_an_unrelated_clause_retracts_nothing(
 
     consolidate(owner, session)
 
-    metric.refresh_from_db()
+    metric = reread(owner, metric)
     assert metric.status != "retracted"
     assert "User no longer prefers metric units." not in memories(owner)
     assert last_extraction(owner).returned_count == 1
@@ -500,7 +505,7 @@ def test_a_clause_that_ends_nothing_grounds_no_retraction(
 
     consolidate(owner, session)
 
-    bmw.refresh_from_db()
+    bmw = reread(owner, bmw)
     assert bmw.status != "retracted"
     assert last_extraction(owner).dropped == {reason: 1}
 
@@ -521,7 +526,7 @@ def test_a_clause_that_says_the_ending_grounds_the_retraction(
 
     consolidate(owner, session)
 
-    bmw.refresh_from_db()
+    bmw = reread(owner, bmw)
     assert bmw.status == "retracted"
 
 
@@ -545,7 +550,7 @@ def test_a_plan_grounds_nothing_that_would_replace_a_memory(
 
     consolidate(owner, session)
 
-    home.refresh_from_db()
+    home = reread(owner, home)
     assert home.status != "superseded"
     assert last_extraction(owner).dropped == {"not_asserted": 1}
 
@@ -566,7 +571,7 @@ def test_an_invented_claim_on_a_known_subject_supersedes_nothing(
 
     consolidate(owner, session)
 
-    miso.refresh_from_db()
+    miso = reread(owner, miso)
     assert miso.status != "superseded"
     assert not any("hates" in statement for statement in memories(owner))
     audit = last_extraction(owner)
