@@ -52,12 +52,13 @@ _ENDING_VERB = (
     r"broke|split\w*|divorc\w*|replac\w*|switch\w*)"
 )
 _NEGATED_ENDING = re.compile(_NEGATION + r"\s+(?:\w+\s+)?" + _ENDING_VERB)
+# Only words that end something whatever follows: not "left" ("left the car at my
+# mum's"), "moved" ("moved the car to the garage") or "returned" ("returned from Rome").
 _ENDING_CUE = re.compile(
     _NEGATION + r"|\b(?:no more|anymore|any more|none|used to|former(?:ly)?|ex-|"
-    r"sold|gave|given|got rid|quit|stopped|ended|left|moved|broke up|split up|divorced|"
-    r"lost|passed away|died|ran away|retired|cancell?ed|dropped|returned|traded|donated|"
-    r"crashed|totall?ed|wrecked|stolen|uninstalled|unsubscribed|deleted|replaced|"
-    r"switched|gone)\b"
+    r"sold|gave|given|got rid|quit|stopped|ended|moved out|moved away|broke up|split up|"
+    r"divorced|lost|passed away|died|ran away|retired|cancell?ed|traded|donated|"
+    r"totall?ed|wrecked|stolen|uninstalled|unsubscribed|deleted)\b"
 )
 # Questions, conditions, suppositions and plans: the clause says what might be.
 # Matched case-sensitively once the clause's first letter is lowered, so that "in

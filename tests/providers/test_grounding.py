@@ -93,6 +93,8 @@ def test_a_statement_one_clause_says_is_grounded(subject, statement, texts):
         ("I don't have the BMW X3 anymore.", ""),
         ("We finally got rid of the BMW X3.", ""),
         ("The BMW X3 is parked outside.", "no_ending"),
+        ("I left the BMW X3 at my mum's.", "no_ending"),
+        ("I moved the BMW X3 to the garage.", "no_ending"),
         ("I didn't sell the BMW X3 after all.", "no_ending"),
         ("I'm thinking about whether I should sell the BMW X3.", "no_ending"),
         ("If I sold the BMW X3, I would buy a boat.", "not_asserted"),
