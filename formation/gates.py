@@ -10,6 +10,8 @@ import re
 from memory.enums import Portability, Sensitivity
 from memory.screening import contains_secret, looks_like_injection
 
+from .instructions import refused_family
+
 # -- transient details -----------------------------------------------------------
 
 _TRANSIENT_RE = re.compile(
@@ -33,15 +35,18 @@ def is_transient(text):
 def content_rejection(candidate, source_texts):
     """The first content gate ``candidate`` fails, as a reason code; None when it passes.
 
-    The statement is checked for secrets, injection and transient details.
-    Sources are checked for injection too: a message that tries to instruct
-    the assistant forms no memory at all.
+    The statement is checked for secrets, injection, instructions, roles and
+    access (``formation.instructions``) and transient details. Sources are
+    checked for injection too: a message that tries to instruct the assistant
+    forms no memory at all.
     """
     statement = candidate.statement
     if contains_secret(statement):
         return "secret"
     if looks_like_injection(statement) or any(looks_like_injection(t) for t in source_texts):
         return "injection"
+    if refused_family(statement):
+        return "instruction"
     if is_transient(statement):
         return "transient"
     if candidate.portability not in Portability.values:

@@ -6,8 +6,9 @@ owner's own messages and at most 100 known memories, when the owner has not
 opted out and the egress policy allows each item sent; everything else
 (including every failure of the call) falls back to the deterministic result.
 A model proposal is added only when it cites messages that were sent and is
-grounded in them (``formation.grounding``); the formation service then
-applies every check it applies to any proposal.
+grounded in one clause of them (``formation.grounding``): a clause that asks, supposes
+or plans grounds nothing that would retract or replace a memory the owner has. The
+formation service then applies every check it applies to any proposal.
 
 Budget of one attempt: one call, 65,536 input bytes (a larger request is never
 sent), 16,384 reported input tokens, 4,096 output tokens, $0.25, 60 s and 256
@@ -21,9 +22,9 @@ from decimal import Decimal
 from django.conf import settings
 
 from accounts.selectors import model_processing_allowed
-from memory.enums import AuthorKind, EventType
+from memory.enums import AuthorKind, EventType, Polarity
 from memory.screening import looks_like_injection
-from memory.text import claim_fingerprint
+from memory.text import claim_fingerprint, normalise_statement
 from providers import ledger
 from providers.client import ProviderError, complete, request_bytes
 from providers.config import provider_config
@@ -267,6 +268,9 @@ class HybridExtractor:
     def _grounded(self, request, proposals, sent, deterministic):
         """The model proposals to add, and {"reason": count} of those left out."""
         known = {claim_fingerprint(c.subject, c.statement) for c in deterministic}
+        held = {}
+        for belief in request.known:
+            held.setdefault(belief.subject, set()).add(normalise_statement(belief.statement))
         added, dropped = [], {}
         for proposal in proposals:
             reason = ""
@@ -280,6 +284,11 @@ class HybridExtractor:
                     subject=proposal["subject"],
                     statement=proposal["statement"],
                     cited_texts=[sent[source] for source in sources],
+                    negative=proposal["polarity"] == Polarity.NEGATIVE,
+                    replaces=bool(
+                        held.get(proposal["subject"], set())
+                        - {normalise_statement(proposal["statement"])}
+                    ),
                 )
             fingerprint = claim_fingerprint(proposal["subject"], proposal["statement"])
             if not reason and fingerprint in known:

@@ -1,31 +1,41 @@
-"""The Porter stemmer recall's full-text indexes use, in Python: "running" and "runs" are "run".
+"""The Porter stemmer, as recall's full-text indexes apply it, for comparing words in Python.
 
-SQLite's FTS5 ``porter`` tokenizer applies Martin Porter's original algorithm
-to each word, and PostgreSQL's english configuration applies its successor;
-both meet on everyday words. Rules that compare words the way recall finds
-them (does this memory share a word with that name?) stem with this. Pure.
+SQLite's FTS5 tables are built with the ``porter`` tokenizer and PostgreSQL's with
+the english configuration; a rule that says "the same word" where recall would
+(grounding a proposal in a message, for one) stems with this. It follows Martin
+Porter's reference implementation, which FTS5 ports: "preferred" and "prefers"
+meet "prefer", "lives" and "living" meet "live", "cats" meets "cat". Words of
+fewer than three letters, and words holding anything but ASCII letters, are
+left as they are.
 """
 
+import re
+
+_ASCII_WORD = re.compile(r"[a-z]+")
 _VOWELS = frozenset("aeiou")
 
 
 def _consonant(word, i):
-    letter = word[i]
-    if letter in _VOWELS:
+    if word[i] in _VOWELS:
         return False
-    if letter == "y":
+    if word[i] == "y":
         return i == 0 or not _consonant(word, i - 1)
     return True
 
 
 def _measure(stem):
-    """Porter's m: the number of vowel-consonant sequences in ``stem``."""
-    count, previous_vowel = 0, False
-    for i in range(len(stem)):
-        vowel = not _consonant(stem, i)
-        if previous_vowel and not vowel:
-            count += 1
-        previous_vowel = vowel
+    """Porter's m: how many vowel-consonant sequences ``stem`` has."""
+    count, i, n = 0, 0, len(stem)
+    while i < n and _consonant(stem, i):
+        i += 1
+    while i < n:
+        while i < n and not _consonant(stem, i):
+            i += 1
+        if i == n:
+            break
+        count += 1
+        while i < n and _consonant(stem, i):
+            i += 1
     return count
 
 
@@ -38,23 +48,60 @@ def _double_consonant(word):
 
 
 def _cvc(word):
-    """Consonant-vowel-consonant at the end, the last not w, x or y ("hop", not "snow")."""
+    """Consonant, vowel, consonant at the end, the last not w, x or y ("hop", not "snow")."""
+    if len(word) < 3:
+        return False
+    n = len(word)
     return (
-        len(word) >= 3
-        and _consonant(word, len(word) - 3)
-        and not _consonant(word, len(word) - 2)
-        and _consonant(word, len(word) - 1)
+        _consonant(word, n - 3)
+        and not _consonant(word, n - 2)
+        and _consonant(word, n - 1)
         and word[-1] not in "wxy"
     )
 
 
-def _replace(word, rules, condition):
-    """The first rule whose suffix ends ``word`` decides: its replacement when the stem
-    before it meets ``condition``, else the word unchanged."""
-    for suffix, replacement in rules:
-        if word.endswith(suffix):
-            stem = word[: len(word) - len(suffix)]
-            return stem + replacement if condition(stem) else word
+def _replace(word, suffix, replacement, minimum):
+    """``word`` with ``suffix`` replaced when what precedes it has a measure above
+    ``minimum``; None when ``word`` does not end in ``suffix``."""
+    if not word.endswith(suffix):
+        return None
+    stem = word[: len(word) - len(suffix)]
+    return stem + replacement if _measure(stem) > minimum else word
+
+
+def _step1a(word):
+    if word.endswith("sses"):
+        return word[:-2]
+    if word.endswith("ies"):
+        return word[:-2]
+    if word.endswith("ss"):
+        return word
+    if word.endswith("s"):
+        return word[:-1]
+    return word
+
+
+def _step1b(word):
+    if word.endswith("eed"):
+        return word[:-1] if _measure(word[:-3]) > 0 else word
+    for suffix in ("ed", "ing"):
+        if word.endswith(suffix) and _has_vowel(word[: -len(suffix)]):
+            word = word[: -len(suffix)]
+            break
+    else:
+        return word
+    if word.endswith(("at", "bl", "iz")):
+        return word + "e"
+    if _double_consonant(word) and word[-1] not in "lsz":
+        return word[:-1]
+    if _measure(word) == 1 and _cvc(word):
+        return word + "e"
+    return word
+
+
+def _step1c(word):
+    if word.endswith("y") and _has_vowel(word[:-1]):
+        return word[:-1] + "i"
     return word
 
 
@@ -90,58 +137,75 @@ _STEP3 = (
     ("ful", ""),
     ("ness", ""),
 )
-_STEP4 = "al ance ence er ic able ible ant ement ment ent ion ou ism ate iti ous ive ize".split()
+_STEP4 = (
+    "al",
+    "ance",
+    "ence",
+    "er",
+    "ic",
+    "able",
+    "ible",
+    "ant",
+    "ement",
+    "ment",
+    "ent",
+    "ion",
+    "ou",
+    "ism",
+    "ate",
+    "iti",
+    "ous",
+    "ive",
+    "ize",
+)
 
 
-def _step1ab(word):
-    if word.endswith("sses") or word.endswith("ies"):
-        word = word[:-2]
-    elif word.endswith("s") and not word.endswith("ss"):
-        word = word[:-1]
-    if word.endswith("eed"):
-        return word[:-1] if _measure(word[:-3]) > 0 else word
-    for suffix in ("ed", "ing"):
-        if word.endswith(suffix) and _has_vowel(word[: -len(suffix)]):
-            word = word[: -len(suffix)]
-            if word.endswith(("at", "bl", "iz")):
-                return word + "e"
-            if _double_consonant(word) and word[-1] not in "lsz":
-                return word[:-1]
-            if _measure(word) == 1 and _cvc(word):
-                return word + "e"
-            return word
-    return word
+def _longest(word, table):
+    """The rule of ``table`` whose suffix is the longest that ``word`` ends in, or None."""
+    best = None
+    for rule in table:
+        suffix = rule[0] if isinstance(rule, tuple) else rule
+        if word.endswith(suffix) and (best is None or len(suffix) > len(best[0])):
+            best = rule if isinstance(rule, tuple) else (rule, "")
+    return best
+
+
+def _step2(word):
+    rule = _longest(word, _STEP2)
+    return word if rule is None else _replace(word, *rule, 0)
+
+
+def _step3(word):
+    rule = _longest(word, _STEP3)
+    return word if rule is None else _replace(word, *rule, 0)
 
 
 def _step4(word):
-    for suffix in sorted(_STEP4, key=len, reverse=True):
-        if word.endswith(suffix):
-            stem = word[: -len(suffix)]
-            if suffix == "ion" and not stem.endswith(("s", "t")):
-                return word
-            return stem if _measure(stem) > 1 else word
-    return word
+    rule = _longest(word, _STEP4)
+    if rule is None:
+        return word
+    suffix = rule[0]
+    stem = word[: -len(suffix)]
+    if suffix == "ion" and not stem.endswith(("s", "t")):
+        return word
+    return stem if _measure(stem) > 1 else word
 
 
 def _step5(word):
     if word.endswith("e"):
         stem = word[:-1]
-        if _measure(stem) > 1 or (_measure(stem) == 1 and not _cvc(stem)):
+        measure = _measure(stem)
+        if measure > 1 or (measure == 1 and not _cvc(stem)):
             word = stem
-    if _measure(word) > 1 and _double_consonant(word) and word.endswith("l"):
+    if word.endswith("ll") and _measure(word) > 1:
         word = word[:-1]
     return word
 
 
 def stem(word):
-    """The Porter stem of one lower-case word; a word of two letters or fewer, or holding
-    anything but ASCII letters, is its own stem (as FTS5 leaves it)."""
-    if len(word) <= 2 or not word.isascii() or not word.isalpha():
+    """The Porter stem of one lower-case word."""
+    if len(word) < 3 or not _ASCII_WORD.fullmatch(word):
         return word
-    word = _step1ab(word)
-    if word.endswith("y") and _has_vowel(word[:-1]):
-        word = word[:-1] + "i"
-    word = _replace(word, _STEP2, lambda s: _measure(s) > 0)
-    word = _replace(word, _STEP3, lambda s: _measure(s) > 0)
-    word = _step4(word)
-    return _step5(word)
+    for step in (_step1a, _step1b, _step1c, _step2, _step3, _step4, _step5):
+        word = step(word)
+    return word

@@ -187,7 +187,8 @@ def test_a_model_proposal_does_not_supersede_a_memory_with_more_sources_than_it_
     owner, provider_settings, fake_provider
 ):
     miso = miso_memory(owner)
-    session, (message,) = conversation(owner, "My cat Miso loves the new flat.")
+    # Grounded word for word (formation.grounding), yet a misreading of whose dislike it is.
+    session, (message,) = conversation(owner, "My cat Miso hates the new flat.")
     fake_provider.set(
         "valid",
         proposals=[
