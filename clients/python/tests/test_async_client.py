@@ -12,7 +12,7 @@ from reverie_client import (
     ReverieClient,
     ServiceUnavailableError,
 )
-from support import FAST, unique
+from support import FAST, challenge_of, sold, unique
 
 pytestmark = pytest.mark.anyio
 
@@ -185,6 +185,26 @@ async def test_reconsolidation_and_the_owners_controls(reverie):
     assert not undone.replayed
     with pytest.raises(NotFoundError):
         await reverie.derived_get(str(uuid.uuid4()))
+
+
+async def test_the_owner_keeps_or_replaces_what_may_have_changed(reverie, service, dana):
+    with ReverieClient(service.url, token=dana) as setup:
+        challenged = sold(setup, service, ("Honda Civic", "Volvo V70"))
+    (civic, _), (volvo, _) = challenged["Honda Civic"], challenged["Volvo V70"]
+    page = await reverie.challenge_list(state="open", limit=50)
+    keep, replace = challenge_of(page.results, civic), challenge_of(page.results, volvo)
+    assert (await reverie.challenge_get(keep.id)) == keep
+    assert {keep.id, replace.id} <= {c.id async for c in reverie.iter_challenges(page_size=1)}
+
+    kept = await reverie.challenge_keep(keep.id)
+    replaced = await reverie.challenge_replace(replace.id)
+
+    assert (kept.state, replaced.state) == ("kept", "replaced")
+    assert (await reverie.memory_get(civic.id)).status == "active"
+    assert (await reverie.memory_get(volvo.id)).status == "retracted"
+    assert replaced.replacement is not None
+    with pytest.raises(ConflictError):
+        await reverie.challenge_replace(keep.id)
 
 
 async def test_the_account_is_erased_in_two_steps(service):

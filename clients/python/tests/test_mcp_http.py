@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import httpx
@@ -81,15 +82,21 @@ async def test_each_caller_acts_as_the_owner_of_their_own_token(endpoint, servic
         assert remembered.structured_content["id"] in str(found.structured_content)
 
 
+def refused_with(result, code: str) -> bool:
+    return result.is_error and code in result.content[0].text
+
+
 async def test_a_read_only_token_reads_but_cannot_write(endpoint, service):
     async with connect(endpoint, service.tokens["alice-read-only"]) as reader:
         assert not (await reader.call_tool("recall", {"query": "anything"})).is_error
         refused = await reader.call_tool("remember", {"statement": "User likes rain."})
+        # What may have changed spans every memory: for a token that reaches all of it.
+        unlisted = await reader.call_tool("list_challenges", {})
+        undecided = await reader.call_tool(
+            "decide_challenge", {"challenge_id": str(uuid.uuid4()), "decision": "keep"}
+        )
     assert refused.is_error and "forbidden" in refused.content[0].text
-
-
-def refused_with(result, code: str) -> bool:
-    return result.is_error and code in result.content[0].text
+    assert refused_with(unlisted, "forbidden") and refused_with(undecided, "forbidden")
 
 
 async def test_a_token_narrowed_to_one_assistant_stays_out_of_another_ones(endpoint, service):
@@ -108,6 +115,8 @@ async def test_a_token_narrowed_to_one_assistant_stays_out_of_another_ones(endpo
             "record_message", {"conversation_id": conversation, "message": "I prefer tabs."}
         )
         found = await ide.call_tool("recall", {"query": codename, "include_messages": True})
+        # What may have changed spans every assistant's memories: not for one of them.
+        challenges = await ide.call_tool("list_challenges", {})
         forgotten = await ide.call_tool(
             "forget_memory",
             {"memory_id": memory.structured_content["id"], "expected_revision": 1},
@@ -125,6 +134,7 @@ async def test_a_token_narrowed_to_one_assistant_stays_out_of_another_ones(endpo
     assert mine.structured_content["session_id"] != theirs.structured_content["session_id"]
     assert codename not in str(found.structured_content)
     assert refused_with(forgotten, "not_found") and refused_with(corrected, "not_found")
+    assert refused_with(challenges, "forbidden")
 
 
 async def test_a_token_kept_from_sensitive_things_never_recalls_a_sensitive_message(

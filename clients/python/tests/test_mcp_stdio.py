@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from support import unique
+from support import sold, unique
 
 pytest.importorskip("mcp", reason="needs the mcp extra")
 from mcp import Client, StdioServerParameters
@@ -22,6 +22,8 @@ TOOLS = {
     "correct_memory",
     "forget_memory",
     "record_message",
+    "list_challenges",
+    "decide_challenge",
 }
 
 
@@ -49,7 +51,7 @@ async def call(client, tool: str, **arguments):
 async def test_it_lists_its_tools_and_each_says_what_it_does_to_the_owners_data(mcp):
     tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
     assert set(tools) == TOOLS
-    for name in ("recall", "list_memories"):
+    for name in ("recall", "list_memories", "list_challenges"):
         assert "Read only" in tools[name].description
         assert tools[name].annotations.read_only_hint
     assert "Cannot be undone" in tools["forget_memory"].description
@@ -58,6 +60,12 @@ async def test_it_lists_its_tools_and_each_says_what_it_does_to_the_owners_data(
     assert "conversation log" in tools["record_message"].description
     revisioned = tools["forget_memory"].input_schema
     assert set(revisioned["required"]) == {"memory_id", "expected_revision"}
+    decide = tools["decide_challenge"]
+    assert "Changes the owner's memories" in decide.description
+    assert "only with the owner's own answer" in decide.description
+    assert not decide.annotations.read_only_hint and decide.annotations.idempotent_hint
+    assert set(decide.input_schema["required"]) == {"challenge_id", "decision"}
+    assert decide.input_schema["properties"]["decision"]["enum"] == ["keep", "replace"]
 
 
 async def test_it_remembers_then_recalls(mcp):
@@ -119,6 +127,33 @@ async def test_it_records_a_message_into_the_conversations_session(mcp, service,
     types = [event.type for event in client.event_list(session.id)]
     assert types.count("user.message.created") == 2
     assert "memory.formation.requested" in types
+
+
+async def test_it_lists_what_may_have_changed_and_replaces_it_as_the_owner_decides(
+    mcp, service, client
+):
+    ((memory, message),) = sold(client, service, ["Renault Clio"]).values()
+
+    listed = await call(mcp, "list_challenges")
+    (challenge,) = [c for c in listed["challenges"] if c["standing"]["id"] == memory.id]
+    assert challenge["state"] == "open"
+    assert challenge["standing"]["statement"] == "User owns a Renault Clio."
+    assert challenge["proposal"]["statement"] == "User no longer owns a Renault Clio."
+    assert challenge["proposal"]["sources"] == [{"event_id": message.id, "excerpt": message.text}]
+
+    replaced = await call(mcp, "decide_challenge", challenge_id=challenge["id"], decision="replace")
+
+    assert (replaced["id"], replaced["state"]) == (challenge["id"], "replaced")
+    assert client.memory_get(replaced["replacement"]).statement == (
+        "User no longer owns a Renault Clio."
+    )
+    assert client.memory_get(memory.id).status == "retracted"
+    kept = await mcp.call_tool(
+        "decide_challenge", {"challenge_id": challenge["id"], "decision": "keep"}
+    )
+    assert kept.is_error and "conflict" in kept.content[0].text
+    closed = await call(mcp, "list_challenges", state="replaced")
+    assert challenge["id"] in {c["id"] for c in closed["challenges"]}
 
 
 async def test_the_owners_memories_are_resources(mcp):

@@ -186,6 +186,7 @@ def test_the_enumerations_match_the_schema(schema):
         "ReviewStateEnum": models.ReviewState,
         "OperationKindEnum": models.OperationKind,
         "OperationStateEnum": models.OperationState,
+        "ChallengeStateEnum": models.ChallengeState,
         "CodeEnum": ErrorCode,
     }
     named = {name for name, c in schema["components"]["schemas"].items() if "enum" in c}

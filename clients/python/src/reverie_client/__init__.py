@@ -32,6 +32,11 @@ from .errors import (
 )
 from .models import (
     AccessRecord,
+    Challenge,
+    ChallengePage,
+    ChallengeProposal,
+    ChallengeSource,
+    ChallengeStanding,
     Change,
     Derived,
     DerivedControl,
@@ -67,6 +72,11 @@ __all__ = [
     "AsyncReverieClient",
     "AsyncTurn",
     "Call",
+    "Challenge",
+    "ChallengePage",
+    "ChallengeProposal",
+    "ChallengeSource",
+    "ChallengeStanding",
     "Change",
     "ChangeFeed",
     "ConflictError",

@@ -25,7 +25,7 @@ from ._http import (
     unreachable,
 )
 from .conversation import AsyncConversation
-from .models import Event, Memory, Operation, Session
+from .models import Challenge, ChallengeState, Event, Memory, Operation, Session
 from .pagination import AsyncChangeFeed
 
 P = ParamSpec("P")
@@ -132,6 +132,10 @@ class AsyncReverieClient:
     token_pause = _operation(routes.token_pause)
     token_resume = _operation(routes.token_resume)
     access_list = _operation(routes.access_list)
+    challenge_list = _operation(routes.challenge_list)
+    challenge_get = _operation(routes.challenge_get)
+    challenge_keep = _operation(routes.challenge_keep)
+    challenge_replace = _operation(routes.challenge_replace)
     operation_list = _operation(routes.operation_list)
     operation_get = _operation(routes.operation_get)
     operation_undo_preview = _operation(routes.operation_undo_preview)
@@ -195,6 +199,20 @@ class AsyncReverieClient:
             return page.results, page.next_changed_since
 
         return AsyncChangeFeed(fetch, since, page_size)
+
+    async def iter_challenges(
+        self, *, state: ChallengeState | None = None, page_size: int = 50
+    ) -> AsyncIterator[Challenge]:
+        """Every challenge in ``state`` (``open`` unless given), newest first, a page at a
+        time."""
+        offset = 0
+        while True:
+            page = (await self.challenge_list(state=state, limit=page_size, offset=offset)).results
+            for item in page:
+                yield item
+            if len(page) < page_size:
+                return
+            offset += page_size
 
     async def iter_operations(
         self, *, page_size: int = 50, **filters: Any

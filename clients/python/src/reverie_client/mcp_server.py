@@ -1,9 +1,12 @@
 """``reverie-mcp``: Reverie as a Model Context Protocol server.
 
-Tools to remember, recall, list, correct and forget the owner's memories and to record
-the owner's conversation so that memories form from it; the owner's memories as
-resources. The server holds no state of its own: every tool call is one or a few API
-calls with the caller's token, and the service decides what that token may reach.
+Tools to remember, recall, list, correct and forget the owner's memories, to record
+the owner's conversation so that memories form from it, and to show what may have
+changed and carry out the owner's decision on it; the owner's memories as resources.
+The server holds no state of its own: every tool call is one or a few API calls with
+the caller's token, and the service decides what that token may reach: it refuses a
+read-only token's writes, and routes over every memory (the challenges among them) to a
+token that reaches only part of them.
 
 - ``reverie-mcp`` (stdio): started by a desktop client; acts with ``REVERIE_TOKEN`` for
   the one person using that client.
@@ -23,7 +26,7 @@ import json
 import logging
 import os
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -36,7 +39,7 @@ from pydantic import AnyHttpUrl, Field
 from ._http import DEFAULT_URL, VERSION, Retries, api_url
 from .async_client import AsyncReverieClient
 from .errors import ApiError, ReverieError, ServiceUnavailableError
-from .models import Memory, MemoryType, RecallItem, Sensitivity
+from .models import ChallengeState, Memory, MemoryType, RecallItem, Sensitivity
 
 logger = logging.getLogger("reverie_client.mcp")
 
@@ -49,7 +52,10 @@ INSTRUCTIONS = (
     "Reverie can form memories from it in the background. Use `remember` only for what "
     "the owner asks you to remember or states plainly about themselves, and "
     "`correct_memory` / `forget_memory` only when they ask; both need the memory's "
-    "current revision, which `recall` and `list_memories` show."
+    "current revision, which `recall` and `list_memories` show. `list_challenges` shows "
+    "what may have changed: things the owner said that Reverie will not let overrule one "
+    "of their memories without them. Ask the owner, and call `decide_challenge` only with "
+    "their answer."
 )
 
 
@@ -143,6 +149,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
     _add_memory_tools(server, service)
     _add_correction_tools(server, service)
     _add_conversation_tools(server, service)
+    _add_challenge_tools(server, service)
     _add_resources(server, service)
     return server
 
@@ -351,6 +358,70 @@ def _add_conversation_tools(server: MCPServer, service: _Service) -> None:
             "run_id": recorded.run.id,
             "run_status": recorded.run.status,
         }
+
+
+def _add_challenge_tools(server: MCPServer, service: _Service) -> None:
+    """``list_challenges`` and ``decide_challenge``: what formation left for the owner to
+    decide, and the owner's decision, which the model only carries out."""
+
+    @server.tool(
+        description=(
+            "List what may have changed about the owner: each challenge is one of the "
+            "owner's memories (standing) beside something Reverie read in their "
+            "conversation that would retire or replace it (proposal), each with the "
+            "messages it rests on. Reverie does not decide these alone; recall keeps the "
+            "standing memory until the owner does. Open ones unless state says otherwise, "
+            "newest first. Read only: it changes nothing in the owner's data."
+        ),
+        annotations=ToolAnnotations(
+            title="List what may have changed", read_only_hint=True, open_world_hint=False
+        ),
+    )
+    async def list_challenges(
+        state: Annotated[
+            ChallengeState, Field(description="open (waiting for the owner), kept or replaced.")
+        ] = "open",
+        limit: Annotated[int, Field(ge=1, le=200)] = 20,
+        offset: Annotated[int, Field(ge=0)] = 0,
+    ) -> dict[str, Any]:
+        page = await service.ask(
+            lambda client: client.challenge_list(state=state, limit=limit, offset=offset)
+        )
+        return {"challenges": [challenge.to_dict() for challenge in page.results]}
+
+    @server.tool(
+        description=(
+            "Carry out the owner's decision on a challenge from `list_challenges`; call it "
+            "only with the owner's own answer, never on your own judgement. Changes the "
+            "owner's memories. 'keep': the memory stays as it is and the challenge closes "
+            "(the same proposal from the same messages will not ask again). 'replace': the "
+            "proposal becomes a memory the owner stated, citing its messages, and the "
+            "standing memory is superseded or retracted (kept in its history). Repeating "
+            "the decision already made changes nothing; the other decision afterwards is "
+            "refused as a conflict."
+        ),
+        annotations=ToolAnnotations(
+            title="Decide a challenge",
+            read_only_hint=False,
+            destructive_hint=False,
+            idempotent_hint=True,
+            open_world_hint=False,
+        ),
+    )
+    async def decide_challenge(
+        challenge_id: Annotated[str, Field(description="The challenge's id.")],
+        decision: Annotated[
+            Literal["keep", "replace"],
+            Field(description="What the owner decided: keep the memory, or replace it."),
+        ],
+    ) -> dict[str, Any]:
+        async def decide(client: AsyncReverieClient):
+            if decision == "keep":
+                return await client.challenge_keep(challenge_id)
+            return await client.challenge_replace(challenge_id)
+
+        challenge = await service.ask(decide)
+        return challenge.to_dict()
 
 
 def _add_resources(server: MCPServer, service: _Service) -> None:

@@ -39,6 +39,7 @@ DerivedStatus = Literal[
 ReviewState = Literal["unreviewed", "reviewed"]
 OperationKind = Literal["merge", "summary", "hypothesis", "uncertainty_notice"]
 OperationState = Literal["planned", "applied", "invalidated", "undone", "failed"]
+ChallengeState = Literal["open", "kept", "replaced"]
 ErrorCode = Literal[
     "validation_error",
     "unauthenticated",
@@ -239,6 +240,73 @@ class History(Model):
     memory_id: str
     versions: list[Memory]
     changes: list[Change]
+
+
+# -- challenges -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChallengeSource(Model):
+    __schema__ = "ChallengeSourceOutput"
+
+    event_id: str
+    excerpt: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChallengeStanding(Model):
+    """The owner's memory a challenge is about: it stands until the owner decides."""
+
+    __schema__ = "StandingOutput"
+
+    id: str
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    authority: str
+    status: str
+    revision: int
+    sources: list[ChallengeSource]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChallengeProposal(Model):
+    """What formation read that may have changed the memory; never a memory itself."""
+
+    __schema__ = "ProposalOutput"
+
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    model_proposed: bool
+    sources: list[ChallengeSource]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Challenge(Model):
+    """A proposal formation may not decide alone, beside the memory it would retire: the
+    owner keeps the memory or replaces it with the proposal."""
+
+    __schema__ = "ChallengeOutput"
+
+    id: str
+    state: ChallengeState
+    created_at: datetime
+    updated_at: datetime
+    decided_at: datetime | None
+    standing: ChallengeStanding
+    proposal: ChallengeProposal
+    # Once replaced: the id of the memory made of the proposal.
+    replacement: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ChallengePage(Model):
+    __schema__ = "ChallengePageOutput"
+
+    results: list[Challenge]
 
 
 # -- recall ---------------------------------------------------------------------------

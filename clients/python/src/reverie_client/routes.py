@@ -16,6 +16,9 @@ from typing import Any
 from ._http import Call
 from .models import (
     AccessRecord,
+    Challenge,
+    ChallengePage,
+    ChallengeState,
     DerivedControl,
     Erasure,
     ErasureRequest,
@@ -539,6 +542,62 @@ def access_list(
     )
 
 
+# -- challenges -------------------------------------------------------------------------
+
+
+def challenge_list(
+    *,
+    state: ChallengeState | None = None,
+    limit: int | None = None,
+    offset: int | None = None,
+) -> Call[ChallengePage]:
+    """What may have changed: proposals formation would not let retire one of the owner's
+    memories on its own (an explicit one, or one that more messages support than the
+    proposal cites), newest first, each beside that memory with both sides' sources;
+    ``open`` ones unless ``state`` says ``kept`` or ``replaced``. Recall keeps the memory
+    until the owner decides. Needs a token that reaches everything. Reads only."""
+    return _read(
+        "challenges_list",
+        "/challenges",
+        ChallengePage,
+        {"state": state, "limit": limit, "offset": offset},
+    )
+
+
+def challenge_get(challenge_id: str) -> Call[Challenge]:
+    """One challenge with both sides. Reads only."""
+    return _read(
+        "challenges_get", "/challenges/{challenge_id}", Challenge, challenge_id=challenge_id
+    )
+
+
+def challenge_keep(challenge_id: str, *, idempotency_key: str | None = None) -> Call[Challenge]:
+    """The owner keeps the memory as it is: the challenge closes (a provisional memory is
+    confirmed), and the same proposal read again from the same messages does not reopen
+    it. Repeating it changes nothing; replacing afterwards is a ``ConflictError``."""
+    return _write(
+        "challenges_keep",
+        "/challenges/{challenge_id}/keep",
+        Challenge,
+        idempotency_key=idempotency_key,
+        challenge_id=challenge_id,
+    )
+
+
+def challenge_replace(challenge_id: str, *, idempotency_key: str | None = None) -> Call[Challenge]:
+    """The owner replaces the memory with the proposal: it becomes an explicit memory of
+    theirs (``replacement``), citing the proposal's messages, and supersedes the memory
+    (or retracts it, for a proposal that it no longer holds), which stays in its history.
+    Repeating it changes nothing; keeping afterwards is a ``ConflictError``."""
+    return _write(
+        "challenges_replace",
+        "/challenges/{challenge_id}/replace",
+        Challenge,
+        idempotency_key=idempotency_key,
+        challenge_id=challenge_id,
+    )
+
+
 # -- reconsolidation (while the service's reconsolidation surface is on) -------------------
 
 
@@ -726,6 +785,10 @@ OPERATIONS = (
     access_list,
     account_erasure_request,
     account_erasure_confirm,
+    challenge_list,
+    challenge_get,
+    challenge_keep,
+    challenge_replace,
     token_pause,
     token_resume,
     derived_get,
