@@ -31,6 +31,7 @@ from memory.reach import FULL_REACH
 from memory.screening import contains_secret, looks_like_injection
 from memory.search import forget_erased
 from memory.selectors.beliefs import belief_get, belief_versions
+from memory.sensitivity import sensitivity_raised
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
 
 from .erasure import belief_erase
@@ -169,6 +170,17 @@ def _source_events(principal, source_event_ids, reach=FULL_REACH):
     return [events[i] for i in ids]
 
 
+def _labelled(statement, *, sensitivity, portability):
+    """The (sensitivity, portability) a memory stating ``statement`` is stored with, as a
+    formed one would be: the classifier may raise the sensitivity asked for, never lower
+    it, and what it finds sensitive stays on the machine. An owner who marks a memory
+    sensitive themselves keeps the portability they chose."""
+    label = sensitivity_raised(sensitivity, statement)
+    if label == Sensitivity.SENSITIVE and sensitivity != Sensitivity.SENSITIVE:
+        portability = Portability.LOCAL
+    return label, portability
+
+
 def _stated_claim(
     *,
     statement,
@@ -196,6 +208,9 @@ def _stated_claim(
         valid_from=valid_from,
         valid_until=valid_until,
         expires_at=expires_at,
+    )
+    sensitivity, portability = _labelled(
+        statement, sensitivity=sensitivity, portability=portability
     )
     return {
         "type": type,
@@ -254,7 +269,6 @@ def belief_remember(
     the reach's own; its scope and every source must lie within ``reach``.
     """
     scope = reach.write_scope(scope)
-    reach.check_sensitivity(sensitivity)
     claim = _stated_claim(
         statement=statement,
         type=type,
@@ -268,6 +282,9 @@ def belief_remember(
         valid_until=valid_until,
         expires_at=expires_at,
     )
+    # After the classifier: a reach kept from sensitive memories cannot write one by
+    # leaving the label off.
+    reach.check_sensitivity(claim["sensitivity"])
     with principal_transaction(principal):
         sources = _source_events(principal, source_event_ids, reach)
         fingerprint = claim_fingerprint(claim["subject"], claim["statement"])
@@ -397,7 +414,7 @@ def belief_correct(
         sensitivity = (
             old.sensitivity
             if sensitivity is None
-            else reach.check_sensitivity(_check_choice(sensitivity, Sensitivity, "sensitivity"))
+            else _check_choice(sensitivity, Sensitivity, "sensitivity")
         )
         statement, subject, confidence = _check_claim(
             statement=statement,
@@ -408,6 +425,10 @@ def belief_correct(
             valid_until=valid_until,
             expires_at=expires_at,
         )
+        sensitivity, portability = _labelled(
+            statement, sensitivity=sensitivity, portability=old.portability
+        )
+        reach.check_sensitivity(sensitivity)
         if (subject, polarity) == (old.subject, old.polarity) and claim_fingerprint(
             subject, statement
         ) == old.fingerprint:
@@ -424,7 +445,7 @@ def belief_correct(
             status=BeliefStatus.ACTIVE,
             confidence=confidence,
             scope=old.scope,
-            portability=old.portability,
+            portability=portability,
             sensitivity=sensitivity,
             valid_from=valid_from,
             valid_until=valid_until,
