@@ -19,3 +19,9 @@ def beliefs_retired(*, owner_id, belief_ids, erased=False):
     """Beliefs of ``owner_id`` left the live statuses; ``erased`` when their text is gone."""
     for listener in _listeners:
         listener(owner_id=owner_id, belief_ids=list(belief_ids), erased=erased)
+
+
+def beliefs_relabelled(*, owner_id, belief_ids):
+    """Beliefs of ``owner_id`` are labelled more sensitive than before: what was built on
+    them under the old label no longer holds either, as on a retirement."""
+    beliefs_retired(owner_id=owner_id, belief_ids=belief_ids)
