@@ -194,8 +194,10 @@ def _stated_claim(
     valid_from,
     valid_until,
     expires_at,
+    labelled=True,
 ):
-    """A claim as it is stated to be stored, checked, as the fields of a belief."""
+    """A claim as it is stated to be stored, checked, as the fields of a belief; its
+    sensitivity raised by its words unless ``labelled`` is False (a bank loaded as it is)."""
     _check_choice(type, BeliefType, "type")
     _check_choice(polarity, Polarity, "polarity")
     _check_choice(portability, Portability, "portability")
@@ -209,9 +211,10 @@ def _stated_claim(
         valid_until=valid_until,
         expires_at=expires_at,
     )
-    sensitivity, portability = _labelled(
-        statement, sensitivity=sensitivity, portability=portability
-    )
+    if labelled:
+        sensitivity, portability = _labelled(
+            statement, sensitivity=sensitivity, portability=portability
+        )
     return {
         "type": type,
         "subject": subject,
@@ -327,8 +330,10 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
     besides its sources (statement, type, subject, polarity, confidence, scope,
     portability, sensitivity, valid_from, valid_until, expires_at), checked the
     same way. Unlike ``belief_remember``, a memory equal to one already held is
-    stored beside it, not merged into it: the bank being loaded decides what it
-    holds (the reconsolidation evaluation loads its labelled banks so).
+    stored beside it, not merged into it, and its labels are kept as given: the bank
+    being loaded decides what it holds (the reconsolidation evaluation loads its
+    labelled banks so, traps of one claim under two labels included). No route of the
+    API or the review site reaches it.
     """
     if status not in IMPORTED_STATUSES:
         raise validation_error(
@@ -336,7 +341,7 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
             field="status",
             allowed=list(IMPORTED_STATUSES),
         )
-    claim = _stated_claim(**claim)
+    claim = _stated_claim(**claim, labelled=False)
     with principal_transaction(principal):
         return _store(principal, claim, _source_events(principal, source_event_ids), status=status)
 

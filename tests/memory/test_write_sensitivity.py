@@ -1,12 +1,12 @@
-"""Every memory written is classified as a formed one is: what the owner states, corrects,
-imports or promotes is labelled by its text too. The classifier only raises what was asked,
+"""Every memory written is classified as a formed one is: what the owner states, corrects
+or promotes is labelled by its text too. The classifier only raises what was asked,
 never lowers it; a memory it finds sensitive stays on the machine (local)."""
 
 import pytest
 
 from core.errors import ReverieError
 from memory.reach import Reach
-from memory.services.beliefs import belief_correct, belief_import
+from memory.services.beliefs import belief_correct
 
 from .helpers import remember
 
@@ -61,26 +61,6 @@ def test_a_correction_keeps_a_sensitive_label_its_words_would_not_give(owner):
     )
 
     assert new.sensitivity == "sensitive"
-
-
-def test_an_imported_memory_is_labelled_by_its_text(owner):
-    belief = belief_import(
-        principal=owner,
-        status="active",
-        statement="User is a member of the Labour Party.",
-        type="fact",
-        subject=None,
-        polarity="positive",
-        confidence=0.9,
-        scope="principal",
-        portability="portable",
-        sensitivity="normal",
-        valid_from=None,
-        valid_until=None,
-        expires_at=None,
-    )
-
-    assert (belief.sensitivity, belief.portability) == ("sensitive", "local")
 
 
 def test_a_reach_kept_from_sensitive_memories_cannot_write_one_in_plain_words(owner):
