@@ -48,7 +48,7 @@ RULES = (
         r"escitalopram|prozac|zoloft|lexapro|ssris?|clinically depressed|"
         r"(?:been|feel|feels|feeling|felt|became|get|gets|got)\s+(?:really\s+|so\s+|very\s+)?"
         r"depressed|anxiety|panic attacks?|adhd|autis\w*|asperger\w*|bipolar|ptsd|"
-        r"post-traumatic|schizo\w*|psychiatr\w*|psychologist|counsell?(?:ing|or)|"
+        r"post-traumatic|schizo\w*|psychiatr\w*|(?:see|sees|seeing|saw) (?:a |my )?psychologist|"
         r"suicid\w*|self[- ]harm\w*|mental (?:health|illness|breakdown)|nervous breakdown)\b"
         # "Depressed" alone, unless a trivial cause follows ("depressed the match got
         # cancelled", "depressed about the weather"): everyday hyperbole.
@@ -78,6 +78,7 @@ RULES = (
         rf"{_FAITHS}|{_FAITHS}\s+(?:faith|family|upbringing|community|values|prayers?)|"
         r"(?:my|our|his|her|their) faith|"
         rf"(?:go|goes|going|went)\s+to\s+{_WORSHIP}|at\s+{_WORSHIP}|"
+        rf"from\s+{_WORSHIP}|join(?:s|ed|ing)?\s+(?:a\s+|the\s+|our\s+)?(?:local\s+)?{_WORSHIP}|"
         rf"attend\w*\s+(?:the\s+|a\s+|(?:my|our|his|her|their)\s+)?(?:local\s+)?{_WORSHIP}|"
         r"(?:my|our|his|her|their)\s+(?:local\s+)?(?:church|mosque|synagogue|temple|parish|"
         r"congregation|pastor|priest|rabbi|imam|vicar)|"
@@ -134,12 +135,14 @@ RULES = (
 # documentary about cancer in whales".
 _NEUTRAL_AFTER = re.compile(
     r"\s+(?:research|awareness|charit(?:y|ies)|foundation|fundrais\w*|society|association|"
-    r"documentar(?:y|ies)|podcasts?)\b",
+    r"documentar(?:y|ies)|podcasts?|jobs?|work|careers?|services|professionals?|workers?|"
+    r"sector|field)\b",
     re.IGNORECASE,
 )
 _NEUTRAL_BEFORE = re.compile(
-    r"\b(?:documentar(?:y|ies)|books?|articles?|podcasts?|lectures?|talks?|films?|papers?|"
-    r"studies|study)\s+(?:about|on|into|of)\s+(?:\w+\s+)?$",
+    r"\b(?:(?:documentar(?:y|ies)|books?|articles?|podcasts?|lectures?|talks?|films?|papers?|"
+    r"studies|study)\s+(?:about|on|into|of)|(?:awareness|research|charity|race|run|walk|"
+    r"fundraiser|money) for|(?:career|careers|working|work|jobs?) in)\s+(?:\w+\s+)?$",
     re.IGNORECASE,
 )
 
