@@ -230,9 +230,10 @@ def challenges_retired(*, owner_id, belief_ids, erased):
         Challenge.objects.filter(owner_id=owner_id, standing__in=belief_ids).delete()
         Challenge.objects.filter(owner_id=owner_id, replacement__in=belief_ids).delete()
     else:
+        # Only those no longer live: a relabelling is announced the same way.
         Challenge.objects.filter(
             owner_id=owner_id, standing__in=belief_ids, state=Challenge.State.OPEN
-        ).delete()
+        ).exclude(standing__status__in=LIVE_BELIEF_STATUSES).delete()
 
 
 def challenges_erased_messages(*, owner_id, event_ids):

@@ -31,7 +31,7 @@ from providers.config import provider_config
 from providers.egress import (
     EgressItem,
     egress_rules,
-    item_allowed,
+    item_may_leave,
     message_item,
     outgoing_text,
     residency_allowed,
@@ -106,9 +106,7 @@ def _trusted_messages(request, rules):
     for message in request.messages:
         if not _owner_message(message):
             continue
-        if rules is not None and not item_allowed(
-            message_item(message.text, scope=request.scope), rules
-        ):
+        if not item_may_leave(message_item(message.text, scope=request.scope), rules):
             continue
         sent.append((message.id, outgoing_text(message.text)))
     return sent
@@ -122,7 +120,7 @@ def _known_view(request, rules):
             portability=str(belief.portability),
             scope=belief.scope,
         )
-        if rules is not None and not item_allowed(item, rules):
+        if not item_may_leave(item, rules):
             continue
         statement = belief.statement
         if looks_like_injection(statement):

@@ -33,3 +33,9 @@ def messages_erased(*, owner_id, event_ids):
     """Messages of ``owner_id`` (database ids) lost their text: what an app kept of them goes."""
     for listener in _erasure_listeners:
         listener(owner_id=owner_id, event_ids=list(event_ids))
+
+
+def beliefs_relabelled(*, owner_id, belief_ids):
+    """Beliefs of ``owner_id`` are labelled more sensitive than before: what was built on
+    them under the old label no longer holds either, as on a retirement."""
+    beliefs_retired(owner_id=owner_id, belief_ids=belief_ids)

@@ -133,6 +133,8 @@ class AuditAction(models.TextChoices):
     SUPERSEDED = "superseded"
     DELETED = "deleted"
     EXPIRED = "expired"
+    # The classifier raised the memory's sensitivity after its rules changed.
+    RECLASSIFIED = "reclassified"
     EVENT_ERASED = "event_erased"
     SESSION_ERASED = "session_erased"
 

@@ -8,6 +8,7 @@ from django_q.models import Schedule
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.idempotency import idempotency_purge_sweep
+from memory.services.sensitivity_labels import sensitivity_labels_sweep
 
 
 def schedules():
@@ -35,15 +36,26 @@ def schedules():
             "minutes": 60,
             "repeats": -1,
         },
+        {
+            # After the sensitivity classifier changed, the labels it gave before are
+            # computed again, a few owners at a time.
+            "name": "memory.sensitivity_labels",
+            "func": "memory.tasks.sensitivity_labels_sweep_task",
+            "schedule_type": Schedule.MINUTES,
+            "minutes": 10,
+            "repeats": -1,
+        },
     ]
 
 
 def run_once():
-    """The expiry sweep and the purges, as lines of text for ``run_maintenance --once``."""
+    """The expiry sweep, the purges and the labelling sweep, as lines of text for
+    ``run_maintenance --once``."""
     return "\n".join(
         (
             f"expiry: {belief_expiry_sweep()} memory(ies) expired",
             f"idempotency: {idempotency_purge_sweep()} expired record(s) purged",
             f"access: {access_record_purge_sweep()} record(s) past retention purged",
+            f"labels: {sensitivity_labels_sweep()} owner(s) labelled by the current classifier",
         )
     )

@@ -8,10 +8,10 @@ and the providers' egress policy build on them.
 
 import re
 
-from memory.enums import Sensitivity
-
-# Secrets are read in a module of their own (``memory.secrets``); screening offers its checks.
+# Secrets and sensitivity are read in modules of their own; screening offers their checks
+# beside its own.
 from memory.secrets import contains_secret, redact_secrets  # noqa: F401
+from memory.sensitivity import classify_sensitivity  # noqa: F401
 
 # -- prompt injection ------------------------------------------------------------
 
@@ -31,33 +31,3 @@ _INJECTION_RE = re.compile(
 def looks_like_injection(text):
     """Text that tries to instruct the assistant rather than tell it about the person."""
     return bool(_INJECTION_RE.search(text))
-
-
-# -- sensitivity -----------------------------------------------------------------
-
-_SENSITIVE_RE = re.compile(
-    r"\b(?:diagnos\w*|depress\w*|anxiety|adhd|autis\w*|cancer|diabet\w*|hiv|asthma|"
-    r"epilep\w*|bipolar|schizo\w*|therap(?:y|ist)|medication|prescri\w*|pregnan\w*|"
-    r"miscarriage|surgery|disabilit\w*|chronic|illness|disease|rehab|addict\w*|sober|"
-    r"religio\w*|church|mosque|synagogue|temple|atheis\w*|muslim|christian|jewish|hindu|"
-    r"buddhis\w*|gay|lesbian|bisexual|transgender|queer|sexual\w*|politic\w*|vote[sd]?|"
-    r"democrat\w*|republican\w*|immigration status|undocumented|criminal record|"
-    r"arrest\w*|convict\w*|debt|bankrupt\w*|salary|income|divorc\w*)\b",
-    re.IGNORECASE,
-)
-_PERSONAL_RE = re.compile(
-    r"\b(?:address|lives? (?:at|in|on)|(?:phone|mobile|cell) (?:number|no)|birthday|born|age|"
-    r"years old|wife|husband|"
-    r"partner|girlfriend|boyfriend|son|daughter|mother|father|mom|dad|sister|brother|"
-    r"family|job|work(?:s|ed)? (?:at|for)|employer)\b",
-    re.IGNORECASE,
-)
-
-
-def classify_sensitivity(text):
-    """The sensitivity a text implies on its own: sensitive topics, personal details, or normal."""
-    if _SENSITIVE_RE.search(text):
-        return Sensitivity.SENSITIVE
-    if _PERSONAL_RE.search(text):
-        return Sensitivity.PERSONAL
-    return Sensitivity.NORMAL

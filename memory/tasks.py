@@ -3,6 +3,7 @@
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.idempotency import idempotency_purge_sweep
+from memory.services.sensitivity_labels import sensitivity_labels_sweep
 
 
 def belief_expiry_sweep_task():
@@ -15,3 +16,7 @@ def idempotency_purge_task():
 
 def access_record_purge_task():
     return access_record_purge_sweep()
+
+
+def sensitivity_labels_sweep_task():
+    return sensitivity_labels_sweep()

@@ -4,10 +4,12 @@ The operator allows items by rules (``REVERIE_EGRESS["allow"]``), each naming
 the sensitivities, portabilities and scopes it allows, and pins the provider
 residencies anything may be sent to (``REVERIE_EGRESS["residency"]``). An item
 is sent only when the provider's residency is pinned and some rule allows the
-item on all three counts. Messages are classified by the sensitivity
-classifier that formation uses; a sensitive message counts as local, as the
-memory formed from it would. Whatever is sent has its secrets redacted first
-(``outgoing_text``), in whatever wording or script they were written.
+item on all three counts. Sensitive items never leave: a rule naming them is a
+configuration error at start-up (``providers.E001``), and no rule lets one pass.
+Messages are classified by the sensitivity classifier that formation uses; a
+sensitive message counts as local, as the memory formed from it would. Whatever
+is sent has its secrets redacted first (``outgoing_text``), in whatever wording
+or script they were written.
 """
 
 from dataclasses import dataclass
@@ -66,6 +68,12 @@ def egress_rules():
                     f"REVERIE_EGRESS_ALLOW rule {number}: {dimension} must be a list of "
                     f"known values."
                 )
+        if Sensitivity.SENSITIVE in rule["sensitivity"]:
+            raise ImproperlyConfigured(
+                f"REVERIE_EGRESS_ALLOW rule {number} allows sensitive items; sensitive text "
+                "(health, sexuality, religion, politics, finances, criminal records) must never "
+                "leave the machine, so no rule may name it."
+            )
     return rules
 
 
@@ -78,12 +86,24 @@ def _scope_matches(pattern, scope):
 
 
 def item_allowed(item, rules):
+    # Whatever rules are passed: the check at start-up refuses configured ones that name
+    # sensitive items, and this holds for any other list too.
+    if item.sensitivity == Sensitivity.SENSITIVE:
+        return False
     return any(
         item.sensitivity in rule["sensitivity"]
         and item.portability in rule["portability"]
         and any(_scope_matches(pattern, item.scope) for pattern in rule["scope"])
         for rule in rules
     )
+
+
+def item_may_leave(item, rules):
+    """Whether ``item`` may be sent under ``rules``; None (an evaluation run) allows every
+    item but a sensitive one, which no run and no rule ever sends."""
+    if rules is None:
+        return item.sensitivity != Sensitivity.SENSITIVE
+    return item_allowed(item, rules)
 
 
 def outgoing_text(text):

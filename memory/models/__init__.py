@@ -1,6 +1,6 @@
 from .access import AccessRecord, AccessRecordFailure
 from .beliefs import AuditRecord, Belief, BeliefSource, DeletionFence, FencedEvent
-from .operations import BeliefStatusCount, MaintenanceDue, SearchStatistics
+from .operations import BeliefStatusCount, LabelsClassified, MaintenanceDue, SearchStatistics
 from .receipts import IdempotencyRecord
 from .search import SearchTerm
 from .sessions import Event, Run, Session
@@ -16,6 +16,7 @@ __all__ = [
     "Event",
     "FencedEvent",
     "IdempotencyRecord",
+    "LabelsClassified",
     "MaintenanceDue",
     "Run",
     "SearchStatistics",

@@ -26,6 +26,21 @@ class MaintenanceDue(models.Model):
         indexes = [models.Index(fields=["kind", "due_at"])]
 
 
+class LabelsClassified(models.Model):
+    """Which sensitivity classifier (``memory.sensitivity.CLASSIFIER_VERSION``) last labelled
+    every message and memory of a principal. A principal without one, or with an older
+    one, is due to be labelled again (``memory.services.sensitivity_labels``)."""
+
+    owner = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    classifier = models.CharField(max_length=16)
+    classified_at = models.DateTimeField()
+
+    class Meta:
+        verbose_name_plural = "labels classified"
+
+
 class BeliefStatusCount(models.Model):
     """How many beliefs a principal has in each status, kept by the belief services."""
 

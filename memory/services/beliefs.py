@@ -31,6 +31,7 @@ from memory.reach import FULL_REACH
 from memory.screening import contains_secret, looks_like_injection
 from memory.search import forget_erased
 from memory.selectors.beliefs import belief_get, belief_versions
+from memory.sensitivity import sensitivity_raised
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
 
 from .erasure import belief_erase
@@ -169,6 +170,17 @@ def _source_events(principal, source_event_ids, reach=FULL_REACH):
     return [events[i] for i in ids]
 
 
+def _labelled(statement, *, sensitivity, portability):
+    """The (sensitivity, portability) a memory stating ``statement`` is stored with, as a
+    formed one would be: the classifier may raise the sensitivity asked for, never lower
+    it, and what it finds sensitive stays on the machine. An owner who marks a memory
+    sensitive themselves keeps the portability they chose."""
+    label = sensitivity_raised(sensitivity, statement)
+    if label == Sensitivity.SENSITIVE and sensitivity != Sensitivity.SENSITIVE:
+        portability = Portability.LOCAL
+    return label, portability
+
+
 def _stated_claim(
     *,
     statement,
@@ -182,8 +194,10 @@ def _stated_claim(
     valid_from,
     valid_until,
     expires_at,
+    labelled=True,
 ):
-    """A claim as it is stated to be stored, checked, as the fields of a belief."""
+    """A claim as it is stated to be stored, checked, as the fields of a belief; its
+    sensitivity raised by its words unless ``labelled`` is False (a bank loaded as it is)."""
     _check_choice(type, BeliefType, "type")
     _check_choice(polarity, Polarity, "polarity")
     _check_choice(portability, Portability, "portability")
@@ -197,6 +211,10 @@ def _stated_claim(
         valid_until=valid_until,
         expires_at=expires_at,
     )
+    if labelled:
+        sensitivity, portability = _labelled(
+            statement, sensitivity=sensitivity, portability=portability
+        )
     return {
         "type": type,
         "subject": subject,
@@ -254,7 +272,6 @@ def belief_remember(
     the reach's own; its scope and every source must lie within ``reach``.
     """
     scope = reach.write_scope(scope)
-    reach.check_sensitivity(sensitivity)
     claim = _stated_claim(
         statement=statement,
         type=type,
@@ -268,6 +285,9 @@ def belief_remember(
         valid_until=valid_until,
         expires_at=expires_at,
     )
+    # After the classifier: a reach kept from sensitive memories cannot write one by
+    # leaving the label off.
+    reach.check_sensitivity(claim["sensitivity"])
     with principal_transaction(principal):
         sources = _source_events(principal, source_event_ids, reach)
         fingerprint = claim_fingerprint(claim["subject"], claim["statement"])
@@ -310,8 +330,10 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
     besides its sources (statement, type, subject, polarity, confidence, scope,
     portability, sensitivity, valid_from, valid_until, expires_at), checked the
     same way. Unlike ``belief_remember``, a memory equal to one already held is
-    stored beside it, not merged into it: the bank being loaded decides what it
-    holds (the reconsolidation evaluation loads its labelled banks so).
+    stored beside it, not merged into it, and its labels are kept as given: the bank
+    being loaded decides what it holds (the reconsolidation evaluation loads its
+    labelled banks so, traps of one claim under two labels included). No route of the
+    API or the review site reaches it.
     """
     if status not in IMPORTED_STATUSES:
         raise validation_error(
@@ -319,7 +341,7 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
             field="status",
             allowed=list(IMPORTED_STATUSES),
         )
-    claim = _stated_claim(**claim)
+    claim = _stated_claim(**claim, labelled=False)
     with principal_transaction(principal):
         return _store(principal, claim, _source_events(principal, source_event_ids), status=status)
 
@@ -397,7 +419,7 @@ def belief_correct(
         sensitivity = (
             old.sensitivity
             if sensitivity is None
-            else reach.check_sensitivity(_check_choice(sensitivity, Sensitivity, "sensitivity"))
+            else _check_choice(sensitivity, Sensitivity, "sensitivity")
         )
         statement, subject, confidence = _check_claim(
             statement=statement,
@@ -408,6 +430,10 @@ def belief_correct(
             valid_until=valid_until,
             expires_at=expires_at,
         )
+        sensitivity, portability = _labelled(
+            statement, sensitivity=sensitivity, portability=old.portability
+        )
+        reach.check_sensitivity(sensitivity)
         if (subject, polarity) == (old.subject, old.polarity) and claim_fingerprint(
             subject, statement
         ) == old.fingerprint:
@@ -424,7 +450,7 @@ def belief_correct(
             status=BeliefStatus.ACTIVE,
             confidence=confidence,
             scope=old.scope,
-            portability=old.portability,
+            portability=portability,
             sensitivity=sensitivity,
             valid_from=valid_from,
             valid_until=valid_until,

@@ -24,16 +24,17 @@ class LabelsRefreshed:
     changed: int
 
 
-def message_labels_refresh(*, principal, batch_size=1000):
+def message_labels_refresh(*, principal, batch_size=1000, from_shell=True):
     """Label again every message of ``principal`` that still holds text; return how many
     were read and how many labels changed.
 
+    A message's label is the classifier's alone, so it may go down as well as up.
     Each batch is its own short transaction, so appends and erasures of the owner
     wait for one batch at most; a run stopped halfway leaves every label it wrote
-    right, and running it again finishes the rest. The first batch that changes a
-    label records, in its transaction, that the administrator's shell changed the
-    owner's content (the owner sees it on their account page); nothing of the text
-    is recorded or returned.
+    right, and running it again finishes the rest. Run ``from_shell``, the first
+    batch that changes a label records, in its transaction, that the
+    administrator's shell changed the owner's content (the owner sees it on their
+    account page); nothing of the text is recorded or returned.
     """
     read = changed = 0
     after = 0
@@ -64,7 +65,7 @@ def message_labels_refresh(*, principal, batch_size=1000):
                 changed += Event.objects.filter(
                     owner=principal, pk__in=ids, redacted_at__isnull=True
                 ).update(sensitivity=label)
-            if changed and not recorded:
+            if from_shell and changed and not recorded:
                 operator_action_record(
                     action=OperatorAction.Action.OWNER_CONTENT_CHANGED,
                     via=OperatorAction.Via.SHELL,

@@ -28,7 +28,7 @@ from providers.client import request_bytes
 from providers.egress import (
     EgressItem,
     egress_rules,
-    item_allowed,
+    item_may_leave,
     message_item,
     outgoing_text,
     residency_allowed,
@@ -143,7 +143,7 @@ def _memory_decision(view, rules):
     """Why this memory may not leave (a closed code), or ""."""
     if view.sensitivity not in Sensitivity.values or view.portability not in Portability.values:
         return "classification_unknown"
-    if rules is not None and not item_allowed(
+    if not item_may_leave(
         EgressItem(sensitivity=view.sensitivity, portability=view.portability, scope=view.scope),
         rules,
     ):
@@ -191,9 +191,7 @@ def _excerpts(principal, views, rules, excluded):
             excluded["message_too_long"] += 1
         elif looks_like_injection(text):
             excluded["message_instruction_shaped"] += 1
-        elif rules is not None and not item_allowed(
-            message_item(text, scope=scope[belief_id]), rules
-        ):
+        elif not item_may_leave(message_item(text, scope=scope[belief_id]), rules):
             excluded["message_egress_denied"] += 1
         else:
             found.setdefault(belief_id, []).append(outgoing_text(text))

@@ -14,7 +14,7 @@ from collections import Counter
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
-from providers.egress import egress_rules, item_allowed, message_item
+from providers.egress import egress_rules, item_may_leave, message_item
 from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.selectors.sources import source_views
 
@@ -159,6 +159,6 @@ def _clause_decision(name, group, fresh, leaving, summarised, rules):
     reason = label_decision(name, fresh)
     if reason:
         return reason
-    if rules is not None and not item_allowed(message_item(name, scope=fresh[0].scope), rules):
+    if not item_may_leave(message_item(name, scope=fresh[0].scope), rules):
         return "label_egress_denied"
     return ""

@@ -93,7 +93,7 @@ def test_naming_a_sensitive_message_answers_as_naming_a_missing_one(owner, talk)
     def answers(event_id):
         remembered = discreet.post(
             f"{API}/memories",
-            {"statement": "User sees a therapist.", "source_event_ids": [event_id]},
+            {"statement": "User keeps a weekly appointment.", "source_event_ids": [event_id]},
             format="json",
         )
         erased = discreet.post(f"{API}/events/{event_id}/erase")

@@ -46,6 +46,7 @@ def test_sync_schedules_is_idempotent(db):
         "memory.belief_expiry_sweep",
         "memory.formation_sweep",
         "memory.idempotency_purge",
+        "memory.sensitivity_labels",
         "memory.worker_heartbeat",
         "reconsolidation.tick",
     ]

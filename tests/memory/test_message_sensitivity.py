@@ -160,7 +160,7 @@ def test_a_sensitive_source_is_not_found_as_a_missing_one_is(owner, talk):
         with pytest.raises(ReverieError) as error:
             belief_remember(
                 principal=owner,
-                statement="User sees a therapist.",
+                statement="User keeps a weekly appointment.",
                 source_event_ids=source_event_ids,
                 reach=DISCREET,
             )

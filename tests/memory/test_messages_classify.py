@@ -9,10 +9,10 @@ from django.core.management import CommandError, call_command
 
 from accounts.models import OperatorAction
 from common.principal import principal_context
-from memory.models import Event
+from memory.models import Belief, Event
 from memory.services.erasure import event_erase
 
-from .helpers import conversation
+from .helpers import conversation, remember
 
 SENSITIVE = "My therapist says the anxiety will ease by spring."
 ORDINARY = "I bought a blue bike for the spring."
@@ -22,6 +22,13 @@ def classify(*args):
     out = StringIO()
     call_command("messages_classify", *args, stdout=out)
     return out.getvalue().strip()
+
+
+def summary(read, changed, raised, owners):
+    return (
+        f"messages_classify: {read} message(s) read, {changed} label(s) changed, "
+        f"{raised} memory label(s) raised for {owners} owner(s)"
+    )
 
 
 def stale(principal, event, label):
@@ -59,7 +66,7 @@ def test_it_labels_every_owners_messages_again_and_says_only_how_many(
 ):
     printed = classify("--batch", "1")
 
-    assert printed == "messages_classify: 3 message(s) read, 3 label(s) changed for 2 owner(s)"
+    assert printed == summary(3, 3, 0, 2)
     assert labels(owner) == ["sensitive", "normal", "normal"]
     assert labels(other_owner) == ["sensitive"]
     assert relabelled(owner) == relabelled(other_owner) == [("messages_classify", "shell")]
@@ -68,14 +75,14 @@ def test_it_labels_every_owners_messages_again_and_says_only_how_many(
 def test_a_second_run_changes_and_records_nothing(owner, other_owner, stale_labels):
     classify()
 
-    assert classify() == "messages_classify: 3 message(s) read, 0 label(s) changed for 0 owner(s)"
+    assert classify() == summary(3, 0, 0, 0)
     assert len(relabelled(owner)) == 1
 
 
 def test_it_can_label_one_owners_messages(owner, other_owner, stale_labels):
     printed = classify("--owner", owner.username)
 
-    assert printed == "messages_classify: 2 message(s) read, 2 label(s) changed for 1 owner(s)"
+    assert printed == summary(2, 2, 0, 1)
     assert labels(owner) == ["sensitive", "normal", "normal"]
     assert labels(other_owner) == ["personal"]
     assert relabelled(other_owner) == []
@@ -104,3 +111,16 @@ def test_a_classifier_that_changed_relabels_what_it_reads_otherwise(owner, monke
 def test_bad_options_are_refused(db, args, message):
     with pytest.raises(CommandError, match=message):
         classify(*args)
+
+
+def test_it_raises_memories_an_older_classifier_labelled_lower(owner):
+    belief = remember(owner, "User was diagnosed with type 2 diabetes.")
+    with principal_context(owner):
+        Belief.objects.filter(pk=belief.pk).update(sensitivity="normal")
+
+    printed = classify()
+
+    assert printed == summary(0, 0, 1, 1)
+    with principal_context(owner):
+        assert Belief.objects.get(pk=belief.pk).sensitivity == "sensitive"
+    assert relabelled(owner) == [("messages_classify", "shell")]

@@ -34,6 +34,7 @@ CONTENT_FREE_TABLES = {
     "memory_maintenancedue",
     "memory_beliefstatuscount",
     "memory_searchstatistics",
+    "memory_labelsclassified",
 }
 
 

@@ -65,3 +65,25 @@ def test_a_well_formed_policy_passes_the_check(settings):
 
     assert egress_policy_is_well_formed(None) == []
     assert residency_allowed("eu") and not residency_allowed("us")
+
+
+@pytest.mark.parametrize("sensitivities", [["sensitive"], ["normal", "personal", "sensitive"]])
+def test_a_rule_that_would_let_sensitive_items_out_is_a_start_up_error(settings, sensitivities):
+    settings.REVERIE_EGRESS = {
+        "residency": ["eu"],
+        "allow": [RULE, {**RULE, "sensitivity": sensitivities, "portability": ["local"]}],
+    }
+
+    with pytest.raises(ImproperlyConfigured, match="rule 2 allows sensitive items"):
+        egress_rules()
+    (error,) = egress_policy_is_well_formed(None)
+    assert error.id == "providers.E001" and "never leave" in error.msg
+
+
+def test_a_sensitive_item_is_never_allowed_whatever_the_rules_say():
+    rules = [{"sensitivity": ["sensitive"], "portability": ["local"], "scope": ["principal"]}]
+
+    assert not item_allowed(EgressItem("sensitive", "local", "principal"), rules)
+    assert not item_allowed(
+        message_item("I was diagnosed with diabetes.", scope="principal"), rules
+    )

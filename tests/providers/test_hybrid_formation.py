@@ -320,6 +320,22 @@ def test_sensitive_messages_stay_and_secrets_are_redacted_before_sending(
     assert "Kindle" in sent and "[redacted]" in sent
 
 
+def test_an_explicit_memory_of_a_sensitive_matter_is_never_sent_as_known(
+    owner, provider_settings, fake_provider
+):
+    # The owner's assistant wrote it without a label; its words are enough to keep it home.
+    remember(owner, "User was diagnosed with type 2 diabetes.")
+    remember(owner, "User owns a Kindle.")
+    session, _ = conversation(owner, "I started learning Portuguese.")
+
+    consolidate(owner, session)
+
+    user_turn = json.loads(fake_provider.last_body["messages"][1]["content"])
+    statements = [known["statement"] for known in user_turn["known_memories"]]
+    assert statements == ["User owns a Kindle."]
+    assert "diabetes" not in json.dumps(fake_provider.last_body)
+
+
 def test_known_memories_shaped_like_injections_are_sent_blocked(
     owner, provider_settings, fake_provider
 ):

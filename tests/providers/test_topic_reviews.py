@@ -163,15 +163,16 @@ def test_memories_of_one_subject_are_not_a_topic(owner, provider_settings, fake_
 def test_a_name_more_sensitive_than_its_memories_is_refused(
     owner, provider_settings, fake_provider
 ):
-    # The memories were classified ordinary; the proposed name is classified on its own.
+    # The memories are ordinary (a cause the owner supports says nothing of their health);
+    # the proposed name is classified on its own.
     for statement, subject in (
-        ("User cooks family dinners on Sundays.", "habit:cooking"),
-        ("User's family dinners are at noon.", "event:dinner"),
-        ("User bakes bread for family dinners.", "habit:baking"),
+        ("User runs for cancer research every spring.", "habit:running"),
+        ("User's cancer research run starts at noon.", "event:run"),
+        ("User bakes bread for the cancer research fair.", "habit:baking"),
     ):
         _remember(owner, statement, statement.replace("User", "I"), subject, sensitivity="normal")
     assert lease_acquire(owner, HOLDER)
-    fake_provider.set("valid", topics=_topic(["m1", "m2", "m3"], topic="family dinners"))
+    fake_provider.set("valid", topics=_topic(["m1", "m2", "m3"], topic="cancer"))
 
     report = review(owner)
 

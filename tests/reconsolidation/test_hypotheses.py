@@ -397,6 +397,20 @@ def test_promotion_takes_the_owners_own_words_and_is_not_guessed_again(owner):
     assert hypotheses(owner, status="active") == []
 
 
+def test_a_promotion_in_the_owners_words_is_labelled_by_them(owner):
+    watch_and_run_remembered(owner)
+    hypothesis = formed(owner)
+
+    belief = hypothesis_promote(
+        principal=owner,
+        derived_id=hypothesis.public_id,
+        expected_revision=1,
+        statement="I wear the Apple Watch to track my epilepsy seizures.",
+    )
+
+    assert (belief.sensitivity, belief.portability) == ("sensitive", "local")
+
+
 def promotion_refused(owner, hypothesis, *, principal=None, expected_revision=1):
     with principal_context(owner):
         beliefs = Belief.objects.filter(owner=owner).count()

@@ -1,14 +1,16 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from memory.services.message_labels import message_labels_refresh
+from memory.services.sensitivity_labels import sensitivity_labels_recompute
 
 
 class Command(BaseCommand):
     help = (
         "Label every message again by the current sensitivity classifier (after it changed), "
-        "for every owner or one; prints how many labels changed, never any text. Each owner "
-        "whose labels change sees it in their account's operator trail."
+        "and raise the label of every memory it now reads as more sensitive, for every owner "
+        "or one; prints how many labels changed, never any text. Each owner whose labels "
+        "change sees it in their account's operator trail. The maintenance sweep does the "
+        "same, unrecorded, for owners the current classifier has not labelled yet."
     )
 
     def add_arguments(self, parser):
@@ -25,13 +27,16 @@ class Command(BaseCommand):
             principals = principals.filter(username=owner)
             if not principals.exists():
                 raise CommandError(f"No principal named {owner!r}.")
-        read = changed = owners = 0
+        read = changed = raised = owners = 0
         for principal in principals.iterator():
-            refreshed = message_labels_refresh(principal=principal, batch_size=batch)
-            read += refreshed.read
-            changed += refreshed.changed
-            owners += bool(refreshed.changed)
+            done = sensitivity_labels_recompute(
+                principal=principal, batch_size=batch, from_shell=True
+            )
+            read += done.messages_read
+            changed += done.messages_changed
+            raised += done.memories_raised
+            owners += bool(done.messages_changed or done.memories_raised)
         self.stdout.write(
-            f"messages_classify: {read} message(s) read, {changed} label(s) changed "
-            f"for {owners} owner(s)"
+            f"messages_classify: {read} message(s) read, {changed} label(s) changed, "
+            f"{raised} memory label(s) raised for {owners} owner(s)"
         )
