@@ -24,6 +24,7 @@ from reconsolidation.models import DerivedMemory, ProviderCall
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.passes import lease_acquire, lease_release
 from reconsolidation.services.scheduling import reconsolidation_tick
+from tests.fake_provider import DEADLINE
 from tests.memory.helpers import conversation, remember
 
 HOLDER = "test-holder"
@@ -226,7 +227,7 @@ def test_proposals_outside_what_was_offered_are_dropped(owner, bank, fake_provid
     assert fake_provider.requests == 1 and derived(owner) == []
 
 
-def test_a_timeout_mid_send_keeps_the_whole_reservation(owner, bank, fake_provider):
+def test_a_timeout_mid_send_keeps_the_whole_reservation(owner, bank, fake_provider, short_deadline):
     fake_provider.set("slow", stage="merge_proposals")
 
     report = review(owner)
@@ -272,7 +273,7 @@ def test_a_worker_killed_between_reservation_and_send_keeps_its_reservation(
     assert call.state == "abandoned" and call.charged_micros is None and call.input_tokens is None
     assert spent_today(owner) * 1_000_000 == call.reserved_micros
     with pytest.raises(SendRefused):
-        send(call, prepared.payload, config, timeout=1)
+        send(call, prepared.payload, config, timeout=DEADLINE)
     assert fake_provider.requests == 0
 
 
@@ -284,9 +285,9 @@ def test_a_call_is_sent_at_most_its_send_cap(owner, bank, fake_provider, config)
         expected=prepared,
         holder=HOLDER,
     )
-    send(call, prepared.payload, config, timeout=2)
+    send(call, prepared.payload, config, timeout=DEADLINE)
     with pytest.raises(SendRefused):
-        send(call, prepared.payload, config, timeout=2)
+        send(call, prepared.payload, config, timeout=DEADLINE)
     assert fake_provider.requests == 1
 
 
