@@ -6,6 +6,8 @@
 - ``ungrounded``: proposals naming people, places and numbers that no message says.
 - ``foreign``: proposals citing ids that are not among the messages sent.
 - ``injection``: a proposal whose statement is an instruction to the assistant.
+- ``nul``: the ``valid`` proposals, led by a copy of the first with a NUL byte in its
+  statement.
 
 The behaviours every request shares (``malformed``, ``schema``, ``slow`` and the
 others) are the fake's own.
@@ -74,7 +76,19 @@ def _proposals(request: FakeRequest) -> list[dict]:
                 "source_ids": [first],
             }
         ]
-    return [proposal for event in events for proposal in _naive(event)]
+    naive = [proposal for event in events for proposal in _naive(event)]
+    if request.behaviour == "nul":
+        return _with_nul(naive)
+    return naive
+
+
+def _with_nul(proposals):
+    """``proposals`` led by a copy of the first whose statement carries a NUL byte."""
+    if not proposals:
+        return proposals
+    first = proposals[0]
+    statement = first["statement"].rstrip(".")
+    return [{**first, "statement": f"{statement}\x00."}, *proposals]
 
 
 def _answer(request: FakeRequest) -> dict:
@@ -87,7 +101,7 @@ ANSWERS = {
         answer=_answer,
         malformed="Sure! Here are the memories: {proposals: [",
         off_schema={"memories": "User likes tea"},
-        behaviours=("ungrounded", "foreign", "injection"),
+        behaviours=("ungrounded", "foreign", "injection", "nul"),
         scripts=("proposals",),
     )
 }

@@ -47,6 +47,7 @@ from .model_proposals import (
     SCHEMA_NAME,
     SYSTEM_PROMPT,
     ProposalError,
+    has_unsafe_characters,
     parse_proposals,
     user_content,
 )
@@ -270,7 +271,10 @@ class HybridExtractor:
         for proposal in proposals:
             reason = ""
             sources = tuple(dict.fromkeys(proposal["source_ids"]))
-            if not all(source in sent for source in sources):
+            if has_unsafe_characters(proposal):
+                # Refused here, alone: stored, it could fail the whole consolidation.
+                reason = "unsafe_characters"
+            elif not all(source in sent for source in sources):
                 # Only messages the call was given may be cited: never the
                 # assistant's, another participant's, or an invented one.
                 reason = "foreign_source"

@@ -1,0 +1,112 @@
+"""Whatever a provider answers, it cannot break formation: a proposal carrying NUL, control or
+bidirectional formatting characters is refused on its own while the rest of the consolidation
+stands, on either database."""
+
+import pytest
+
+from common.principal import principal_context
+from formation.extractor import DeterministicExtractor
+from formation.hybrid import HybridExtractor
+from formation.models import ExtractionAudit, FormationAudit
+from formation.services import formation_consolidate
+from memory.models import Belief
+from tests.memory.helpers import conversation
+
+MISO = "I adopted a cat named Miso."
+KINDLE = "I own a Kindle."
+PORTUGUESE = "I started learning Portuguese in 2024."
+
+
+def consolidate(principal, session):
+    return formation_consolidate(
+        principal=principal,
+        session_id=session.public_id,
+        extractor=HybridExtractor(DeterministicExtractor()),
+    )
+
+
+def statements(principal):
+    with principal_context(principal):
+        return {
+            belief.statement: belief.model_proposed
+            for belief in Belief.objects.filter(owner=principal)
+        }
+
+
+def extraction(principal):
+    with principal_context(principal):
+        (audit,) = ExtractionAudit.objects.filter(owner=principal)
+        return audit
+
+
+def proposal(event, subject, statement):
+    return {
+        "type": "fact",
+        "subject": subject,
+        "statement": statement,
+        "polarity": "positive",
+        "source_ids": [str(event.public_id)],
+    }
+
+
+def test_a_nul_in_one_proposal_refuses_that_proposal_and_nothing_else(
+    owner, provider_settings, fake_provider
+):
+    session, _ = conversation(owner, MISO, KINDLE)
+    fake_provider.set("nul")
+
+    formation = consolidate(owner, session)
+
+    assert formation.outcome == FormationAudit.Outcome.COMMITTED
+    formed = statements(owner)
+    assert not any("\x00" in statement for statement in formed)
+    # The deterministic memories and the model's clean proposal all stand.
+    assert any("Kindle" in statement for statement in formed)
+    assert formed.get("User adopted a cat named Miso.") is not None
+    audit = extraction(owner)
+    assert (audit.fallback, audit.returned_count) == (False, 3)
+    assert audit.dropped.get("unsafe_characters") == 1
+
+
+@pytest.mark.parametrize(
+    "character",
+    [
+        "\x00",
+        "\x07",
+        "\x1b",
+        "\t",
+        "\n",
+        "\x7f",
+        "\x85",
+        "\u202a",
+        "\u202e",
+        "\u2066",
+        "\u2069",
+        "\u200e",
+        "\u200f",
+    ],
+)
+@pytest.mark.parametrize("field", ["statement", "subject"])
+def test_control_and_bidirectional_characters_refuse_the_proposal_alone(
+    owner, provider_settings, fake_provider, character, field
+):
+    session, (miso, portuguese) = conversation(owner, MISO, PORTUGUESE)
+    tainted = proposal(portuguese, "skill:portuguese", "User started learning Portuguese in 2024.")
+    # Where the character splits no word, so that grounding alone would let it through.
+    tainted[field] = (
+        tainted[field]
+        .replace("Portuguese", f"{character}Portuguese")
+        .replace(":portuguese", f":{character}portuguese")
+    )
+    fake_provider.set(
+        "valid",
+        proposals=[tainted, proposal(miso, "pet:miso", "User adopted a cat named Miso.")],
+    )
+
+    consolidate(owner, session)
+
+    assert statements(owner).get("User adopted a cat named Miso.") is True
+    with principal_context(owner):
+        stored = Belief.objects.filter(owner=owner).values_list("subject", "statement")
+        assert not any(character in subject + statement for subject, statement in stored)
+    assert extraction(owner).dropped == {"unsafe_characters": 1}
