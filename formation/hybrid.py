@@ -56,7 +56,8 @@ PROVIDER = "openai-compatible"
 KNOWN_VIEW = 100
 BLOCKED = "[BLOCKED]"
 # Failures in which the provider answered with an error status: nothing was
-# generated, so nothing is charged. A timeout keeps its reservation.
+# generated, so nothing is charged. A timeout or a usage not believed keeps its
+# reservation.
 NOT_BILLED = frozenset({"rate_limited", "unavailable", "refused"})
 # A proposal's own confidence is not asked for: a model's is not trusted.
 MODEL_CONFIDENCE = 0.5
@@ -205,10 +206,11 @@ class HybridExtractor:
             )
         except ledger.SpendRefused as refusal:
             raise _Fallback(refusal.error_class) from None
-        completion = self._call(payload, reservation, attempt)
-        # Until the usage is known, what the call may have cost stays reserved.
+        # Until a believable usage is known, the call is charged the most it may have cost;
+        # whatever happens next, the reservation is settled at that or at the usage.
         attempt.cost = Decimal(most)
         try:
+            completion = self._call(payload, attempt)
             return self._accepted(completion, attempt), sent
         finally:
             ledger.settle(reservation, usd=attempt.cost)
@@ -224,7 +226,7 @@ class HybridExtractor:
             raise _Fallback("egress_denied")
         return egress_rules()
 
-    def _call(self, payload, reservation, attempt):
+    def _call(self, payload, attempt):
         started = time.monotonic()
         try:
             return complete(
@@ -234,7 +236,7 @@ class HybridExtractor:
             )
         except ProviderError as error:
             if error.error_class in NOT_BILLED:
-                ledger.settle(reservation, usd=0)
+                attempt.cost = Decimal(0)
             raise _Fallback(error.error_class) from None
         finally:
             attempt.usage["duration_ms"] = int((time.monotonic() - started) * 1000)

@@ -16,6 +16,9 @@ import httpx
 
 # A reply larger than this is not a reply to a 4,096-token request.
 MAX_REPLY_BYTES = 1024 * 1024
+# More tokens than any model reads or writes in one call: a usage figure above it (or not
+# a whole number at all) is not believed, and never reaches the ledger.
+MAX_REPORTED_TOKENS = 10_000_000
 _MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@+-]{1,120}")
 
 
@@ -47,6 +50,12 @@ class MalformedReply(ProviderError):
     """The server answered 200 with something that is not a chat completion."""
 
     error_class = "malformed"
+
+
+class AbsurdUsage(ProviderError):
+    """The completion reports a usage no call can have: its cost is unknown."""
+
+    error_class = "absurd_usage"
 
 
 @dataclass(frozen=True)
@@ -101,8 +110,16 @@ def _read(response, deadline):
 
 
 def _usage(reply, key):
-    value = (reply.get("usage") or {}).get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    """A usage figure: None when not reported, else a whole number within bounds."""
+    usage = reply.get("usage")
+    value = usage.get(key) if isinstance(usage, dict) else None
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AbsurdUsage(f"{key} is not a whole number")
+    if not 0 <= value <= MAX_REPORTED_TOKENS:
+        raise AbsurdUsage(f"{key} is out of bounds")
+    return value
 
 
 def _completion(raw):

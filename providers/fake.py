@@ -21,6 +21,7 @@ Behaviours every request shares (``FakeProvider.behaviour``):
 - ``rate_limited`` (429) and ``unavailable`` (503).
 - ``over_budget``: a valid answer reporting more tokens than any budget allows.
 - ``no_usage``: a valid answer that reports no usage.
+- ``absurd_usage``: a valid answer reporting 10^18 input and output tokens.
 
 A behaviour an app registered applies to the requests of its own schemas;
 requests of the others answer it as ``valid``. ``set(..., stage=<schema name>)``
@@ -44,6 +45,7 @@ SHARED_BEHAVIOURS = (
     "unavailable",
     "over_budget",
     "no_usage",
+    "absurd_usage",
 )
 
 
@@ -190,6 +192,8 @@ class FakeProvider:
         usage = {"prompt_tokens": 900, "completion_tokens": 120}
         if behaviour == "no_usage":
             usage = {}
+        if behaviour == "absurd_usage":
+            usage = {"prompt_tokens": 10**18, "completion_tokens": 10**18}
         if behaviour == "over_budget":
             usage = {"prompt_tokens": 250_000, "completion_tokens": 9_000}
         if behaviour == "malformed":

@@ -248,6 +248,18 @@ def test_unknown_usage_keeps_the_whole_reservation(owner, bank, fake_provider):
     assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
 
 
+def test_an_absurd_usage_keeps_the_whole_reservation_and_is_never_believed(
+    owner, bank, fake_provider
+):
+    fake_provider.set("absurd_usage")
+
+    assert review(owner).stopped == "absurd_usage"
+    (proposal,) = calls(owner)
+    assert proposal.state == "uncertain" and proposal.error_class == "absurd_usage"
+    assert proposal.charged_micros is None and proposal.input_tokens is None
+    assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
+
+
 def test_an_unavailable_provider_is_charged_nothing(owner, bank, fake_provider):
     fake_provider.set("unavailable")
 

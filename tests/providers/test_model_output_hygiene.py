@@ -2,6 +2,8 @@
 bidirectional formatting characters is refused on its own while the rest of the consolidation
 stands, on either database."""
 
+from decimal import Decimal
+
 import pytest
 
 from common.principal import principal_context
@@ -10,6 +12,7 @@ from formation.hybrid import HybridExtractor
 from formation.models import ExtractionAudit, FormationAudit
 from formation.services import formation_consolidate
 from memory.models import Belief
+from providers.ledger import spent_today
 from tests.memory.helpers import conversation
 
 MISO = "I adopted a cat named Miso."
@@ -110,3 +113,30 @@ def test_control_and_bidirectional_characters_refuse_the_proposal_alone(
         stored = Belief.objects.filter(owner=owner).values_list("subject", "statement")
         assert not any(character in subject + statement for subject, statement in stored)
     assert extraction(owner).dropped == {"unsafe_characters": 1}
+
+
+# The most a call of formation's budget can cost at these prices: 16,384 input tokens at
+# $0.15 and 4,096 output tokens at $15 per million, rounded up to the micro-dollar.
+RESERVED_AT_FIFTEEN = Decimal("0.063898")
+
+
+@pytest.mark.parametrize("output_price", [0.60, 15.0])
+def test_an_absurd_usage_is_charged_the_reservation_and_formation_stands(
+    owner, provider_settings, fake_provider, output_price
+):
+    provider_settings.REVERIE_PROVIDER = {
+        **provider_settings.REVERIE_PROVIDER,
+        "output_price": output_price,
+    }
+    session, _ = conversation(owner, MISO, KINDLE)
+    fake_provider.set("absurd_usage")
+
+    formation = consolidate(owner, session)
+
+    assert formation.outcome == FormationAudit.Outcome.COMMITTED
+    assert any("Kindle" in statement for statement in statements(owner))
+    audit = extraction(owner)
+    assert (audit.fallback, audit.error_class) == (True, "absurd_usage")
+    reserved = Decimal("0.004916") if output_price == 0.60 else RESERVED_AT_FIFTEEN
+    assert spent_today(owner) == reserved
+    assert fake_provider.requests == 1
