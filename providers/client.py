@@ -7,8 +7,11 @@ fail into one ``ProviderError`` subclass whose ``error_class`` is a closed,
 content-free code for the audit.
 """
 
+import contextlib
 import json
 import re
+import socket
+import threading
 import time
 from dataclasses import dataclass
 
@@ -106,6 +109,9 @@ def _read(response, deadline):
         if time.monotonic() > deadline:
             raise ProviderTimeout("the reply did not finish before the deadline")
         chunks.append(chunk)
+    if time.monotonic() > deadline:
+        # A reply without a length ends where the watchdog cut it.
+        raise ProviderTimeout("the reply did not finish before the deadline")
     return b"".join(chunks)
 
 
@@ -141,20 +147,74 @@ def _completion(raw):
     )
 
 
+class _Watchdog:
+    """Cuts the call's connection when its deadline passes.
+
+    httpx's timeouts bound each read, not the call: a server sending a byte now and
+    then, in its headers or its body, would never trip them. The watchdog learns the
+    connection's socket as it is opened (httpcore's ``trace`` extension) and shuts it
+    down at the deadline, which ends whatever read is waiting.
+    """
+
+    def __init__(self, seconds):
+        self._lock = threading.Lock()
+        self._socket = None
+        self.expired = False
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._timer.cancel()
+
+    def trace(self, event, info):
+        stream = info.get("return_value")
+        sock = stream.get_extra_info("socket") if hasattr(stream, "get_extra_info") else None
+        if sock is None:
+            return
+        with self._lock:
+            self._socket = sock
+            if self.expired:
+                self._cut()
+
+    def _expire(self):
+        with self._lock:
+            self.expired = True
+            self._cut()
+
+    def _cut(self):
+        if self._socket is not None:
+            # An OSError: the socket is closed already, the call over.
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)
+
+
 def complete(config, *, payload, timeout):
     """Send ``payload`` (``request_bytes``) and return the completion, or raise ProviderError.
 
-    ``timeout`` bounds the whole call, connecting to the last byte.
+    ``timeout`` bounds the whole call, connecting to the last byte, however slowly the
+    reply arrives.
     """
     deadline = time.monotonic() + timeout
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if config.api_key:
         headers["Authorization"] = f"Bearer {config.api_key}"
     url = config.base_url.rstrip("/") + "/chat/completions"
+    watchdog = _Watchdog(timeout)
     try:
         with (
+            watchdog,
             httpx.Client(timeout=timeout, follow_redirects=False) as client,
-            client.stream("POST", url, content=payload, headers=headers) as response,
+            client.stream(
+                "POST",
+                url,
+                content=payload,
+                headers=headers,
+                extensions={"trace": watchdog.trace},
+            ) as response,
         ):
             if response.status_code == 429:
                 raise ProviderRateLimited(f"HTTP {response.status_code}")
@@ -166,6 +226,8 @@ def complete(config, *, payload, timeout):
     except httpx.TimeoutException:
         raise ProviderTimeout("no reply before the deadline") from None
     except (httpx.HTTPError, httpx.InvalidURL) as error:
+        if watchdog.expired:
+            raise ProviderTimeout("the reply did not finish before the deadline") from None
         # Refused connections, resets, DNS, and a base URL httpx cannot use.
         raise ProviderUnavailable(type(error).__name__) from None
     return _completion(raw)

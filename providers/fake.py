@@ -18,6 +18,8 @@ Behaviours every request shares (``FakeProvider.behaviour``):
 - ``malformed``: a completion whose content is not JSON.
 - ``schema``: JSON that violates the schema.
 - ``slow``: waits ``delay`` seconds, then answers as ``valid``.
+- ``drip``: answers as ``valid``, but sends the reply, status line and headers included,
+  one byte every ``delay`` seconds.
 - ``rate_limited`` (429) and ``unavailable`` (503).
 - ``over_budget``: a valid answer reporting more tokens than any budget allows.
 - ``no_usage``: a valid answer that reports no usage.
@@ -41,6 +43,7 @@ SHARED_BEHAVIOURS = (
     "malformed",
     "schema",
     "slow",
+    "drip",
     "rate_limited",
     "unavailable",
     "over_budget",
@@ -173,6 +176,20 @@ class FakeProvider:
         self.behaviour, self.stage = behaviour, stage
         self.scripts = {name: value for name, value in scripts.items() if value is not None}
 
+    def _behaviour(self, schema):
+        """The behaviour that answers a request of ``schema``."""
+        answers = _answers.get(schema)
+        behaviour = self.behaviour if self.stage in (None, schema) else "valid"
+        if answers is None or (
+            behaviour not in SHARED_BEHAVIOURS and behaviour not in answers.behaviours
+        ):
+            return "valid"
+        return behaviour
+
+    def drips(self, body):
+        """Whether the reply to ``body`` is sent one byte every ``delay`` seconds."""
+        return self._behaviour(_schema_name(body)) == "drip"
+
     def answer(self, body):
         """(status, reply object) for a request body, by the current behaviour."""
         schema = _schema_name(body)
@@ -180,9 +197,7 @@ class FakeProvider:
         if answers is None:
             message = f"no app registered answers for the JSON schema {schema!r}"
             return 400, {"error": {"message": message}}
-        behaviour = self.behaviour if self.stage in (None, schema) else "valid"
-        if behaviour not in SHARED_BEHAVIOURS and behaviour not in answers.behaviours:
-            behaviour = "valid"
+        behaviour = self._behaviour(schema)
         if behaviour == "rate_limited":
             return 429, {"error": {"message": "rate limited"}}
         if behaviour == "unavailable":
@@ -242,7 +257,25 @@ class FakeProvider:
                 provider.last_body = body
                 provider.last_authorization = self.headers.get("Authorization")
                 status, reply = provider.answer(body)
+                if provider.drips(body):
+                    return self._drip(status, reply)
                 self._send(status, reply)
+
+            def _drip(self, status, reply):
+                data = json.dumps(reply).encode()
+                head = (
+                    f"HTTP/1.0 {status} {self.responses[status][0]}\r\n"
+                    "Content-Type: application/json\r\n"
+                    f"Content-Length: {len(data)}\r\n\r\n"
+                ).encode()
+                raw = head + data
+                try:
+                    for index in range(len(raw)):
+                        self.wfile.write(raw[index : index + 1])
+                        time.sleep(provider.delay)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (its deadline passed)
+                self.close_connection = True
 
             def _send(self, status, reply):
                 data = json.dumps(reply).encode()

@@ -3,11 +3,12 @@ within bounds, one wall-clock deadline covers the whole call however slowly the 
 arrives, and a server's Retry-After is read."""
 
 import json
+import time
 
 import pytest
 
-from providers.client import ProviderError, complete
-from tests.fake_provider import DEADLINE
+from providers.client import ProviderError, ProviderTimeout, complete
+from tests.fake_provider import DEADLINE, SHORT_DEADLINE
 from tests.providers.test_client import complete_against, payload
 
 
@@ -48,3 +49,16 @@ def test_usage_within_bounds_is_believed(config):
     )
 
     assert (completion.input_tokens, completion.output_tokens) == (0, 4096)
+
+
+def test_a_reply_dripping_byte_by_byte_cannot_outlive_the_deadline(config, fake_provider):
+    # Each byte comes well within a read timeout of the deadline's length, so only a
+    # deadline over the whole call stops it; the whole reply would take minutes.
+    fake_provider.delay = 0.5
+    fake_provider.set("drip")
+    started = time.monotonic()
+
+    with pytest.raises(ProviderTimeout):
+        complete(config, payload=payload(config), timeout=SHORT_DEADLINE)
+    # Generous: a call that read the drip to its end would take minutes.
+    assert time.monotonic() - started < 15

@@ -2,6 +2,7 @@
 bidirectional formatting characters is refused on its own while the rest of the consolidation
 stands, on either database."""
 
+import time
 from decimal import Decimal
 
 import pytest
@@ -140,3 +141,22 @@ def test_an_absurd_usage_is_charged_the_reservation_and_formation_stands(
     reserved = Decimal("0.004916") if output_price == 0.60 else RESERVED_AT_FIFTEEN
     assert spent_today(owner) == reserved
     assert fake_provider.requests == 1
+
+
+def test_a_dripping_reply_falls_back_at_the_deadline_and_keeps_its_reservation(
+    owner, provider_settings, fake_provider, short_deadline
+):
+    session, _ = conversation(owner, MISO, KINDLE)
+    # A byte every half second: never a read timeout, minutes for the whole reply.
+    fake_provider.delay = 0.5
+    fake_provider.set("drip")
+    started = time.monotonic()
+
+    formation = consolidate(owner, session)
+
+    # Generous: reading the drip to its end would take minutes.
+    assert time.monotonic() - started < 20
+    assert formation.outcome == FormationAudit.Outcome.COMMITTED
+    assert any("Kindle" in statement for statement in statements(owner))
+    assert (extraction(owner).fallback, extraction(owner).error_class) == (True, "timeout")
+    assert spent_today(owner) == Decimal("0.004916")
