@@ -34,6 +34,7 @@ from providers.egress import (
     message_item,
     residency_allowed,
 )
+from providers.pauses import provider_pause_after, provider_paused
 
 from .candidates import (
     POLICY_PROVIDER_ASSISTED,
@@ -196,6 +197,9 @@ class HybridExtractor:
         attempt.usage["input_bytes"] = len(payload)
         if len(payload) > self.budget.input_bytes:
             raise _Fallback("input_too_large")
+        if provider_paused(self.config):
+            # The server asked for time (Retry-After) and it has not passed.
+            raise _Fallback("retry_after")
         most = min(
             self.config.cost(self.budget.input_tokens, self.budget.output_tokens),
             self.budget.usd,
@@ -237,6 +241,7 @@ class HybridExtractor:
         except ProviderError as error:
             if error.error_class in NOT_BILLED:
                 attempt.cost = Decimal(0)
+            provider_pause_after(self.config, error)
             raise _Fallback(error.error_class) from None
         finally:
             attempt.usage["duration_ms"] = int((time.monotonic() - started) * 1000)

@@ -14,6 +14,8 @@ import socket
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 import httpx
 
@@ -22,11 +24,18 @@ MAX_REPLY_BYTES = 1024 * 1024
 # More tokens than any model reads or writes in one call: a usage figure above it (or not
 # a whole number at all) is not believed, and never reaches the ledger.
 MAX_REPORTED_TOKENS = 10_000_000
+# The longest a server's Retry-After holds calls back: a longer one is read as this.
+MAX_RETRY_AFTER = 3600
 _MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@+-]{1,120}")
 
 
 class ProviderError(Exception):
     error_class = "provider_error"
+
+    def __init__(self, message="", *, retry_after=None):
+        super().__init__(message)
+        # Seconds the server asked to wait before the next call (its Retry-After), or None.
+        self.retry_after = retry_after
 
 
 class ProviderTimeout(ProviderError):
@@ -69,6 +78,22 @@ class Completion:
     # As reported by the server; None when it reported nothing.
     input_tokens: int | None
     output_tokens: int | None
+
+
+def retry_after_seconds(value, *, now=None):
+    """The seconds a Retry-After header value asks for (delay-seconds or an HTTP date), at
+    most MAX_RETRY_AFTER; None when it is absent or not one of the two."""
+    value = (value or "").strip()
+    if value.isascii() and value.isdigit():
+        return min(int(value), MAX_RETRY_AFTER)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None or when.tzinfo is None:
+        return None
+    seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    return min(max(int(seconds), 0), MAX_RETRY_AFTER)
 
 
 def _body(config, *, system, user, schema, max_output_tokens, schema_name):
@@ -216,10 +241,11 @@ def complete(config, *, payload, timeout):
                 extensions={"trace": watchdog.trace},
             ) as response,
         ):
+            retry_after = retry_after_seconds(response.headers.get("Retry-After"))
             if response.status_code == 429:
-                raise ProviderRateLimited(f"HTTP {response.status_code}")
+                raise ProviderRateLimited(f"HTTP {response.status_code}", retry_after=retry_after)
             if response.status_code >= 500:
-                raise ProviderUnavailable(f"HTTP {response.status_code}")
+                raise ProviderUnavailable(f"HTTP {response.status_code}", retry_after=retry_after)
             if response.status_code != 200:
                 raise ProviderRefused(f"HTTP {response.status_code}")
             raw = _read(response, deadline)

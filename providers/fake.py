@@ -21,6 +21,7 @@ Behaviours every request shares (``FakeProvider.behaviour``):
 - ``drip``: answers as ``valid``, but sends the reply, status line and headers included,
   one byte every ``delay`` seconds.
 - ``rate_limited`` (429) and ``unavailable`` (503).
+- ``retry_after``: 429 with a Retry-After of ``retry_after`` seconds.
 - ``over_budget``: a valid answer reporting more tokens than any budget allows.
 - ``no_usage``: a valid answer that reports no usage.
 - ``absurd_usage``: a valid answer reporting 10^18 input and output tokens.
@@ -45,6 +46,7 @@ SHARED_BEHAVIOURS = (
     "slow",
     "drip",
     "rate_limited",
+    "retry_after",
     "unavailable",
     "over_budget",
     "no_usage",
@@ -123,11 +125,12 @@ def _schema_name(body):
 class FakeProvider:
     """A fake provider listening on 127.0.0.1; use as a context manager or start()/stop()."""
 
-    def __init__(self, *, behaviour="valid", port=0, delay=2.0):
+    def __init__(self, *, behaviour="valid", port=0, delay=2.0, retry_after=120):
         self.behaviour = behaviour
         self.stage = None
         self.scripts = {}
         self.delay = delay
+        self.retry_after = retry_after
         self.requests = 0
         self.last_body = None
         # The exact bytes of every request received, in order.
@@ -190,6 +193,12 @@ class FakeProvider:
         """Whether the reply to ``body`` is sent one byte every ``delay`` seconds."""
         return self._behaviour(_schema_name(body)) == "drip"
 
+    def reply_headers(self, body):
+        """The headers the reply to ``body`` adds to the fake's own."""
+        if self._behaviour(_schema_name(body)) == "retry_after":
+            return {"Retry-After": str(self.retry_after)}
+        return {}
+
     def answer(self, body):
         """(status, reply object) for a request body, by the current behaviour."""
         schema = _schema_name(body)
@@ -198,7 +207,7 @@ class FakeProvider:
             message = f"no app registered answers for the JSON schema {schema!r}"
             return 400, {"error": {"message": message}}
         behaviour = self._behaviour(schema)
-        if behaviour == "rate_limited":
+        if behaviour in ("rate_limited", "retry_after"):
             return 429, {"error": {"message": "rate limited"}}
         if behaviour == "unavailable":
             return 503, {"error": {"message": "unavailable"}}
@@ -259,7 +268,7 @@ class FakeProvider:
                 status, reply = provider.answer(body)
                 if provider.drips(body):
                     return self._drip(status, reply)
-                self._send(status, reply)
+                self._send(status, reply, provider.reply_headers(body))
 
             def _drip(self, status, reply):
                 data = json.dumps(reply).encode()
@@ -277,10 +286,12 @@ class FakeProvider:
                     pass  # the client gave up (its deadline passed)
                 self.close_connection = True
 
-            def _send(self, status, reply):
+            def _send(self, status, reply, headers=None):
                 data = json.dumps(reply).encode()
                 try:
                     self.send_response(status)
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()

@@ -29,6 +29,7 @@ from django.conf import settings
 from common.selectors.flags import flag_enabled
 from providers.client import ProviderError
 from providers.config import provider_config
+from providers.pauses import provider_pause_after, provider_paused
 from reconsolidation.models import ProviderCall
 from reconsolidation.planners.summaries import plan_topic_summary
 from reconsolidation.planning import MergePlan
@@ -140,6 +141,9 @@ class _Review:
     def _call(self, request, prepare):
         """Admit, send and parse ``request``; return (call, completion) or raise _Stop. A call
         that fails is settled here; a successful one is left for the caller to settle."""
+        if provider_paused(self.config):
+            # The server asked for time (Retry-After): nothing is reserved or sent before.
+            raise _Stop("retry_after")
         try:
             call = admit(
                 self.principal,
@@ -174,6 +178,7 @@ class _Review:
             raise _Stop(refusal.error_class) from None
         except ProviderError as error:
             failed_call(call, error, decisions)
+            provider_pause_after(self.config, error)
             raise _Stop(error.error_class) from None
         return call, completion
 

@@ -260,6 +260,17 @@ def test_an_absurd_usage_keeps_the_whole_reservation_and_is_never_believed(
     assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
 
 
+def test_retry_after_holds_the_next_review_before_anything_is_reserved(owner, bank, fake_provider):
+    fake_provider.set("retry_after")
+    assert review(owner).stopped == "rate_limited"
+
+    fake_provider.set("valid")
+
+    assert review(owner).stopped == "retry_after"
+    assert fake_provider.requests == 1
+    assert len(calls(owner)) == 1 and spent_today(owner) == 0
+
+
 def test_an_unavailable_provider_is_charged_nothing(owner, bank, fake_provider):
     fake_provider.set("unavailable")
 

@@ -4,10 +4,19 @@ arrives, and a server's Retry-After is read."""
 
 import json
 import time
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
 
 import pytest
 
-from providers.client import ProviderError, ProviderTimeout, complete
+from providers.client import (
+    MAX_RETRY_AFTER,
+    ProviderError,
+    ProviderRateLimited,
+    ProviderTimeout,
+    ProviderUnavailable,
+    complete,
+)
 from tests.fake_provider import DEADLINE, SHORT_DEADLINE
 from tests.providers.test_client import complete_against, payload
 
@@ -62,3 +71,32 @@ def test_a_reply_dripping_byte_by_byte_cannot_outlive_the_deadline(config, fake_
         complete(config, payload=payload(config), timeout=SHORT_DEADLINE)
     # Generous: a call that read the drip to its end would take minutes.
     assert time.monotonic() - started < 15
+
+
+def refusing(status, retry_after):
+    return lambda: (status, b'{"error": "later"}', {"Retry-After": retry_after})
+
+
+def test_retry_after_in_seconds_is_read_from_a_429(config):
+    with pytest.raises(ProviderRateLimited) as refused:
+        complete_against(config, refusing(429, "120"))
+    assert refused.value.retry_after == 120
+
+
+def test_retry_after_as_an_http_date_is_read_from_a_503(config):
+    later = format_datetime(datetime.now(UTC) + timedelta(seconds=600), usegmt=True)
+
+    with pytest.raises(ProviderUnavailable) as refused:
+        complete_against(config, refusing(503, later))
+    # The date has a resolution of a second, and the call takes a moment.
+    assert 500 < refused.value.retry_after <= 600
+
+
+@pytest.mark.parametrize(
+    ("header", "seconds"),
+    [("999999999", MAX_RETRY_AFTER), ("-5", None), ("soon", None), ("1.5", None)],
+)
+def test_retry_after_is_bounded_and_nonsense_is_ignored(config, header, seconds):
+    with pytest.raises(ProviderRateLimited) as refused:
+        complete_against(config, refusing(429, header))
+    assert refused.value.retry_after == seconds

@@ -3,9 +3,11 @@ bidirectional formatting characters is refused on its own while the rest of the 
 stands, on either database."""
 
 import time
+from datetime import timedelta
 from decimal import Decimal
 
 import pytest
+from django.utils import timezone
 
 from common.principal import principal_context
 from formation.extractor import DeterministicExtractor
@@ -14,6 +16,7 @@ from formation.models import ExtractionAudit, FormationAudit
 from formation.services import formation_consolidate
 from memory.models import Belief
 from providers.ledger import spent_today
+from providers.models import ProviderPause
 from tests.memory.helpers import conversation
 
 MISO = "I adopted a cat named Miso."
@@ -160,3 +163,34 @@ def test_a_dripping_reply_falls_back_at_the_deadline_and_keeps_its_reservation(
     assert any("Kindle" in statement for statement in statements(owner))
     assert (extraction(owner).fallback, extraction(owner).error_class) == (True, "timeout")
     assert spent_today(owner) == Decimal("0.004916")
+
+
+def test_retry_after_holds_every_call_to_the_provider_until_it_has_passed(
+    owner, provider_settings, fake_provider
+):
+    fake_provider.set("retry_after")
+    first, _ = conversation(owner, MISO)
+    consolidate(owner, first)
+    assert fake_provider.requests == 1
+
+    fake_provider.set("valid")
+    second, _ = conversation(owner, KINDLE)
+    formation = consolidate(owner, second)
+
+    # Not sent: the provider asked for two minutes. The deterministic memories stand.
+    assert fake_provider.requests == 1
+    assert formation.outcome == FormationAudit.Outcome.COMMITTED
+    assert any("Kindle" in statement for statement in statements(owner))
+    with principal_context(owner):
+        errors = list(
+            ExtractionAudit.objects.filter(owner=owner)
+            .order_by("created_at", "id")
+            .values_list("error_class", flat=True)
+        )
+    assert errors == ["rate_limited", "retry_after"]
+    assert spent_today(owner) == 0
+
+    ProviderPause.objects.update(not_before=timezone.now() - timedelta(seconds=1))
+    third, _ = conversation(owner, PORTUGUESE)
+    consolidate(owner, third)
+    assert fake_provider.requests == 2
