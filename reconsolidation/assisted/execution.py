@@ -137,6 +137,8 @@ class _Review:
         self.evaluation = evaluation
         self.budget = budget
         self.report = AssistedReport(principal_id=principal.pk)
+        # (call, decisions) of every call admitted, to settle any a fault leaves open.
+        self.admitted = []
 
     def _call(self, request, prepare):
         """Admit, send and parse ``request``; return (call, completion) or raise _Stop. A call
@@ -156,6 +158,7 @@ class _Review:
             raise _Stop(refusal.error_class) from None
         self.report.calls += 1
         decisions = request.decisions()
+        self.admitted.append((call, decisions))
         left = _seconds_left(self.deadline)
         if left < 1 or not lease_heartbeat(self.principal, self.holder):
             settle(
@@ -323,6 +326,17 @@ def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget):
         review.verify_and_apply(proposal, standing)
     except _Stop as stop:
         review.report.stopped = stop.reason
+    except Exception:
+        # A fault midway: a call it left open keeps its whole reservation, settled now
+        # rather than at the next recovery (a settled call is left as it is).
+        for call, decisions in review.admitted:
+            settle(
+                call,
+                state=ProviderCall.State.UNCERTAIN,
+                error_class="internal_error",
+                decisions=decisions,
+            )
+        raise
     return review.report
 
 

@@ -271,6 +271,23 @@ def test_retry_after_holds_the_next_review_before_anything_is_reserved(owner, ba
     assert len(calls(owner)) == 1 and spent_today(owner) == 0
 
 
+def test_a_fault_after_the_reply_settles_the_call_at_its_whole_reservation(
+    owner, bank, fake_provider, monkeypatch
+):
+    def broken(*args):
+        raise RuntimeError("a fault after the reply was read")
+
+    monkeypatch.setattr(execution, "admitted_groups", broken)
+
+    with pytest.raises(RuntimeError):
+        review(owner)
+    (proposal,) = calls(owner)
+    # Settled now, not left for recovery: the reservation stands, no usage is invented.
+    assert proposal.state == "uncertain" and proposal.error_class == "internal_error"
+    assert proposal.settled_at is not None and proposal.charged_micros is None
+    assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
+
+
 def test_an_unavailable_provider_is_charged_nothing(owner, bank, fake_provider):
     fake_provider.set("unavailable")
 
