@@ -36,6 +36,7 @@ from providers.egress import (
     outgoing_text,
     residency_allowed,
 )
+from providers.pauses import provider_pause_after, provider_paused
 
 from .candidates import (
     POLICY_PROVIDER_ASSISTED,
@@ -49,6 +50,7 @@ from .model_proposals import (
     SCHEMA_NAME,
     SYSTEM_PROMPT,
     ProposalError,
+    has_unsafe_characters,
     parse_proposals,
     user_content,
 )
@@ -57,7 +59,8 @@ PROVIDER = "openai-compatible"
 KNOWN_VIEW = 100
 BLOCKED = "[BLOCKED]"
 # Failures in which the provider answered with an error status: nothing was
-# generated, so nothing is charged. A timeout keeps its reservation.
+# generated, so nothing is charged. A timeout or a usage not believed keeps its
+# reservation.
 NOT_BILLED = frozenset({"rate_limited", "unavailable", "refused"})
 # A proposal's own confidence is not asked for: a model's is not trusted.
 MODEL_CONFIDENCE = 0.5
@@ -194,6 +197,9 @@ class HybridExtractor:
         attempt.usage["input_bytes"] = len(payload)
         if len(payload) > self.budget.input_bytes:
             raise _Fallback("input_too_large")
+        if provider_paused(self.config):
+            # The server asked for time (Retry-After) and it has not passed.
+            raise _Fallback("retry_after")
         most = min(
             self.config.cost(self.budget.input_tokens, self.budget.output_tokens),
             self.budget.usd,
@@ -204,10 +210,11 @@ class HybridExtractor:
             )
         except ledger.SpendRefused as refusal:
             raise _Fallback(refusal.error_class) from None
-        completion = self._call(payload, reservation, attempt)
-        # Until the usage is known, what the call may have cost stays reserved.
+        # Until a believable usage is known, the call is charged the most it may have cost;
+        # whatever happens next, the reservation is settled at that or at the usage.
         attempt.cost = Decimal(most)
         try:
+            completion = self._call(payload, attempt)
             return self._accepted(completion, attempt), sent
         finally:
             ledger.settle(reservation, usd=attempt.cost)
@@ -223,7 +230,7 @@ class HybridExtractor:
             raise _Fallback("egress_denied")
         return egress_rules()
 
-    def _call(self, payload, reservation, attempt):
+    def _call(self, payload, attempt):
         started = time.monotonic()
         try:
             return complete(
@@ -233,7 +240,8 @@ class HybridExtractor:
             )
         except ProviderError as error:
             if error.error_class in NOT_BILLED:
-                ledger.settle(reservation, usd=0)
+                attempt.cost = Decimal(0)
+            provider_pause_after(self.config, error)
             raise _Fallback(error.error_class) from None
         finally:
             attempt.usage["duration_ms"] = int((time.monotonic() - started) * 1000)
@@ -273,7 +281,10 @@ class HybridExtractor:
         for proposal in proposals:
             reason = ""
             sources = tuple(dict.fromkeys(proposal["source_ids"]))
-            if not all(source in sent for source in sources):
+            if has_unsafe_characters(proposal):
+                # Refused here, alone: stored, it could fail the whole consolidation.
+                reason = "unsafe_characters"
+            elif not all(source in sent for source in sources):
                 # Only messages the call was given may be cited: never the
                 # assistant's, another participant's, or an invented one.
                 reason = "foreign_source"

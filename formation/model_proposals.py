@@ -6,6 +6,7 @@ The reply is untrusted data: ``parse_proposals`` accepts exactly the schema
 """
 
 import json
+import re
 
 from memory.enums import BeliefType, Polarity
 
@@ -57,6 +58,10 @@ SCHEMA = {
 }
 
 _FIELDS = set(SCHEMA["properties"]["proposals"]["items"]["required"])
+# A statement or subject is one line of plain text. A control character has no place in
+# one (and PostgreSQL cannot store NUL), and a bidirectional mark, embedding, override or
+# isolate makes a memory read otherwise than it is stored.
+_UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 class ProposalError(Exception):
@@ -96,6 +101,13 @@ def _valid(item):
         and 0 < len(sources) <= MAX_SOURCES
         and all(isinstance(source, str) for source in sources)
     )
+
+
+def has_unsafe_characters(proposal):
+    """Whether any string of a parsed proposal holds a control or bidirectional formatting
+    character; such a proposal is refused on its own."""
+    strings = [proposal[key] for key in ("type", "subject", "statement", "polarity")]
+    return any(_UNSAFE_CHARACTERS.search(text) for text in strings + proposal["source_ids"])
 
 
 def parse_proposals(content, *, max_proposals):

@@ -7,20 +7,35 @@ fail into one ``ProviderError`` subclass whose ``error_class`` is a closed,
 content-free code for the audit.
 """
 
+import contextlib
 import json
 import re
+import socket
+import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
 
 import httpx
 
 # A reply larger than this is not a reply to a 4,096-token request.
 MAX_REPLY_BYTES = 1024 * 1024
+# More tokens than any model reads or writes in one call: a usage figure above it (or not
+# a whole number at all) is not believed, and never reaches the ledger.
+MAX_REPORTED_TOKENS = 10_000_000
+# The longest a server's Retry-After holds calls back: a longer one is read as this.
+MAX_RETRY_AFTER = 3600
 _MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@+-]{1,120}")
 
 
 class ProviderError(Exception):
     error_class = "provider_error"
+
+    def __init__(self, message="", *, retry_after=None):
+        super().__init__(message)
+        # Seconds the server asked to wait before the next call (its Retry-After), or None.
+        self.retry_after = retry_after
 
 
 class ProviderTimeout(ProviderError):
@@ -49,6 +64,12 @@ class MalformedReply(ProviderError):
     error_class = "malformed"
 
 
+class AbsurdUsage(ProviderError):
+    """The completion reports a usage no call can have: its cost is unknown."""
+
+    error_class = "absurd_usage"
+
+
 @dataclass(frozen=True)
 class Completion:
     content: str
@@ -57,6 +78,22 @@ class Completion:
     # As reported by the server; None when it reported nothing.
     input_tokens: int | None
     output_tokens: int | None
+
+
+def retry_after_seconds(value, *, now=None):
+    """The seconds a Retry-After header value asks for (delay-seconds or an HTTP date), at
+    most MAX_RETRY_AFTER; None when it is absent or not one of the two."""
+    value = (value or "").strip()
+    if value.isascii() and value.isdigit():
+        return min(int(value), MAX_RETRY_AFTER)
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None or when.tzinfo is None:
+        return None
+    seconds = (when - (now or datetime.now(UTC))).total_seconds()
+    return min(max(int(seconds), 0), MAX_RETRY_AFTER)
 
 
 def _body(config, *, system, user, schema, max_output_tokens, schema_name):
@@ -97,12 +134,23 @@ def _read(response, deadline):
         if time.monotonic() > deadline:
             raise ProviderTimeout("the reply did not finish before the deadline")
         chunks.append(chunk)
+    if time.monotonic() > deadline:
+        # A reply without a length ends where the watchdog cut it.
+        raise ProviderTimeout("the reply did not finish before the deadline")
     return b"".join(chunks)
 
 
 def _usage(reply, key):
-    value = (reply.get("usage") or {}).get(key)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    """A usage figure: None when not reported, else a whole number within bounds."""
+    usage = reply.get("usage")
+    value = usage.get(key) if isinstance(usage, dict) else None
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise AbsurdUsage(f"{key} is not a whole number")
+    if not 0 <= value <= MAX_REPORTED_TOKENS:
+        raise AbsurdUsage(f"{key} is out of bounds")
+    return value
 
 
 def _completion(raw):
@@ -124,31 +172,88 @@ def _completion(raw):
     )
 
 
+class _Watchdog:
+    """Cuts the call's connection when its deadline passes.
+
+    httpx's timeouts bound each read, not the call: a server sending a byte now and
+    then, in its headers or its body, would never trip them. The watchdog learns the
+    connection's socket as it is opened (httpcore's ``trace`` extension) and shuts it
+    down at the deadline, which ends whatever read is waiting.
+    """
+
+    def __init__(self, seconds):
+        self._lock = threading.Lock()
+        self._socket = None
+        self.expired = False
+        self._timer = threading.Timer(seconds, self._expire)
+        self._timer.daemon = True
+
+    def __enter__(self):
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._timer.cancel()
+
+    def trace(self, event, info):
+        stream = info.get("return_value")
+        sock = stream.get_extra_info("socket") if hasattr(stream, "get_extra_info") else None
+        if sock is None:
+            return
+        with self._lock:
+            self._socket = sock
+            if self.expired:
+                self._cut()
+
+    def _expire(self):
+        with self._lock:
+            self.expired = True
+            self._cut()
+
+    def _cut(self):
+        if self._socket is not None:
+            # An OSError: the socket is closed already, the call over.
+            with contextlib.suppress(OSError):
+                self._socket.shutdown(socket.SHUT_RDWR)
+
+
 def complete(config, *, payload, timeout):
     """Send ``payload`` (``request_bytes``) and return the completion, or raise ProviderError.
 
-    ``timeout`` bounds the whole call, connecting to the last byte.
+    ``timeout`` bounds the whole call, connecting to the last byte, however slowly the
+    reply arrives.
     """
     deadline = time.monotonic() + timeout
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if config.api_key:
         headers["Authorization"] = f"Bearer {config.api_key}"
     url = config.base_url.rstrip("/") + "/chat/completions"
+    watchdog = _Watchdog(timeout)
     try:
         with (
+            watchdog,
             httpx.Client(timeout=timeout, follow_redirects=False) as client,
-            client.stream("POST", url, content=payload, headers=headers) as response,
+            client.stream(
+                "POST",
+                url,
+                content=payload,
+                headers=headers,
+                extensions={"trace": watchdog.trace},
+            ) as response,
         ):
+            retry_after = retry_after_seconds(response.headers.get("Retry-After"))
             if response.status_code == 429:
-                raise ProviderRateLimited(f"HTTP {response.status_code}")
+                raise ProviderRateLimited(f"HTTP {response.status_code}", retry_after=retry_after)
             if response.status_code >= 500:
-                raise ProviderUnavailable(f"HTTP {response.status_code}")
+                raise ProviderUnavailable(f"HTTP {response.status_code}", retry_after=retry_after)
             if response.status_code != 200:
                 raise ProviderRefused(f"HTTP {response.status_code}")
             raw = _read(response, deadline)
     except httpx.TimeoutException:
         raise ProviderTimeout("no reply before the deadline") from None
     except (httpx.HTTPError, httpx.InvalidURL) as error:
+        if watchdog.expired:
+            raise ProviderTimeout("the reply did not finish before the deadline") from None
         # Refused connections, resets, DNS, and a base URL httpx cannot use.
         raise ProviderUnavailable(type(error).__name__) from None
     return _completion(raw)

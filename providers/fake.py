@@ -18,9 +18,13 @@ Behaviours every request shares (``FakeProvider.behaviour``):
 - ``malformed``: a completion whose content is not JSON.
 - ``schema``: JSON that violates the schema.
 - ``slow``: waits ``delay`` seconds, then answers as ``valid``.
+- ``drip``: answers as ``valid``, but sends the reply, status line and headers included,
+  one byte every ``delay`` seconds.
 - ``rate_limited`` (429) and ``unavailable`` (503).
+- ``retry_after``: 429 with a Retry-After of ``retry_after`` seconds.
 - ``over_budget``: a valid answer reporting more tokens than any budget allows.
 - ``no_usage``: a valid answer that reports no usage.
+- ``absurd_usage``: a valid answer reporting 10^18 input and output tokens.
 
 A behaviour an app registered applies to the requests of its own schemas;
 requests of the others answer it as ``valid``. ``set(..., stage=<schema name>)``
@@ -40,10 +44,13 @@ SHARED_BEHAVIOURS = (
     "malformed",
     "schema",
     "slow",
+    "drip",
     "rate_limited",
+    "retry_after",
     "unavailable",
     "over_budget",
     "no_usage",
+    "absurd_usage",
 )
 
 
@@ -118,11 +125,12 @@ def _schema_name(body):
 class FakeProvider:
     """A fake provider listening on 127.0.0.1; use as a context manager or start()/stop()."""
 
-    def __init__(self, *, behaviour="valid", port=0, delay=2.0):
+    def __init__(self, *, behaviour="valid", port=0, delay=2.0, retry_after=120):
         self.behaviour = behaviour
         self.stage = None
         self.scripts = {}
         self.delay = delay
+        self.retry_after = retry_after
         self.requests = 0
         self.last_body = None
         # The exact bytes of every request received, in order.
@@ -171,6 +179,26 @@ class FakeProvider:
         self.behaviour, self.stage = behaviour, stage
         self.scripts = {name: value for name, value in scripts.items() if value is not None}
 
+    def _behaviour(self, schema):
+        """The behaviour that answers a request of ``schema``."""
+        answers = _answers.get(schema)
+        behaviour = self.behaviour if self.stage in (None, schema) else "valid"
+        if answers is None or (
+            behaviour not in SHARED_BEHAVIOURS and behaviour not in answers.behaviours
+        ):
+            return "valid"
+        return behaviour
+
+    def drips(self, body):
+        """Whether the reply to ``body`` is sent one byte every ``delay`` seconds."""
+        return self._behaviour(_schema_name(body)) == "drip"
+
+    def reply_headers(self, body):
+        """The headers the reply to ``body`` adds to the fake's own."""
+        if self._behaviour(_schema_name(body)) == "retry_after":
+            return {"Retry-After": str(self.retry_after)}
+        return {}
+
     def answer(self, body):
         """(status, reply object) for a request body, by the current behaviour."""
         schema = _schema_name(body)
@@ -178,10 +206,8 @@ class FakeProvider:
         if answers is None:
             message = f"no app registered answers for the JSON schema {schema!r}"
             return 400, {"error": {"message": message}}
-        behaviour = self.behaviour if self.stage in (None, schema) else "valid"
-        if behaviour not in SHARED_BEHAVIOURS and behaviour not in answers.behaviours:
-            behaviour = "valid"
-        if behaviour == "rate_limited":
+        behaviour = self._behaviour(schema)
+        if behaviour in ("rate_limited", "retry_after"):
             return 429, {"error": {"message": "rate limited"}}
         if behaviour == "unavailable":
             return 503, {"error": {"message": "unavailable"}}
@@ -190,6 +216,8 @@ class FakeProvider:
         usage = {"prompt_tokens": 900, "completion_tokens": 120}
         if behaviour == "no_usage":
             usage = {}
+        if behaviour == "absurd_usage":
+            usage = {"prompt_tokens": 10**18, "completion_tokens": 10**18}
         if behaviour == "over_budget":
             usage = {"prompt_tokens": 250_000, "completion_tokens": 9_000}
         if behaviour == "malformed":
@@ -238,12 +266,32 @@ class FakeProvider:
                 provider.last_body = body
                 provider.last_authorization = self.headers.get("Authorization")
                 status, reply = provider.answer(body)
-                self._send(status, reply)
+                if provider.drips(body):
+                    return self._drip(status, reply)
+                self._send(status, reply, provider.reply_headers(body))
 
-            def _send(self, status, reply):
+            def _drip(self, status, reply):
+                data = json.dumps(reply).encode()
+                head = (
+                    f"HTTP/1.0 {status} {self.responses[status][0]}\r\n"
+                    "Content-Type: application/json\r\n"
+                    f"Content-Length: {len(data)}\r\n\r\n"
+                ).encode()
+                raw = head + data
+                try:
+                    for index in range(len(raw)):
+                        self.wfile.write(raw[index : index + 1])
+                        time.sleep(provider.delay)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (its deadline passed)
+                self.close_connection = True
+
+            def _send(self, status, reply, headers=None):
                 data = json.dumps(reply).encode()
                 try:
                     self.send_response(status)
+                    for name, value in (headers or {}).items():
+                        self.send_header(name, value)
                     self.send_header("Content-Type", "application/json")
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()

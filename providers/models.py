@@ -39,3 +39,15 @@ class ProviderSpend(models.Model):
                 name="provider_spend_one_global_row_per_day",
             ),
         ]
+
+
+class ProviderPause(models.Model):
+    """Until when a provider's server asked not to be called (its Retry-After).
+
+    One row per server, named by the SHA-256 of its base URL; content-free, so
+    not under row security. ``providers.pauses`` is its only writer.
+    """
+
+    server = models.CharField(max_length=64, unique=True)
+    not_before = models.DateTimeField()
+    updated_at = models.DateTimeField(auto_now=True)

@@ -8,6 +8,12 @@ import pytest
 from providers.config import ProviderConfig
 from providers.fake import FakeProvider
 
+# A deadline no loaded machine misses by accident; a test of the deadline itself sets
+# SHORT_DEADLINE and a fake that stalls (``slow``, ``drip``) well past it.
+DEADLINE = 30.0
+SHORT_DEADLINE = 1.0
+STALL = 6.0
+
 # The egress policy of these tests: ordinary and personal items of the owner's
 # principal scope may go to a provider labelled "local"; sensitive ones may not.
 ALLOW = [
@@ -17,7 +23,7 @@ ALLOW = [
 
 @pytest.fixture
 def fake_provider():
-    with FakeProvider(delay=2.0) as fake:
+    with FakeProvider(delay=STALL) as fake:
         yield fake
 
 
@@ -31,11 +37,21 @@ def provider_settings(settings, fake_provider):
         "input_price": 0.15,
         "output_price": 0.60,
         "residency": "local",
-        "timeout_seconds": 0.5,
+        "timeout_seconds": DEADLINE,
     }
     settings.REVERIE_EGRESS = {"residency": ["local"], "allow": ALLOW}
     settings.REVERIE_PROVIDER_SPEND = {"daily_usd_per_principal": 1.0, "daily_usd_global": 20.0}
     return settings
+
+
+@pytest.fixture
+def short_deadline(provider_settings):
+    """A provider deadline the stalling fake outlasts by seconds."""
+    provider_settings.REVERIE_PROVIDER = {
+        **provider_settings.REVERIE_PROVIDER,
+        "timeout_seconds": SHORT_DEADLINE,
+    }
+    return SHORT_DEADLINE
 
 
 @pytest.fixture

@@ -29,6 +29,7 @@ from django.conf import settings
 from common.selectors.flags import flag_enabled
 from providers.client import ProviderError
 from providers.config import provider_config
+from providers.pauses import provider_pause_after, provider_paused
 from reconsolidation.models import ProviderCall
 from reconsolidation.planners.summaries import plan_topic_summary
 from reconsolidation.planning import MergePlan
@@ -136,10 +137,15 @@ class _Review:
         self.evaluation = evaluation
         self.budget = budget
         self.report = AssistedReport(principal_id=principal.pk)
+        # (call, decisions) of every call admitted, to settle any a fault leaves open.
+        self.admitted = []
 
     def _call(self, request, prepare):
         """Admit, send and parse ``request``; return (call, completion) or raise _Stop. A call
         that fails is settled here; a successful one is left for the caller to settle."""
+        if provider_paused(self.config):
+            # The server asked for time (Retry-After): nothing is reserved or sent before.
+            raise _Stop("retry_after")
         try:
             call = admit(
                 self.principal,
@@ -152,6 +158,7 @@ class _Review:
             raise _Stop(refusal.error_class) from None
         self.report.calls += 1
         decisions = request.decisions()
+        self.admitted.append((call, decisions))
         left = _seconds_left(self.deadline)
         if left < 1 or not lease_heartbeat(self.principal, self.holder):
             settle(
@@ -174,6 +181,7 @@ class _Review:
             raise _Stop(refusal.error_class) from None
         except ProviderError as error:
             failed_call(call, error, decisions)
+            provider_pause_after(self.config, error)
             raise _Stop(error.error_class) from None
         return call, completion
 
@@ -318,6 +326,17 @@ def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget):
         review.verify_and_apply(proposal, standing)
     except _Stop as stop:
         review.report.stopped = stop.reason
+    except Exception:
+        # A fault midway: a call it left open keeps its whole reservation, settled now
+        # rather than at the next recovery (a settled call is left as it is).
+        for call, decisions in review.admitted:
+            settle(
+                call,
+                state=ProviderCall.State.UNCERTAIN,
+                error_class="internal_error",
+                decisions=decisions,
+            )
+        raise
     return review.report
 
 

@@ -24,6 +24,7 @@ from reconsolidation.models import DerivedMemory, ProviderCall
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.passes import lease_acquire, lease_release
 from reconsolidation.services.scheduling import reconsolidation_tick
+from tests.fake_provider import DEADLINE
 from tests.memory.helpers import conversation, remember
 
 HOLDER = "test-holder"
@@ -226,7 +227,7 @@ def test_proposals_outside_what_was_offered_are_dropped(owner, bank, fake_provid
     assert fake_provider.requests == 1 and derived(owner) == []
 
 
-def test_a_timeout_mid_send_keeps_the_whole_reservation(owner, bank, fake_provider):
+def test_a_timeout_mid_send_keeps_the_whole_reservation(owner, bank, fake_provider, short_deadline):
     fake_provider.set("slow", stage="merge_proposals")
 
     report = review(owner)
@@ -244,6 +245,46 @@ def test_unknown_usage_keeps_the_whole_reservation(owner, bank, fake_provider):
     assert review(owner).stopped == "usage_missing"
     (proposal,) = calls(owner)
     assert proposal.state == "uncertain" and proposal.error_class == "usage_missing"
+    assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
+
+
+def test_an_absurd_usage_keeps_the_whole_reservation_and_is_never_believed(
+    owner, bank, fake_provider
+):
+    fake_provider.set("absurd_usage")
+
+    assert review(owner).stopped == "absurd_usage"
+    (proposal,) = calls(owner)
+    assert proposal.state == "uncertain" and proposal.error_class == "absurd_usage"
+    assert proposal.charged_micros is None and proposal.input_tokens is None
+    assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
+
+
+def test_retry_after_holds_the_next_review_before_anything_is_reserved(owner, bank, fake_provider):
+    fake_provider.set("retry_after")
+    assert review(owner).stopped == "rate_limited"
+
+    fake_provider.set("valid")
+
+    assert review(owner).stopped == "retry_after"
+    assert fake_provider.requests == 1
+    assert len(calls(owner)) == 1 and spent_today(owner) == 0
+
+
+def test_a_fault_after_the_reply_settles_the_call_at_its_whole_reservation(
+    owner, bank, fake_provider, monkeypatch
+):
+    def broken(*args):
+        raise RuntimeError("a fault after the reply was read")
+
+    monkeypatch.setattr(execution, "admitted_groups", broken)
+
+    with pytest.raises(RuntimeError):
+        review(owner)
+    (proposal,) = calls(owner)
+    # Settled now, not left for recovery: the reservation stands, no usage is invented.
+    assert proposal.state == "uncertain" and proposal.error_class == "internal_error"
+    assert proposal.settled_at is not None and proposal.charged_micros is None
     assert spent_today(owner) * 1_000_000 == proposal.reserved_micros
 
 
@@ -272,7 +313,7 @@ def test_a_worker_killed_between_reservation_and_send_keeps_its_reservation(
     assert call.state == "abandoned" and call.charged_micros is None and call.input_tokens is None
     assert spent_today(owner) * 1_000_000 == call.reserved_micros
     with pytest.raises(SendRefused):
-        send(call, prepared.payload, config, timeout=1)
+        send(call, prepared.payload, config, timeout=DEADLINE)
     assert fake_provider.requests == 0
 
 
@@ -284,9 +325,9 @@ def test_a_call_is_sent_at_most_its_send_cap(owner, bank, fake_provider, config)
         expected=prepared,
         holder=HOLDER,
     )
-    send(call, prepared.payload, config, timeout=2)
+    send(call, prepared.payload, config, timeout=DEADLINE)
     with pytest.raises(SendRefused):
-        send(call, prepared.payload, config, timeout=2)
+        send(call, prepared.payload, config, timeout=DEADLINE)
     assert fake_provider.requests == 1
 
 

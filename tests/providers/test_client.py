@@ -26,6 +26,7 @@ from providers.client import (
     request_bytes,
 )
 from providers.config import ProviderConfig
+from tests.fake_provider import DEADLINE, SHORT_DEADLINE
 
 
 def payload(config, text="I adopted a cat named Miso. Is it sunny?"):
@@ -40,7 +41,7 @@ def payload(config, text="I adopted a cat named Miso. Is it sunny?"):
 
 
 def test_a_valid_reply_is_a_completion_with_its_usage(config, fake_provider):
-    completion = complete(config, payload=payload(config), timeout=5)
+    completion = complete(config, payload=payload(config), timeout=DEADLINE)
 
     assert completion.model == "fake-1"
     assert (completion.input_tokens, completion.output_tokens) == (900, 120)
@@ -52,7 +53,7 @@ def test_a_valid_reply_is_a_completion_with_its_usage(config, fake_provider):
 
 
 def test_the_request_asks_for_the_strict_schema_and_bounded_output(config, fake_provider):
-    complete(config, payload=payload(config), timeout=5)
+    complete(config, payload=payload(config), timeout=DEADLINE)
 
     body = fake_provider.last_body
     assert body["model"] == "fake-1" and body["max_tokens"] == 4096
@@ -73,7 +74,7 @@ def test_failed_calls_raise_one_closed_error_each(config, fake_provider, behavio
     fake_provider.set(behaviour)
 
     with pytest.raises(error):
-        complete(config, payload=payload(config), timeout=0.5)
+        complete(config, payload=payload(config), timeout=SHORT_DEADLINE)
     assert fake_provider.requests == 1  # never retried
 
 
@@ -82,7 +83,7 @@ def test_failed_calls_raise_one_closed_error_each(config, fake_provider, behavio
 )
 def test_replies_outside_the_schema_are_refused(config, fake_provider, behaviour, error_class):
     fake_provider.set(behaviour)
-    completion = complete(config, payload=payload(config), timeout=5)
+    completion = complete(config, payload=payload(config), timeout=DEADLINE)
 
     with pytest.raises(ProposalError) as refused:
         parse_proposals(completion.content, max_proposals=256)
@@ -98,7 +99,7 @@ def test_more_proposals_than_the_budget_are_refused_whole(config, fake_provider)
         "source_ids": ["e1"],
     }
     fake_provider.set("valid", proposals=[one] * 3)
-    completion = complete(config, payload=payload(config), timeout=5)
+    completion = complete(config, payload=payload(config), timeout=DEADLINE)
 
     with pytest.raises(ProposalError) as refused:
         parse_proposals(completion.content, max_proposals=2)
@@ -196,7 +197,7 @@ def complete_against(config, reply):
         return complete(
             ProviderConfig(**{**config.__dict__, "base_url": server.url}),
             payload=payload(config),
-            timeout=5,
+            timeout=DEADLINE,
         )
     finally:
         server.close()
@@ -226,7 +227,7 @@ def test_no_server_listening_is_unavailable(config):
     closed = ProviderConfig(**{**config.__dict__, "base_url": "http://127.0.0.1:9/v1"})
 
     with pytest.raises(ProviderUnavailable):
-        complete(closed, payload=payload(config), timeout=2)
+        complete(closed, payload=payload(config), timeout=DEADLINE)
 
 
 def test_missing_usage_is_reported_as_unknown(config):
@@ -251,4 +252,4 @@ def test_a_base_url_httpx_cannot_use_is_unavailable(config):
     broken = ProviderConfig(**{**config.__dict__, "base_url": "ftp://127.0.0.1/v1"})
 
     with pytest.raises(ProviderUnavailable):
-        complete(broken, payload=payload(config), timeout=2)
+        complete(broken, payload=payload(config), timeout=DEADLINE)

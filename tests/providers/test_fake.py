@@ -10,6 +10,7 @@ import pytest
 from formation.model_proposals import SCHEMA, SCHEMA_NAME, SYSTEM_PROMPT, user_content
 from providers.client import ProviderRefused, complete, request_bytes
 from providers.fake import FakeAnswers, behaviours, fake_answers_register
+from tests.fake_provider import DEADLINE
 
 
 def payload(config, schema_name=SCHEMA_NAME):
@@ -27,7 +28,7 @@ def test_a_request_of_a_schema_no_app_registered_is_refused_naming_it(config, fa
     reply = httpx.post(
         f"{fake_provider.base_url}/chat/completions",
         content=payload(config, schema_name="weather_report"),
-        timeout=5,
+        timeout=DEADLINE,
     )
 
     assert reply.status_code == 400
@@ -37,7 +38,7 @@ def test_a_request_of_a_schema_no_app_registered_is_refused_naming_it(config, fa
 
 def test_the_client_reads_that_refusal_as_refused(config, fake_provider):
     with pytest.raises(ProviderRefused):
-        complete(config, payload=payload(config, schema_name="weather_report"), timeout=5)
+        complete(config, payload=payload(config, schema_name="weather_report"), timeout=DEADLINE)
 
 
 def test_the_apps_register_their_answers_and_behaviours():
@@ -49,7 +50,7 @@ def test_a_behaviour_of_one_app_is_answered_as_valid_on_the_requests_of_another(
 ):
     fake_provider.set("disagree")
 
-    completion = complete(config, payload=payload(config), timeout=5)
+    completion = complete(config, payload=payload(config), timeout=DEADLINE)
 
     (proposal,) = json.loads(completion.content)["proposals"]
     assert proposal["statement"] == "User adopted a cat named Miso."
@@ -58,7 +59,7 @@ def test_a_behaviour_of_one_app_is_answered_as_valid_on_the_requests_of_another(
 def test_a_shared_behaviour_applies_to_every_registered_schema(config, fake_provider):
     fake_provider.set("no_usage")
 
-    completion = complete(config, payload=payload(config), timeout=5)
+    completion = complete(config, payload=payload(config), timeout=DEADLINE)
 
     assert completion.input_tokens is None and completion.output_tokens is None
 

@@ -124,7 +124,7 @@ def test_the_call_is_charged_to_the_owner_at_the_reported_usage(owner, kindle_an
     ],
 )
 def test_every_failure_falls_back_to_the_deterministic_memories(
-    owner, kindle_and_portuguese, fake_provider, behaviour, error_class
+    owner, kindle_and_portuguese, fake_provider, short_deadline, behaviour, error_class
 ):
     fake_provider.set(behaviour)
 
@@ -140,7 +140,7 @@ def test_every_failure_falls_back_to_the_deterministic_memories(
 
 
 def test_a_rate_limited_call_costs_nothing_and_a_timeout_keeps_its_reservation(
-    owner, kindle_and_portuguese, fake_provider, provider_settings
+    owner, kindle_and_portuguese, fake_provider, short_deadline
 ):
     fake_provider.set("rate_limited")
     consolidate(owner, kindle_and_portuguese)

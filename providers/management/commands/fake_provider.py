@@ -15,7 +15,10 @@ class Command(BaseCommand):
         parser.add_argument("--port", type=int, default=8765)
         parser.add_argument("--behaviour", choices=behaviours(), default="valid")
         parser.add_argument(
-            "--delay", type=float, default=90.0, help="Seconds the 'slow' behaviour waits."
+            "--delay",
+            type=float,
+            default=90.0,
+            help="Seconds the 'slow' behaviour waits, and 'drip' between bytes.",
         )
 
     def handle(self, *args, port, behaviour, delay, **options):
