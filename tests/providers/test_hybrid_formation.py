@@ -320,6 +320,26 @@ def test_sensitive_messages_stay_and_secrets_are_redacted_before_sending(
     assert "Kindle" in sent and "[redacted]" in sent
 
 
+def test_an_evaluation_run_that_bypasses_the_egress_rules_still_keeps_sensitive_text_home(
+    owner, provider_settings, fake_provider
+):
+    # An evaluation run sends without the operator's rules; sensitivity is not one of them.
+    provider_settings.REVERIE_EGRESS = {"allow": [], "residency": []}
+    remember(owner, "User was diagnosed with type 2 diabetes.")
+    remember(owner, "User owns a Kindle.")
+    session, _ = conversation(owner, "I was diagnosed with anorexia at 19.", PORTUGUESE)
+
+    formation_consolidate(
+        principal=owner,
+        session_id=session.public_id,
+        extractor=HybridExtractor(DeterministicExtractor(), evaluation=True),
+    )
+
+    sent = json.dumps(fake_provider.last_body)
+    assert "Portuguese" in sent and "User owns a Kindle." in sent
+    assert "diabetes" not in sent and "anorexia" not in sent
+
+
 def test_an_explicit_memory_of_a_sensitive_matter_is_never_sent_as_known(
     owner, provider_settings, fake_provider
 ):
