@@ -7,7 +7,7 @@ def test_export_downloads_only_the_callers_data(api, other_api):
     session = start_session(api)
     say(api, session, "I keep bees.")
     remember(api, "User keeps bees.")
-    remember(other_api, "User's passport number is X1234567.")
+    remember(other_api, "User's childhood nickname was Quokka7.")
 
     response = api.get("/api/v1/export")
 
@@ -16,7 +16,7 @@ def test_export_downloads_only_the_callers_data(api, other_api):
     body = response.json()
     assert [m["statement"] for m in body["memories"]] == ["User keeps bees."]
     assert body["sessions"][0]["events"][0]["parts"][0]["text"] == "I keep bees."
-    assert "X1234567" not in response.content.decode()
+    assert "Quokka7" not in response.content.decode()
 
 
 def test_account_erasure_takes_two_requests(api, owner, other_api, other_owner):

@@ -189,17 +189,17 @@ def test_history_shows_versions_and_changes(api):
 def test_another_owners_memory_is_not_found_and_unchanged(
     api, other_api, other_owner, method, path, body
 ):
-    theirs = remember(other_api, "User's passport number is X1234567.")
+    theirs = remember(other_api, "User's childhood nickname was Quokka7.")
     make_provisional(other_owner, theirs)
 
     response = getattr(api, method)(path.format(id=theirs["id"]), body, format="json")
 
     assert (response.status_code, error_of(response)) == (404, "not_found")
-    assert statuses(other_owner) == {"User's passport number is X1234567.": "provisional"}
+    assert statuses(other_owner) == {"User's childhood nickname was Quokka7.": "provisional"}
 
 
 def test_another_owners_memories_are_not_listed(api, other_api):
-    remember(other_api, "User's passport number is X1234567.")
+    remember(other_api, "User's childhood nickname was Quokka7.")
 
     assert api.get("/api/v1/memories").json()["results"] == []
     assert api.get("/api/v1/memories?changed_since=2000-01-01T00:00:00Z").json()["results"] == []

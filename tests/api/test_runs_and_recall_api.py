@@ -75,11 +75,11 @@ def test_recall_can_include_original_messages(api):
 
 
 def test_recall_never_returns_another_owners_memories(api, other_api):
-    remember(other_api, "User's passport number is X1234567.")
-    say(other_api, start_session(other_api), "My passport number is X1234567.")
+    remember(other_api, "User's childhood nickname was Quokka7.")
+    say(other_api, start_session(other_api), "My childhood nickname was Quokka7.")
 
     body = api.post(
-        "/api/v1/recall", {"query": "passport number", "include": ["messages"]}, format="json"
+        "/api/v1/recall", {"query": "childhood nickname", "include": ["messages"]}, format="json"
     ).json()
 
     assert body["items"] == []

@@ -16,8 +16,8 @@ from tests.factories import UserFactory
 
 from .helpers import conversation, remember, say
 
-SECRET_STATEMENT = "User's passport number is X1234567."
-SECRET_MESSAGE = "My passport number is X1234567, please keep it."
+SECRET_STATEMENT = "User's childhood nickname was Quokka7."
+SECRET_MESSAGE = "My childhood nickname was Quokka7, please keep it."
 
 
 def overview(client):
@@ -29,7 +29,7 @@ def overview(client):
 @pytest.fixture
 def someones_memories(owner):
     session, (message,) = conversation(owner, SECRET_MESSAGE)
-    say(owner, session, "Noted: X1234567.", event_type=EventType.ASSISTANT_MESSAGE)
+    say(owner, session, "Noted: Quokka7.", event_type=EventType.ASSISTANT_MESSAGE)
     belief = remember(owner, SECRET_STATEMENT, sources=[message])
     rejected = remember(owner, "User's passport expires in 2031.")
     belief_reject(principal=owner, belief_id=rejected.public_id, expected_revision=1)
@@ -70,7 +70,7 @@ def test_operators_never_see_another_principals_memory_text(
         response = client.get(url)
         assert response.status_code == 200, url
         body = response.content.decode()
-        assert "X1234567" not in body, url
+        assert "Quokka7" not in body, url
         assert "passport" not in body, url
 
 
