@@ -140,6 +140,17 @@ def is_asserted(clause):
     return not _NOT_ASSERTED.search(text[:1].lower() + text[1:])
 
 
+def says_nothing_more(statement, other):
+    """Whether ``statement`` says nothing ``other`` does not: each of its content words
+    and numbers is one of ``other``'s ("User has a sister named Ana." of "User's sister
+    Ana lives in Lisbon.")."""
+    numbers = set(_NUMBER.findall(other))
+    stems = _stems(other)
+    return all(word in stems for word in _wanted(statement, negative=False)) and all(
+        number in numbers for number in _NUMBER.findall(statement)
+    )
+
+
 def grounding_failure(*, subject, statement, cited_texts, negative=False, replaces=False):
     """Why the proposal is not grounded in one clause of ``cited_texts`` (a reason code), or "".
 

@@ -31,6 +31,7 @@ from formation.candidates import (
 )
 from formation.challenges import challenge_raise, kept_before
 from formation.checks import Rejected, proposal_check
+from formation.grounding import says_nothing_more
 from formation.hybrid import HybridExtractor
 from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from formation.preference_axes import relation
@@ -513,6 +514,10 @@ def _decide(bank, proposal, tally):
         return
     if current:
         if standing := _owner_decides(bank, proposal, current):
+            if says_nothing_more(proposal.statement, standing.statement):
+                # Nothing to change, nothing to ask the owner: more evidence for the memory.
+                bank.reinforce(standing, events)
+                return
             bank.challenge(proposal, standing)
             raise Rejected("challenged")
         _replace(bank, events, fields, current, BeliefStatus.SUPERSEDED, tally)

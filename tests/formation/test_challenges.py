@@ -108,6 +108,37 @@ def test_a_deterministic_retraction_of_an_explicit_memory_waits_for_the_owner(ow
     assert recalled(owner, "BMW X3") == ["User owns a BMW X3."]
 
 
+def test_a_proposal_that_says_less_than_the_owner_supports_the_memory_without_a_challenge(owner):
+    stated = remember(
+        owner,
+        "User's sister Ana lives in Lisbon.",
+        subject="person:ana",
+        type=BeliefType.RELATIONSHIP,
+    )
+    # Read as "User has a sister named Ana.": nothing the owner's memory does not say.
+    session, (message,) = conversation(owner, "Remember that my sister Ana lives in Lisbon.")
+
+    audit = consolidate(owner, session)
+
+    assert challenges(owner) == []
+    assert audit.rejection_reasons == {}
+    (standing,) = beliefs(owner, subject="person:ana")
+    assert (standing.pk, standing.status) == (stated.pk, "active")
+    with principal_context(owner):
+        assert list(standing.sources.values_list("event_id", flat=True)) == [message.pk]
+
+
+def test_a_proposal_that_says_something_else_of_the_subject_is_still_a_challenge(owner):
+    remember(owner, METRIC, subject="pref:units", type=BeliefType.PREFERENCE)
+    session, _ = conversation(owner, "I prefer imperial units.")
+
+    audit = consolidate(owner, session)
+
+    assert audit.rejection_reasons == {"challenged": 1}
+    (challenge,) = challenges(owner, "open")
+    assert challenge["proposal"]["statement"] == "User prefers imperial units."
+
+
 def test_a_deterministic_retraction_of_an_inferred_memory_still_retracts_it(owner):
     first, _ = conversation(owner, "I own a BMW X3.")
     consolidate(owner, first)
