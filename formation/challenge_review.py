@@ -41,6 +41,14 @@ def challenges_card(request):
     }
 
 
+# The state in the owner's words, as the filter names it.
+_DECISIONS = {
+    Challenge.State.OPEN: "Waiting for you",
+    Challenge.State.KEPT: "Kept",
+    Challenge.State.REPLACED: "Replaced",
+}
+
+
 class StateFilter(DefaultChoiceFilter):
     """Open challenges unless the owner asks for the decided ones."""
 
@@ -49,19 +57,14 @@ class StateFilter(DefaultChoiceFilter):
     default = Challenge.State.OPEN
 
     def lookups(self, request, model_admin):
-        return [
-            (Challenge.State.OPEN, "Waiting for you"),
-            (Challenge.State.KEPT, "Kept"),
-            (Challenge.State.REPLACED, "Replaced"),
-            (self.ALL, "All"),
-        ]
+        return [*_DECISIONS.items(), (self.ALL, "All")]
 
     def chosen(self, queryset, value):
         return queryset.filter(state=value)
 
 
 class ChallengeAdmin(OwnerAdmin):
-    list_display = ("standing_statement", "proposal_statement", "state", "created_at")
+    list_display = ("standing_statement", "proposal_statement", "decision", "created_at")
     list_display_links = ("proposal_statement",)
     list_filter = (StateFilter,)
     ordering = ("-created_at", "-id")
@@ -80,6 +83,10 @@ class ChallengeAdmin(OwnerAdmin):
     @admin.display(description="What may have changed")
     def proposal_statement(self, challenge):
         return Truncator(challenge.statement).chars(140)
+
+    @admin.display(description="Your decision", ordering="state")
+    def decision(self, challenge):
+        return _DECISIONS[challenge.state]
 
     def get_urls(self):
         view = self.admin_site.admin_view

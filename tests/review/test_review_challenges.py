@@ -50,6 +50,8 @@ def test_the_home_page_and_the_list_show_what_waits(owner_client, challenge):
     assert "may have changed" in home and LIST in home
     assert BMW in listed and SOLD in listed
     assert url(challenge) in listed
+    # The state in the owner's words, never the stored code.
+    assert '<td class="field-decision">Waiting for you</td>' in listed
 
 
 def test_the_page_shows_both_sides_with_their_sources(owner_client, challenge):
