@@ -10,6 +10,7 @@ left as they are.
 """
 
 import re
+from functools import lru_cache
 
 _ASCII_WORD = re.compile(r"[a-z]+")
 _VOWELS = frozenset("aeiou")
@@ -202,6 +203,8 @@ def _step5(word):
     return word
 
 
+# Every comparison of a pass stems the same few thousand words over and over.
+@lru_cache(maxsize=1 << 16)
 def stem(word):
     """The Porter stem of one lower-case word."""
     if len(word) < 3 or not _ASCII_WORD.fullmatch(word):
