@@ -427,29 +427,39 @@ _RECONSOLIDATION_BANKS = {
         "connection_precision": {"min": 0.9},
     },
 }
+# SHA-256 of the provider qualification data shipped in evaluation/qualification/:
+# certify reads the labels from those files, never from a qualification file.
+_QUALIFICATION_PINS = {
+    "formation": "PIN_FORMATION",
+    "reconsolidation": "PIN_RECONSOLIDATION",
+}
 REVERIE_CAPABILITIES = {
-    # Certified by `manage.py evaluate_formation` with the provider configured: on
-    # the LoCoMo dev conversations the provider-assisted arm forms memories from at
-    # least 5 points more of the annotated facts than the deterministic extractor,
-    # with no fabricated memory, and on the held-out labelled corpus its precision
-    # is not below the deterministic extractor's and nothing unsafe is stored.
+    # Certified by `manage.py qualify_provider formation` with the provider configured:
+    # on the formation sessions shipped in evaluation/qualification/, under the live
+    # egress rules, the provider-assisted arm must find more of the labelled facts than
+    # the deterministic extractor alone in one-message and in longer sessions, at no
+    # loss of precision, with nothing unsafe stored, no explicit memory overruled, no
+    # fabricated memory, and few of its proposals refused by the local rules.
     "formation_provider": {
         "arm": "formation_provider",
         "policy": "formation_provider",
-        "evaluation": "formation",
+        "evaluation": "qualification",
+        "qualification": "formation",
         "provider": True,
-        # The LoCoMo dev file and the frozen held-out corpus (evaluation/fixtures/).
-        "datasets": {
-            "dataset": "f041f13e33d8de12cec1c1765a62a98c3a7c6d5474d4e907c233eace22b4d808",
-            "heldout": "0a7678c5b5b8303ac5b2ff8addd85bacf44e9e9ab4ec9491d27d18dd63b59790",
-        },
+        "privacy_bound": True,
+        "datasets": {"qualification": _QUALIFICATION_PINS["formation"]},
         "thresholds": {
-            "facts": {"min": 1000},
-            "heldout_items": {"min": 50},
-            "coverage_lift": {"min": 0.05},
-            "fabricated": {"max": 0},
-            "heldout_precision_margin": {"min": 0.0},
+            "cases": {"min": 36},
+            "expected_single_message": {"min": 30},
+            "expected_multi_message": {"min": 60},
+            "failed": {"max": 0},
+            "recall_lift_single_message": {"min": 0.02},
+            "recall_lift_multi_message": {"min": 0.02},
+            "precision_margin": {"min": 0.0},
             "unsafe_stored": {"max": 0},
+            "overrules": {"max": 0},
+            "fabricated": {"max": 0},
+            "model_refused_share": {"max": 0.25},
         },
     },
     # Certified by `manage.py evaluate_reconsolidation` on the banks above.
@@ -459,18 +469,36 @@ REVERIE_CAPABILITIES = {
         "evaluation": "reconsolidation",
         **_RECONSOLIDATION_BANKS,
     },
-    # Certified by `manage.py evaluate_reconsolidation --arms ...,reconsolidation_provider`
-    # with the provider configured, on the same banks and bars as reconsolidation: the
-    # certificate binds the provider, the model and the egress policy, and holds only
-    # while a formation_provider certificate does.
+    # Certified by `manage.py qualify_provider reconsolidation` with the provider
+    # configured, on the banks shipped in evaluation/qualification/: the provider's
+    # reviews must find labelled merges or connections the deterministic passes do not,
+    # with no false merge, no loss of connection precision, no more missed notices, no
+    # privacy failure and no drop of original beliefs in recall. It binds the provider,
+    # its prices and the egress policy, and holds only while a formation_provider
+    # certificate does.
     "reconsolidation_provider": {
         "arm": "reconsolidation_provider",
         "policy": "reconsolidation_provider",
-        "evaluation": "reconsolidation",
+        "evaluation": "qualification",
+        "qualification": "reconsolidation",
         "provider": True,
         "privacy_bound": True,
         "upstream": ("formation_provider",),
-        **_RECONSOLIDATION_BANKS,
+        "datasets": {"qualification": _QUALIFICATION_PINS["reconsolidation"]},
+        "thresholds": {
+            "cases": {"min": 30},
+            "labelled_merges": {"min": 24},
+            "labelled_notices": {"min": 10},
+            "connections_labelled": {"min": 10},
+            "failed": {"max": 0},
+            "found_lift": {"min": 1},
+            "false_merges": {"max": 0},
+            "connection_precision_margin": {"min": 0.0},
+            "missed_notices_increase": {"max": 0},
+            "privacy_failures": {"max": 0},
+            "atomic_recall_drop": {"max": 0.0},
+            "model_refused_share": {"max": 0.25},
+        },
     },
 }
 REVERIE_CERTIFICATE_CHECK = "evaluation.certificates.certificate_refusal"

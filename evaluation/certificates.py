@@ -18,21 +18,18 @@ from django.conf import settings
 
 from .arms import ARMS
 from .bindings import provider_binding
-from .formation_evaluation import (
-    HELDOUT,
-    InputError,
-    formation_labels,
-    formation_metrics,
-    inputs_digest,
-    read_inputs,
-    sha256,
-)
+from .formation_evaluation import sha256
 from .models import Certificate
 from .provenance import code_digest, policy_versions
+from .qualification.data import FORMATION_DATA, RECONSOLIDATION_DATA, DataError, formation_cases
+from .qualification.data import read as read_data
+from .qualification.metrics import qualification_metrics
+from .qualification.signing import signed
 from .reconsolidation_runner import DEFAULT_FIXTURES, FixtureError, read_fixtures
 from .reconsolidation_scoring import reconsolidation_metrics
 from .results import arm_metrics
 
+QUALIFICATION_DATA = {"formation": FORMATION_DATA, "reconsolidation": RECONSOLIDATION_DATA}
 # How to produce results for a capability, by the evaluation that scores it.
 HOW_TO_CERTIFY = {
     "recall": (
@@ -43,10 +40,9 @@ HOW_TO_CERTIFY = {
         "run `manage.py evaluate_reconsolidation --arms control,{arm} --out DIR` and then "
         "`manage.py certify --results DIR/results.json --capability {capability}`"
     ),
-    "formation": (
-        "configure the provider, run `manage.py evaluate_formation --locomo FILE --out DIR` "
-        "and then `manage.py certify --results DIR/results.json --capability {capability} "
-        "--dataset FILE`"
+    "qualification": (
+        "configure the provider and run `manage.py qualify_provider {qualification}`, which "
+        "certifies on success (docs/providers.md)"
     ),
 }
 
@@ -62,14 +58,14 @@ class Capability:
     policy: str
     thresholds: dict
     # The evaluation whose results certify it: "recall" (``evaluate``),
-    # "reconsolidation" (``evaluate_reconsolidation``) or "formation"
-    # (``evaluate_formation``).
+    # "reconsolidation" (``evaluate_reconsolidation``) or "qualification"
+    # (``qualify_provider``, for the capabilities that call a provider).
     evaluation: str = "recall"
     # Whether it calls the configured provider: then a certificate also binds
     # the provider's server and model.
     provider: bool = False
-    # SHA-256 of the data its evaluation must have read, by input ("dataset",
-    # "heldout", "fixtures"); certify checks the files themselves.
+    # SHA-256 of the data its evaluation must have read, by input ("fixtures",
+    # "qualification"); certify checks the files themselves.
     datasets: dict = field(default_factory=dict)
     # For reconsolidation: the least a labelled fixture must hold
     # ({"merges" | "notices" | "no_merge_traps": count}).
@@ -79,10 +75,15 @@ class Capability:
     privacy_bound: bool = False
     # Capabilities whose current certificates this one's rests on.
     upstream: tuple = ()
+    # For a capability certified by provider qualification: which ("formation" or
+    # "reconsolidation"), whose shipped data ``datasets["qualification"]`` pins.
+    qualification: str = ""
 
     @property
     def how(self):
-        return HOW_TO_CERTIFY[self.evaluation].format(arm=self.arm, capability=self.name)
+        return HOW_TO_CERTIFY[self.evaluation].format(
+            arm=self.arm, capability=self.name, qualification=self.qualification
+        )
 
 
 def capability(name):
@@ -191,55 +192,65 @@ def _reconsolidation_inputs(results, spec):
     return {**results, "labels": {"cases": cases}}, digest
 
 
+def _qualification_inputs(results, spec):
+    """The results with the labels of the shipped qualification data, and its digest.
+
+    The file must be one this installation signed and of this capability; the data
+    must be the pinned one, and the results must be of exactly it. The labels are read
+    from the data in the repository, never from the file.
+    """
+    if not signed(results):
+        raise CertificationError(
+            "the qualification file was not written by this installation's qualify_provider, "
+            f"or was edited since; {spec.how}"
+        )
+    meta = results["meta"]
+    if meta.get("capability") != spec.name or meta.get("qualification") != spec.qualification:
+        raise CertificationError(f"the qualification file is not of {spec.name}; {spec.how}")
+    path = QUALIFICATION_DATA[spec.qualification]
+    try:
+        raw, digest = read_data(path)
+        cases = formation_cases(raw) if spec.qualification == "formation" else None
+        if cases is None:
+            cases, _ = read_fixtures(path)
+    except (DataError, FixtureError) as error:
+        raise CertificationError(f"the shipped qualification data is unreadable: {error}") from None
+    pin = spec.datasets.get("qualification")
+    if digest != pin:
+        raise CertificationError(
+            f"the qualification data {path.name} (sha256 {digest[:12]}) is not the one "
+            f"{spec.name} is pinned to (sha256 {(pin or 'none')[:12]}): it was edited"
+        )
+    if meta.get("dataset_digest") != digest:
+        raise CertificationError(
+            f"the results are not of the shipped qualification data; {spec.how}"
+        )
+    return {**results, "labels": cases}, digest
+
+
 RECOMPUTE = {
     "recall": _recall_metrics,
     "reconsolidation": _reconsolidation_metrics,
-    "formation": lambda results, spec: formation_metrics(results, spec.arm),
+    "qualification": lambda results, spec: qualification_metrics(
+        spec.qualification,
+        results["labels"],
+        results["observed"],
+        arm=spec.arm,
+        k=results["meta"]["settings"]["k"],
+    ),
 }
 
 
-def _formation_inputs(results, spec, dataset):
-    """The results with their labels recomputed from the data itself, and the data's digest.
-
-    ``dataset`` is the bytes of the LoCoMo file the evaluation read; the held-out corpus
-    is the one in the repository. Both must be the pinned ones, and the results must be
-    of exactly them: nothing here is taken from results.json.
-    """
-    if dataset is None:
-        raise CertificationError(
-            f"{spec.name}'s results are checked against the data they came from: pass "
-            "--dataset FILE, the LoCoMo file `evaluate_formation` read"
-        )
-    heldout = HELDOUT.read_bytes()
-    for name, data, what in (
-        ("dataset", dataset, "the dataset"),
-        ("heldout", heldout, "the held-out corpus"),
-    ):
-        pin = spec.datasets.get(name)
-        if pin and sha256(data) != pin:
-            raise CertificationError(
-                f"{what} (sha256 {sha256(data)[:12]}) is not the one {spec.name} is certified "
-                f"on (sha256 {pin[:12]})"
-            )
-    digest = inputs_digest(dataset, heldout)
-    if results["meta"].get("dataset_digest") != digest:
-        raise CertificationError("the results are not of this dataset and held-out corpus")
-    try:
-        parsed, items = read_inputs(dataset, heldout)
-    except InputError as error:
-        raise CertificationError(str(error)) from None
-    return {**results, "labels": formation_labels(parsed, items)}, digest
-
-
-def certify(*, raw_results, capability_name, dataset=None):
+def certify(*, raw_results, capability_name):
     """Check ``raw_results`` (the bytes of results.json) for a capability; store and return the
-    certificate, or raise ``CertificationError`` with every reason. ``dataset`` is the bytes
-    of the dataset the evaluation read, for the capabilities checked against their data."""
+    certificate, or raise ``CertificationError`` with every reason."""
     spec = capability(capability_name)
     how = spec.how
     try:
         results = json.loads(raw_results)
-        meta, _ = results["meta"], results["labels"]
+        meta = results["meta"]
+        if not isinstance(meta, dict):
+            raise TypeError
     except (ValueError, TypeError, KeyError):
         raise CertificationError("not a results.json written by `manage.py evaluate`") from None
     evaluation = meta.get("evaluation", "recall")
@@ -266,10 +277,10 @@ def certify(*, raw_results, capability_name, dataset=None):
     if refusal := upstream_refusal(spec):
         raise CertificationError(refusal)
     dataset_digest = meta.get("dataset_digest", "")
-    if spec.evaluation == "formation":
-        results, dataset_digest = _formation_inputs(results, spec, dataset)
-    elif spec.evaluation == "reconsolidation":
+    if spec.evaluation == "reconsolidation":
         results, dataset_digest = _reconsolidation_inputs(results, spec)
+    elif spec.evaluation == "qualification":
+        results, dataset_digest = _qualification_inputs(results, spec)
     if meta.get("provider", "") != provider:
         raise CertificationError(
             f"the results are of provider {meta.get('provider')!r}, the configured one is "

@@ -7,7 +7,9 @@ LoCoMo conversations each speaker in turn plays the owner
 (``evaluation.formation_coverage``); on the frozen held-out part of the labelled
 corpus every accepted proposal is matched against the labels
 (``formation.scoring``). The results keep the observations the metrics
-follow from, so that ``certify`` recomputes them rather than trusting them.
+follow from, so that a reader can recount them. It measures; it certifies
+nothing: formation_provider is certified by provider qualification
+(``evaluation.qualification``) on data shipped with Reverie.
 """
 
 import hashlib
@@ -17,7 +19,7 @@ from pathlib import Path
 from evaluation.formation_coverage import coverage
 from evaluation.locomo import DatasetError, load_dataset
 from formation.hybrid import HybridExtractor
-from formation.scoring import corpus_item, load_corpus, score
+from formation.scoring import load_corpus, score
 from formation.services import configured_extractor
 from providers.config import provider_config
 
@@ -38,30 +40,13 @@ def sha256(data):
     return hashlib.sha256(data).hexdigest()
 
 
-def read_inputs(dataset_bytes, heldout_bytes):
-    """(dataset, held-out items) parsed from their bytes, or InputError."""
-    try:
-        dataset = load_dataset(dataset_bytes)
-    except DatasetError as error:
-        raise InputError(f"not a LoCoMo-format dataset: {error}") from None
-    try:
-        heldout = [
-            corpus_item(json.loads(line))
-            for line in heldout_bytes.decode().splitlines()
-            if line.strip()
-        ]
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
-        raise InputError(f"not a labelled corpus: {error}") from None
-    return dataset, heldout
-
-
 def inputs_digest(dataset_bytes, heldout_bytes):
     return sha256(bytes.fromhex(sha256(dataset_bytes)) + bytes.fromhex(sha256(heldout_bytes)))
 
 
 def formation_labels(dataset, heldout):
     """What the metrics are counted against: every fact of the dataset, and the number of
-    held-out items. ``certify`` recomputes them from the data, never from results.json."""
+    held-out items."""
     return {"facts": _fact_keys(dataset), "heldout_items": len(heldout)}
 
 

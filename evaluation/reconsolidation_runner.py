@@ -229,9 +229,10 @@ def _observe(principal, case, beliefs, observation, *, k):
         )
 
 
-def _assisted_reviews(principal, holder):
+def _assisted_reviews(principal, holder, *, live=False):
     """Model-assisted merge and topic reviews of the bank, in rounds until a round applies
-    nothing; their reports."""
+    nothing; their reports. ``live``: under the egress rules and the owner's choice, as
+    the maintenance slot calls them (provider qualification), not as an evaluation run."""
     reports = []
     for _ in range(REVIEWS_PER_BANK):
         applied = 0
@@ -240,7 +241,10 @@ def _assisted_reviews(principal, holder):
                 raise RuntimeError("the evaluation's principal is leased elsewhere")
             try:
                 report = review(
-                    principal, holder=holder, deadline_seconds=REVIEW_SECONDS, evaluation=True
+                    principal,
+                    holder=holder,
+                    deadline_seconds=REVIEW_SECONDS,
+                    evaluation=not live,
                 )
             finally:
                 lease_release(principal, holder)
@@ -269,15 +273,22 @@ def _provider_calls(principal):
     )
 
 
-def _run_arm(principal, case, observation, *, arm, k, run):
+def _run_arm(principal, case, observation, *, arm, k, run, live=False):
     beliefs = _load(principal, case)
     passes = 0
     if arm != CONTROL:
         passes, _ = reconsolidate_bank(principal)
     if arm == PROVIDER:
-        reviews = _assisted_reviews(principal, f"evaluation-{run}")
+        reviews = _assisted_reviews(principal, f"evaluation-{run}", live=live)
         observation["reviews"] = [
-            {"stopped": r.stopped, "calls": r.calls, "outcomes": r.outcomes} for r in reviews
+            {
+                "stopped": r.stopped,
+                "calls": r.calls,
+                "proposed": r.proposed,
+                "dropped": r.dropped,
+                "outcomes": r.outcomes,
+            }
+            for r in reviews
         ]
         more, _ = reconsolidate_bank(principal)
         passes += more
@@ -290,15 +301,16 @@ def _run_arm(principal, case, observation, *, arm, k, run):
     _observe(principal, case, beliefs, observation, k=k)
 
 
-def evaluate_case(case, *, k, run, arm=ARM):
-    """What the system did with one labelled bank in ``arm``; nothing of it is kept."""
+def evaluate_case(case, *, k, run, arm=ARM, live=False):
+    """What the system did with one labelled bank in ``arm``; nothing of it is kept.
+    ``live``: the provider arm's reviews run as the maintenance slot runs them."""
     username = f"reconsolidation-eval-{run}-{arm}-{case['id']}"[:150]
     observation = {"case": case["id"], "derived": [], "queries": [], "passes": 0, "failed": None}
     try:
         if arm == PROVIDER:
             principal = get_user_model().objects.create_user(username=username)
             try:
-                _run_arm(principal, case, observation, arm=arm, k=k, run=run)
+                _run_arm(principal, case, observation, arm=arm, k=k, run=run, live=live)
             finally:
                 observation["provider_calls"] = _provider_calls(principal)
                 account_purge(principal=principal)

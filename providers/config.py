@@ -61,3 +61,17 @@ def provider_config():
         output_price=Decimal(str(config["output_price"])),
         residency=config["residency"],
     )
+
+
+def price_refusal(config):
+    """Why a provider capability may not be on at these prices, or "": a zero price makes
+    the per-call ceiling and the daily caps refuse nothing, so it must be stated."""
+    if settings.REVERIE_PROVIDER.get("price_free"):
+        return ""
+    if config.input_price > 0 and config.output_price > 0:
+        return ""
+    return (
+        "the provider's prices are not set (REVERIE_PROVIDER_INPUT_PRICE and "
+        "REVERIE_PROVIDER_OUTPUT_PRICE, US dollars per million tokens); for a local model "
+        "that costs nothing, state REVERIE_PROVIDER_PRICE_FREE=1"
+    )

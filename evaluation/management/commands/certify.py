@@ -17,11 +17,6 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--results", required=True, help="a results.json of `evaluate`")
         parser.add_argument("--capability", required=True)
-        parser.add_argument(
-            "--dataset",
-            help="the dataset the evaluation read, for capabilities checked against their data "
-            "(formation_provider: the LoCoMo file given to evaluate_formation)",
-        )
 
     def handle(self, *args, **options):
         path = Path(options["results"])
@@ -29,16 +24,8 @@ class Command(BaseCommand):
             raw = path.read_bytes()
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from None
-        dataset = None
-        if options["dataset"]:
-            try:
-                dataset = Path(options["dataset"]).read_bytes()
-            except OSError as error:
-                raise CommandError(f"cannot read {options['dataset']}: {error.strerror}") from None
         try:
-            certificate = certify(
-                raw_results=raw, capability_name=options["capability"], dataset=dataset
-            )
+            certificate = certify(raw_results=raw, capability_name=options["capability"])
         except CertificationError as error:
             raise CommandError(f"not certified: {error}") from None
         self.stdout.write(

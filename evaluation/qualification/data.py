@@ -1,0 +1,123 @@
+"""The shipped qualification data: reading it strictly, and its digest.
+
+``formation_sessions.jsonl`` holds cases of formation (an account's explicit
+memories, then sessions of messages, each with the durable facts a careful reader
+forms from it); ``reconsolidation_banks.jsonl`` holds labelled banks in the format of
+the reconsolidation evaluation (``evaluation.reconsolidation_runner``). Both are
+pinned by SHA-256 in ``REVERIE_CAPABILITIES``; ``README.md`` beside them describes
+the format.
+"""
+
+import hashlib
+import json
+from pathlib import Path
+
+from memory.enums import BeliefType, Polarity
+
+HERE = Path(__file__).parent
+FORMATION_DATA = HERE / "formation_sessions.jsonl"
+RECONSOLIDATION_DATA = HERE / "reconsolidation_banks.jsonl"
+ROLES = ("user", "assistant")
+
+
+class DataError(ValueError):
+    """The qualification data is not well-formed; the message says where."""
+
+
+def sha256(data):
+    return hashlib.sha256(data).hexdigest()
+
+
+def _require(condition, where, what):
+    if not condition:
+        raise DataError(f"{where}: {what}")
+
+
+def _known(entry, where):
+    _require(isinstance(entry, dict), where, "a known memory is an object")
+    _require(entry.get("type") in BeliefType.values, where, "unknown memory type")
+    _require(entry.get("polarity") in Polarity.values, where, "unknown polarity")
+    for name in ("subject", "statement"):
+        _require(isinstance(entry.get(name), str) and entry[name], where, f"no {name}")
+    return entry
+
+
+def _expected(entry, where):
+    _require(isinstance(entry, dict), where, "an expected fact is an object")
+    _require(entry.get("polarity") in Polarity.values, where, "unknown polarity")
+    terms = entry.get("terms")
+    _require(
+        isinstance(terms, list) and terms and all(isinstance(t, str) and t for t in terms),
+        where,
+        "an expected fact names its terms",
+    )
+    _require(isinstance(entry.get("sensitive", False), bool), where, "sensitive is a boolean")
+    return entry
+
+
+def _session(session, where):
+    _require(isinstance(session, dict), where, "a session is an object")
+    messages = session.get("messages")
+    _require(isinstance(messages, list) and messages, where, "a session holds messages")
+    for message in messages:
+        _require(
+            isinstance(message, dict)
+            and message.get("role") in ROLES
+            and isinstance(message.get("text"), str)
+            and message["text"].strip(),
+            where,
+            "a message is a role (user or assistant) and a text",
+        )
+    _require(isinstance(session.get("expected", []), list), where, "expected is a list")
+    for entry in session.get("expected", []):
+        _expected(entry, where)
+    return session
+
+
+def formation_cases(raw):
+    """The cases of the formation data, from its bytes, or DataError."""
+    cases, ids = [], set()
+    try:
+        lines = raw.decode("utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise DataError("the formation data is not UTF-8") from None
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"line {number}"
+        try:
+            case = json.loads(line)
+        except ValueError:
+            raise DataError(f"{where}: not JSON") from None
+        _require(isinstance(case, dict) and isinstance(case.get("id"), str), where, "no id")
+        _require(case["id"] not in ids, where, f"case id {case['id']!r} repeats")
+        ids.add(case["id"])
+        for entry in case.get("known", []):
+            _known(entry, where)
+        sessions = case.get("sessions")
+        _require(isinstance(sessions, list) and sessions, where, "a case holds sessions")
+        for session in sessions:
+            _session(session, where)
+        never = case.get("never_stored", [])
+        _require(
+            isinstance(never, list) and all(isinstance(s, str) and s for s in never),
+            where,
+            "never_stored is a list of strings",
+        )
+        cases.append(case)
+    _require(cases, "the formation data", "holds no case")
+    return cases
+
+
+def read(path):
+    """(bytes, sha256) of a shipped data file, or DataError."""
+    try:
+        raw = Path(path).read_bytes()
+    except OSError as error:
+        raise DataError(f"cannot read {path}: {error.strerror}") from None
+    return raw, sha256(raw)
+
+
+def single_message(session):
+    """Whether a session reaches formation as a one-message request."""
+    return len(session["messages"]) == 1
