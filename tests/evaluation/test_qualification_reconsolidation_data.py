@@ -2,20 +2,15 @@
 in every kind of label to tell a provider that adds merges from one that adds false ones."""
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
+from evaluation.qualification.data import RECONSOLIDATION_DATA
 from evaluation.reconsolidation_runner import read_fixtures
 from memory.enums import BeliefStatus, BeliefType, Polarity, Portability, Sensitivity
 from memory.text import claim_words, is_valid_subject
 
-BANKS = (
-    Path(__file__).resolve().parent.parent
-    / "evaluation"
-    / "qualification"
-    / "reconsolidation_banks.jsonl"
-)
+BANKS = RECONSOLIDATION_DATA
 TRAPS = frozenset(
     "different_claim negation numbers people polarity qualifier scope sensitivity subject "
     "tense type validity word antonym near_miss".split()
