@@ -430,8 +430,8 @@ _RECONSOLIDATION_BANKS = {
 # SHA-256 of the provider qualification data shipped in evaluation/qualification/:
 # certify reads the labels from those files, never from a qualification file.
 _QUALIFICATION_PINS = {
-    "formation": "PIN_FORMATION",
-    "reconsolidation": "PIN_RECONSOLIDATION",
+    "formation": "358f962d62de10f24a01889a28b7a2e473059e9d850e481aca7c7901d75aca7e",
+    "reconsolidation": "d06aebbdf5dd2310f1524d361f1b2fc8ea3a9a3ac92debdc7d6da8cb995dffba",
 }
 REVERIE_CAPABILITIES = {
     # Certified by `manage.py qualify_provider formation` with the provider configured:
