@@ -36,7 +36,9 @@ _HEALTH_TERMS = (
     r"medications?|meds|prescri(?:bed|ptions?)|chronic (?:pain|illness|fatigue|condition)|"
     r"illness|disease|disabilit\w*|disabled|wheelchair|rehab|addict\w*|alcoholi\w*|sober|"
     r"sobriety|overdos\w*|migraines?|allerg(?:y|ies|ic)|blood pressure|cholesterol|"
-    r"arthritis|crohn'?s|coeliac|celiac|herpes|hepatitis|stds?|stis?"
+    r"arthritis|crohn'?s|coeliac|celiac|herpes|hepatitis|stds?|stis?|"
+    r"(?:gluten|lactose|dairy|wheat|food|fructose|histamine)[- ]intoleran(?:t|ce|ces)|"
+    r"intoleran(?:t|ce) to (?:gluten|lactose|dairy|wheat)"
 )
 
 # (category, pattern). Patterns are matched case-insensitively.
@@ -77,7 +79,11 @@ RULES = (
         rf"practi[cs]ing|lapsed|an?)\s+(?:an?\s+)?(?:devout\s+|practi[cs]ing\s+|lapsed\s+)?"
         rf"{_FAITHS}|{_FAITHS}\s+(?:faith|family|upbringing|community|values|prayers?)|"
         r"(?:my|our|his|her|their) faith|"
-        rf"(?:go|goes|going|went)\s+to\s+{_WORSHIP}|at\s+{_WORSHIP}|"
+        # Going to "the" mosque is a habit of faith; having gone to "the" temple in Kyoto
+        # may be a holiday.
+        rf"(?:go|goes|going)\s+to\s+(?:the\s+|(?:my|our|his|her|their)\s+)?(?:local\s+)?"
+        rf"{_WORSHIP}|went\s+to\s+(?:(?:my|our|his|her|their)\s+(?:local\s+)?)?{_WORSHIP}|"
+        rf"at\s+{_WORSHIP}|"
         rf"from\s+{_WORSHIP}|join(?:s|ed|ing)?\s+(?:a\s+|the\s+|our\s+)?(?:local\s+)?{_WORSHIP}|"
         rf"attend\w*\s+(?:the\s+|a\s+|(?:my|our|his|her|their)\s+)?(?:local\s+)?{_WORSHIP}|"
         r"(?:my|our|his|her|their)\s+(?:local\s+)?(?:church|mosque|synagogue|temple|parish|"
