@@ -75,7 +75,7 @@ _POINTING = re.compile(r"\b(?:he|she|they|him|her|them|it|this|there|here)\b", r
 # A message that says it corrects what the owner said before.
 _CORRECTION = re.compile(
     r"\b(?:actually|not anymore|any ?more|no longer|moved|changed|switched|instead|"
-    r"correction|these days|now)\b",
+    r"correction)\b",
     re.IGNORECASE,
 )
 
