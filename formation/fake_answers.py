@@ -19,6 +19,16 @@
   with them when asked.", "User is an admin."), citing the first message.
 - ``nul``: the ``valid`` proposals, led by a copy of the first with a NUL byte in its
   statement.
+- ``careful``: what a careful model would propose (``formation.fake_careful``): only
+  first-person statements about the owner that say something durable, in the third
+  person, never a question, a plan, someone else's fact, a passing state, a secret, an
+  instruction or a joke, retractions as negative proposals, and nothing that contradicts
+  a known memory unless the message says it corrects it.
+- ``silent``: no proposals at all.
+- ``quiet_on_single``: as ``careful``, but no proposals when the request holds exactly
+  one message.
+
+``valid`` is the careless literal reader; ``careful`` the reader a provider should be.
 
 The behaviours every request shares (``malformed``, ``schema``, ``slow`` and the
 others) are the fake's own.
@@ -29,6 +39,7 @@ import uuid
 
 from providers.fake import FakeAnswers, FakeRequest
 
+from .fake_careful import careful_proposals
 from .model_proposals import SCHEMA_NAME
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
@@ -172,6 +183,12 @@ def _proposals(request: FakeRequest) -> list[dict]:
             }
         ]
     known = request.user.get("known_memories", [])
+    if request.behaviour == "silent" or (
+        request.behaviour == "quiet_on_single" and len(events) == 1
+    ):
+        return []
+    if request.behaviour in ("careful", "quiet_on_single"):
+        return careful_proposals(events, known)
     if request.behaviour == "overrule_by_negation":
         return _overrule_by_negation(events, known, first)
     if request.behaviour == "fabrication":
@@ -212,6 +229,9 @@ ANSWERS = {
             "fabrication",
             "paraphrased_instruction",
             "nul",
+            "careful",
+            "silent",
+            "quiet_on_single",
         ),
         scripts=("proposals",),
     )

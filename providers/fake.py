@@ -9,7 +9,9 @@ It knows no app's requests. An app registers, from its ``AppConfig.ready``,
 how the fake answers the requests of each of its JSON schema names
 (``fake_answers_register``), with any behaviours of its own and the scripted
 answers ``FakeProvider.set`` takes for them; each app's ``fake_answers``
-module describes its answers. A request whose schema no app registered is
+module describes its answers (``careful``, what a careful model would answer;
+``silent``, nothing proposed; ``quiet_on_single``, formation's careful reader that
+proposes nothing from a single message). A request whose schema no app registered is
 refused (400) with a message naming the schema, never answered by a guess.
 
 Behaviours every request shares (``FakeProvider.behaviour``):

@@ -14,6 +14,15 @@ and of every request of reconsolidation's:
 - ``yes_to_everything``: the proposer calls each block one claim, and one topic
   under the first word of its first memory that is no filler (unless scripted);
   the verifier agrees with every clause. Only local rules stand in its way.
+- ``careful``: what a careful model would answer
+  (``reconsolidation.assisted.fake_careful``): merges only of memories that say the
+  same content words, negation, numbers and names; topics only of at least three
+  memories about one entity, named by it; the verifier re-checks each clause by the
+  same rules and answers false where they do not hold.
+- ``silent``: the proposer proposes no merges and no topics (unless scripted).
+
+The default grouping by shared words is the careless reader; ``careful`` the reader a
+provider should be.
 
 The behaviours every request shares (``malformed``, ``schema``, ``no_usage`` and
 the others) are the fake's own.
@@ -23,6 +32,7 @@ import re
 
 from providers.fake import FakeAnswers, FakeRequest
 
+from .fake_careful import claim_groups, entity_topics, same_claim, same_topic
 from .wire import (
     PROPOSAL_SCHEMA_NAME,
     TOPIC_PROPOSAL_SCHEMA_NAME,
@@ -31,6 +41,8 @@ from .wire import (
 )
 
 YES_TO_EVERYTHING = "yes_to_everything"
+CAREFUL = "careful"
+SILENT = "silent"
 _FILLER = frozenset({"user", "user's", "has", "have", "had", "is", "are", "was", "the", "and"})
 
 
@@ -85,6 +97,16 @@ def _first_word(memories):
 def _merges(request: FakeRequest) -> dict:
     if "merges" in request.scripts:
         return {"merges": request.scripts["merges"]}
+    if request.behaviour == SILENT:
+        return {"merges": []}
+    if request.behaviour == CAREFUL:
+        return {
+            "merges": [
+                {"block": block.get("block"), "memories": ids}
+                for block in request.user.get("blocks", [])
+                for ids in claim_groups(block.get("memories", []))
+            ]
+        }
     if request.behaviour == YES_TO_EVERYTHING:
         return {
             "merges": [
@@ -104,6 +126,16 @@ def _merges(request: FakeRequest) -> dict:
 def _topics(request: FakeRequest) -> dict:
     if "topics" in request.scripts:
         return {"topics": request.scripts["topics"]}
+    if request.behaviour == SILENT:
+        return {"topics": []}
+    if request.behaviour == CAREFUL:
+        return {
+            "topics": [
+                {"block": block.get("block"), "topic": topic, "memories": ids}
+                for block in request.user.get("blocks", [])
+                for topic, ids in entity_topics(block.get("memories", []))
+            ][:16]
+        }
     if request.behaviour == YES_TO_EVERYTHING:
         return {
             "topics": [
@@ -124,8 +156,23 @@ def _topics(request: FakeRequest) -> dict:
     return {"topics": topics}
 
 
+def _careful_verdict(request: FakeRequest, clause: dict) -> bool:
+    memories = clause.get("memories", [])
+    if request.schema == TOPIC_VERIFICATION_SCHEMA_NAME:
+        return same_topic(clause.get("topic", ""), memories)
+    return len(memories) > 1 and same_claim(memory.get("statement", "") for memory in memories)
+
+
 def _verdicts(request: FakeRequest) -> dict:
     answer = "same_topic" if request.schema == TOPIC_VERIFICATION_SCHEMA_NAME else "same_claim"
+    if request.behaviour == CAREFUL:
+        return {
+            "proposal_digest": request.user.get("proposal_digest", ""),
+            "verdicts": [
+                {"clause": clause.get("clause"), answer: _careful_verdict(request, clause)}
+                for clause in request.user.get("clauses", [])
+            ],
+        }
     clauses = [clause.get("clause") for clause in request.user.get("clauses", [])]
     if request.behaviour == "other_clauses":
         clauses = clauses[1:]
@@ -148,14 +195,13 @@ def _answers(answer, **fields):
     )
 
 
-_VERIFIER = ("disagree", "other_digest", "other_clauses", YES_TO_EVERYTHING)
+_VERIFIER = ("disagree", "other_digest", "other_clauses", YES_TO_EVERYTHING, CAREFUL)
+_PROPOSER = (YES_TO_EVERYTHING, CAREFUL, SILENT)
 
 # By schema name; reconsolidation registers them from its ready().
 ANSWERS = {
-    PROPOSAL_SCHEMA_NAME: _answers(_merges, scripts=("merges",), behaviours=(YES_TO_EVERYTHING,)),
+    PROPOSAL_SCHEMA_NAME: _answers(_merges, scripts=("merges",), behaviours=_PROPOSER),
     VERIFICATION_SCHEMA_NAME: _answers(_verdicts, behaviours=_VERIFIER),
-    TOPIC_PROPOSAL_SCHEMA_NAME: _answers(
-        _topics, scripts=("topics",), behaviours=(YES_TO_EVERYTHING,)
-    ),
+    TOPIC_PROPOSAL_SCHEMA_NAME: _answers(_topics, scripts=("topics",), behaviours=_PROPOSER),
     TOPIC_VERIFICATION_SCHEMA_NAME: _answers(_verdicts, behaviours=_VERIFIER),
 }
