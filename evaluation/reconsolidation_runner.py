@@ -245,6 +245,7 @@ def _assisted_reviews(principal, holder, *, live=False):
                     holder=holder,
                     deadline_seconds=REVIEW_SECONDS,
                     evaluation=not live,
+                    qualifying=live,
                 )
             finally:
                 lease_release(principal, holder)

@@ -18,6 +18,8 @@ from memory.text import normalise_statement
 SENSITIVITY_ORDER = ("normal", "personal", "sensitive")
 PORTABILITY_ORDER = ("portable", "local")
 CONNECTING_KINDS = ("hypothesis", "summary")
+# Derived memories that still stand at the end of a case.
+STANDING = ("active", "promoted")
 # Bounds the results; a few examples show what kind of failure a run produces.
 EXAMPLES = 10
 
@@ -136,14 +138,16 @@ def atomic_recall(query, ranking, k):
 def connections(case, observation):
     """Labelled subject connections, and those proposed by hypotheses and summaries.
 
-    A hypothesis or summary proposes every pair of distinct subjects among its
-    sources; a labelled connection is found when one of them proposes it.
+    A standing hypothesis or summary proposes every pair of distinct subjects among
+    its sources; a labelled connection is found when one of them proposes it. One
+    invalidated since (a source erased, say) proposes nothing: its text is gone and
+    recall never returns it.
     """
     subjects = {belief["key"]: belief["subject"] for belief in case["beliefs"]}
     labelled = {frozenset(pair) for pair in case["labels"]["connections"]}
     proposed = set()
     for derived in observation["derived"]:
-        if derived["kind"] in CONNECTING_KINDS:
+        if derived["kind"] in CONNECTING_KINDS and derived["status"] in STANDING:
             linked = {subjects[key] for key in derived["sources"] if key in subjects}
             proposed |= {frozenset(pair) for pair in combinations(sorted(linked), 2)}
     return labelled, proposed

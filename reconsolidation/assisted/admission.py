@@ -30,19 +30,21 @@ class Refused(Exception):
         self.error_class = error_class
 
 
-def admit(principal, *, prepare, expected, holder, evaluation=False):
+def admit(principal, *, prepare, expected, holder, evaluation=False, qualifying=False):
     """Reserve and record the call that sends ``expected`` (a prepared ``Request``); return
     the committed ``ProviderCall``, or raise ``Refused``.
 
     ``prepare`` prepares the same request again; it runs inside the transaction,
     and only identical bytes are admitted. ``holder`` must hold the principal's
     lease. An evaluation run (``evaluation``) is charged to the global cap only.
+    Provider qualification (``qualifying``) runs while the capability is off, since
+    it is the capability being qualified; everything else holds as it does live.
     """
     now = timezone.now()
     with principal_transaction(principal):
         if not get_user_model().objects.select_for_update().filter(pk=principal.pk).exists():
             raise Refused("erased")
-        if not evaluation and not flag_enabled(CAPABILITY):
+        if not evaluation and not qualifying and not flag_enabled(CAPABILITY):
             raise Refused("capability_off")
         if not Lease.objects.filter(
             principal=principal, holder=holder, expires_at__gt=now

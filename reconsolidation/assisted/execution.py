@@ -126,7 +126,9 @@ TOPICS = _Kind(
 
 
 class _Review:
-    def __init__(self, principal, kind, *, holder, deadline, config, evaluation, budget):
+    def __init__(
+        self, principal, kind, *, holder, deadline, config, evaluation, budget, qualifying=False
+    ):
         self.principal = principal
         self.kind = kind
         self.holder = holder
@@ -135,6 +137,7 @@ class _Review:
         # midway cannot send the verification somewhere else.
         self.config = copy.deepcopy(config)
         self.evaluation = evaluation
+        self.qualifying = qualifying
         self.budget = budget
         self.report = AssistedReport(principal_id=principal.pk)
         # (call, decisions) of every call admitted, to settle any a fault leaves open.
@@ -153,6 +156,7 @@ class _Review:
                 expected=request,
                 holder=self.holder,
                 evaluation=self.evaluation,
+                qualifying=self.qualifying,
             )
         except Refused as refusal:
             raise _Stop(refusal.error_class) from None
@@ -311,7 +315,7 @@ class _Review:
         self.report.outcomes = dict(sorted(outcomes.items()))
 
 
-def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget):
+def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget, qualifying):
     review = _Review(
         principal,
         kind,
@@ -320,6 +324,7 @@ def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget):
         config=config if config is not None else provider_config(),
         evaluation=evaluation,
         budget=budget,
+        qualifying=qualifying,
     )
     try:
         proposal, standing = review.propose()
@@ -341,20 +346,35 @@ def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget):
 
 
 def assisted_review(
-    principal, *, holder, deadline_seconds, config=None, evaluation=False, budget=BUDGET
+    principal,
+    *,
+    holder,
+    deadline_seconds,
+    config=None,
+    evaluation=False,
+    budget=BUDGET,
+    qualifying=False,
 ):
     """Run one model-assisted merge review of ``principal``'s bank under ``holder``'s lease,
     within ``deadline_seconds``; return an ``AssistedReport``. ``evaluation``: the machine
-    administrator's evaluation run (throwaway principals, global cap only)."""
-    return _run(MERGES, principal, holder, deadline_seconds, config, evaluation, budget)
+    administrator's evaluation run (throwaway principals, global cap only).
+    ``qualifying``: provider qualification, live in every way but the capability's flag."""
+    return _run(MERGES, principal, holder, deadline_seconds, config, evaluation, budget, qualifying)
 
 
 def topic_review(
-    principal, *, holder, deadline_seconds, config=None, evaluation=False, budget=BUDGET
+    principal,
+    *,
+    holder,
+    deadline_seconds,
+    config=None,
+    evaluation=False,
+    budget=BUDGET,
+    qualifying=False,
 ):
     """Run one model-assisted topic review of ``principal``'s bank, as ``assisted_review``
     does a merge review."""
-    return _run(TOPICS, principal, holder, deadline_seconds, config, evaluation, budget)
+    return _run(TOPICS, principal, holder, deadline_seconds, config, evaluation, budget, qualifying)
 
 
 def assisted_pass(*, principal, holder, deadline_seconds):

@@ -180,6 +180,19 @@ def test_connections_are_subject_pairs_proposed_by_hypotheses_and_summaries_only
     }
 
 
+def test_a_connection_invalidated_since_proposes_nothing():
+    bank = [belief("a", "person:ana"), belief("b", "hobby:hiking"), belief("c", "food:ramen")]
+    labelled = case(bank, connections=[])
+    seen = observed(
+        derived("summary", ["a", "b"], status="invalidated"),
+        derived("hypothesis", ["b", "c"], status="promoted"),
+    )
+
+    _, proposed = connections(labelled, seen)
+
+    assert proposed == {frozenset({"hobby:hiking", "food:ramen"})}
+
+
 def test_the_metrics_add_up_over_cases_and_report_the_recall_drop():
     labelled = case(
         [belief("a", "person:ana"), belief("b", "hobby:hiking"), belief("c")],

@@ -48,11 +48,16 @@ def test_a_careful_provider_is_certified_for_formation_and_formation_then_calls_
 @pytest.mark.parametrize(
     ("behaviour", "failing"),
     [
-        ("silent", "recall_lift_single_message = 0.0 is below"),
-        ("quiet_on_single", "recall_lift_single_message = 0.0 is below"),
-        ("fabrication", "model_refused_share = [0-9.]+ is above"),
-        ("overrule_by_negation", "model_refused_share = [0-9.]+ is above"),
-        ("valid", "precision_margin = -[0-9.]+ is below"),
+        # Proposes nothing at all.
+        ("silent", "recall_lift_single_message = 0.0 is below the minimum"),
+        # Quiet whenever a request holds one message: no lift where most traffic is.
+        ("quiet_on_single", "recall_lift_single_message = 0.0 is below the minimum"),
+        # Invents claims about what the messages name: the local rules refuse them all.
+        ("fabrication", "model_refused_share = 1.0 is above the maximum"),
+        # Retracts every explicit memory: refused or raised as a question, never applied.
+        ("overrule_by_negation", "model_refused_share = 0.9[0-9]* is above the maximum"),
+        # Reads every first-person sentence literally, traps included.
+        ("valid", "precision_margin = -0.[0-9]+ is below the minimum"),
     ],
 )
 def test_a_useless_or_careless_formation_provider_is_refused_by_the_figure_that_fails(
@@ -67,48 +72,41 @@ def test_a_useless_or_careless_formation_provider_is_refused_by_the_figure_that_
     assert (tmp_path / "qualification.json").exists()
 
 
-@pytest.fixture
-def careful_file(provider_settings, fake_provider, tmp_path):
-    fake_provider.set("careful")
-    path = qualify("formation", tmp_path)
-    Certificate.objects.all().delete()
-    return path
-
-
 def certify(path, capability="formation_provider"):
     call_command("certify", "--results", str(path), "--capability", capability)
 
 
-def test_a_qualification_file_certifies_again_as_written(careful_file):
-    certify(careful_file)
+def rewritten(path, edit):
+    results = json.loads(path.read_text())
+    edit(results)
+    copy = path.with_name("edited.json")
+    copy.write_text(json.dumps(results))
+    return copy
 
-    assert Certificate.objects.filter(capability="formation_provider").count() == 1
 
+def test_the_qualification_file_certifies_again_only_as_this_installation_wrote_it(
+    provider_settings, fake_provider, tmp_path
+):
+    fake_provider.set("careful")
+    path = qualify("formation", tmp_path)
+    Certificate.objects.all().delete()
 
-def test_an_edited_qualification_file_is_refused(careful_file):
-    results = json.loads(careful_file.read_text())
-    results["observed"]["formation_provider"][0]["sessions"][0]["stored"].append(
-        {
-            "statement": "User owns a Kindle.",
-            "polarity": "positive",
-            "sensitivity": "normal",
-            "model": True,
-        }
-    )
-    careful_file.write_text(json.dumps(results))
+    def add_a_found_fact(results):
+        results["observed"]["formation_provider"][0]["sessions"][0]["stored"].append(
+            {"statement": "User owns a Kindle.", "polarity": "positive", "model": True}
+        )
 
-    with pytest.raises(CommandError, match="was not written by this installation"):
-        certify(careful_file)
+    for forged in (
+        rewritten(path, add_a_found_fact),
+        rewritten(path, lambda results: results.pop("signature")),
+    ):
+        with pytest.raises(CommandError, match="was not written by this installation"):
+            certify(forged)
     assert not Certificate.objects.exists()
 
+    certify(path)
 
-def test_a_forged_qualification_file_is_refused(careful_file, settings):
-    results = json.loads(careful_file.read_text())
-    results.pop("signature")
-    careful_file.write_text(json.dumps(results))
-
-    with pytest.raises(CommandError, match="was not written by this installation"):
-        certify(careful_file)
+    assert Certificate.objects.filter(capability="formation_provider").count() == 1
 
 
 def test_edited_qualification_data_is_refused_before_any_call(
@@ -166,3 +164,33 @@ def test_reconsolidation_is_refused_before_any_call_without_a_formation_certific
     with pytest.raises(CommandError, match="rests on formation_provider"):
         qualify("reconsolidation", tmp_path)
     assert fake_provider.requests == 0
+
+
+@pytest.fixture
+def formation_certified(provider_settings, fake_provider, tmp_path):
+    """formation_provider certified as an operator certifies it: by qualifying the provider."""
+    fake_provider.set("careful")
+    qualify("formation", tmp_path / "formation")
+    return Certificate.objects.get(capability="formation_provider")
+
+
+def test_reconsolidation_certifies_a_careful_provider_and_refuses_a_useless_or_careless_one(
+    formation_certified, fake_provider, tmp_path, capsys
+):
+    for behaviour, failing in (
+        ("silent", "found_lift = 0 is below the minimum 1"),
+        # Calls every block one claim: what the local rules let through is counted.
+        ("yes_to_everything", "false_merges = [1-9][0-9]* is above the maximum 0"),
+    ):
+        fake_provider.set(behaviour)
+        with pytest.raises(CommandError, match=f"not qualified: .*{failing}"):
+            qualify("reconsolidation", tmp_path / behaviour)
+        assert not Certificate.objects.filter(capability="reconsolidation_provider").exists()
+
+    fake_provider.set("careful")
+    qualify("reconsolidation", tmp_path / "careful")
+
+    assert "certified reconsolidation_provider" in capsys.readouterr().out
+    certificate = Certificate.objects.get(capability="reconsolidation_provider")
+    assert certificate.metrics["found_lift"] > 0
+    assert certificate.metrics["false_merges"] == 0
