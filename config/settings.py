@@ -358,6 +358,9 @@ REVERIE_PROVIDER = {
     # US dollars per million input and output tokens.
     "input_price": env.float("REVERIE_PROVIDER_INPUT_PRICE", default=0.0),
     "output_price": env.float("REVERIE_PROVIDER_OUTPUT_PRICE", default=0.0),
+    # The operator's statement that the provider costs nothing: without it a price of 0
+    # keeps provider capabilities off (providers.config.price_refusal).
+    "price_free": env.bool("REVERIE_PROVIDER_PRICE_FREE", default=False),
     # Where the provider processes requests, as the operator labels it ("eu", "local").
     "residency": env.str("REVERIE_PROVIDER_RESIDENCY", default=""),
     # One call's deadline; at most the 60 s of formation's budget.
@@ -460,15 +463,14 @@ REVERIE_CAPABILITIES = {
         **_RECONSOLIDATION_BANKS,
     },
     # Certified by `manage.py evaluate_reconsolidation --arms ...,reconsolidation_provider`
-    # with the provider configured, on the same banks and bars as reconsolidation: the
-    # certificate binds the provider, the model and the egress policy, and holds only
-    # while a formation_provider certificate does.
+    # with the provider configured, on the same banks and bars as reconsolidation: like
+    # formation_provider's, the certificate binds the provider, model, prices and egress
+    # policy, and it holds only while a formation_provider certificate does.
     "reconsolidation_provider": {
         "arm": "reconsolidation_provider",
         "policy": "reconsolidation_provider",
         "evaluation": "reconsolidation",
         "provider": True,
-        "privacy_bound": True,
         "upstream": ("formation_provider",),
         **_RECONSOLIDATION_BANKS,
     },

@@ -12,12 +12,14 @@ from common.selectors.flags import flag_cache_clear, flag_enabled
 from common.services.flags import flag_set
 from core.errors import ReverieError
 from evaluation import certificates
+from evaluation.bindings import privacy_digest
 from evaluation.formation_evaluation import inputs_digest, sha256
 from evaluation.models import Certificate
 from formation.hybrid import HybridExtractor
 from formation.services import formation_extractor, formation_sweep
 from memory.models import Belief
 from memory.services.sessions import session_close
+from providers.config import provider_config
 from tests.evaluation.fixtures import write_tiny_dataset
 from tests.formation.formation_helpers import later
 from tests.memory.helpers import conversation
@@ -112,7 +114,9 @@ def test_the_evaluation_records_both_arms_and_what_its_metrics_follow_from(
     results = json.loads(evaluated.read_text())
 
     metrics = results["arms"]["formation_provider"]
-    assert results["meta"]["provider"] == f"{fake_provider.base_url} fake-1"
+    assert results["meta"]["provider"].startswith(
+        f"{fake_provider.base_url} fake-1 price:0.15/0.6 "
+    )
     assert results["meta"]["evaluation"] == "formation"
     assert metrics["facts"] == len(results["labels"]["facts"]) > 0
     assert metrics["heldout_items"] == 2
@@ -205,7 +209,14 @@ def test_a_certified_provider_is_called_by_formation_until_the_model_changes(
 ):
     certify(evaluated)
     certificate = Certificate.objects.get()
-    assert certificate.provider_binding == f"{fake_provider.base_url} fake-1"
+    assert certificate.provider_binding.startswith(f"{fake_provider.base_url} fake-1 price:")
+    assert certificate.provider_terms == {
+        "base_url": fake_provider.base_url,
+        "model": "fake-1",
+        "input_price": "0.15",
+        "output_price": "0.6",
+        "privacy": privacy_digest(provider_config()),
+    }
     assert certificate.dataset_digest == inputs_digest(
         evaluated.dataset.read_bytes(), evaluated.heldout.read_bytes()
     )

@@ -13,6 +13,7 @@ from evaluation import certificates
 from evaluation.certificates import certificate_refusal
 from evaluation.models import Certificate
 from evaluation.reconsolidation_runner import DEFAULT_FIXTURES, read_fixtures
+from tests.certificates import certificate_create
 
 pytestmark = pytest.mark.django_db
 CAPABILITY = "reconsolidation_provider"
@@ -37,22 +38,10 @@ def certify(out):
     call_command("certify", "--results", str(out / "results.json"), "--capability", CAPABILITY)
 
 
-def certify_formation_provider():
+def certify_formation_provider(**fields):
     """A certificate of formation_provider for the current code and provider, as certify
     would store it (its own evaluation has tests of its own)."""
-    spec = certificates.capability("formation_provider")
-    policy_version, digest = certificates.current_binding(spec)
-    Certificate.objects.create(
-        capability=spec.name,
-        arm=spec.arm,
-        policy_version=policy_version,
-        code_digest=digest,
-        dataset_digest="0" * 64,
-        provider_binding=certificates.current_provider(spec),
-        results_digest="0" * 64,
-        metrics={},
-        thresholds={},
-    )
+    return certificate_create("formation_provider", **fields)
 
 
 def test_the_three_arms_run_in_order_and_the_control_is_frozen_first(
@@ -86,13 +75,22 @@ def test_it_is_certified_only_on_a_current_formation_provider_certificate_and_bo
         certify(out)
     assert not Certificate.objects.filter(capability=CAPABILITY).exists()
 
+    # An upstream certificate whose figures were never measured is no ground to rest on.
+    certify_formation_provider(metrics={})
+    with pytest.raises(CommandError, match="does not meet formation_provider's current"):
+        certify(out)
+
     certify_formation_provider()
     certify(out)
     assert certificate_refusal(CAPABILITY) is None
 
-    # Letting more leave the machine needs new evidence.
+    # Letting more leave the machine needs new evidence, for both provider capabilities.
     settings.REVERIE_EGRESS = {**settings.REVERIE_EGRESS, "residency": ["local", "us"]}
-    assert "has none" in certificate_refusal(CAPABILITY)
+    assert "rests on formation_provider, which has no certificate" in (
+        certificate_refusal(CAPABILITY)
+    )
+    certify_formation_provider()
+    assert "the egress rules changed" in certificate_refusal(CAPABILITY)
     settings.REVERIE_EGRESS = {**settings.REVERIE_EGRESS, "residency": ["local"]}
     assert certificate_refusal(CAPABILITY) is None
 
