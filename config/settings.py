@@ -358,6 +358,9 @@ REVERIE_PROVIDER = {
     # US dollars per million input and output tokens.
     "input_price": env.float("REVERIE_PROVIDER_INPUT_PRICE", default=0.0),
     "output_price": env.float("REVERIE_PROVIDER_OUTPUT_PRICE", default=0.0),
+    # The operator's statement that the provider costs nothing: without it a price of 0
+    # keeps provider capabilities off (providers.config.price_refusal).
+    "price_free": env.bool("REVERIE_PROVIDER_PRICE_FREE", default=False),
     # Where the provider processes requests, as the operator labels it ("eu", "local").
     "residency": env.str("REVERIE_PROVIDER_RESIDENCY", default=""),
     # One call's deadline; at most the 60 s of formation's budget.
@@ -446,7 +449,6 @@ REVERIE_CAPABILITIES = {
         "evaluation": "qualification",
         "qualification": "formation",
         "provider": True,
-        "privacy_bound": True,
         "datasets": {"qualification": _QUALIFICATION_PINS["formation"]},
         "thresholds": {
             "cases": {"min": 36},
@@ -482,7 +484,6 @@ REVERIE_CAPABILITIES = {
         "evaluation": "qualification",
         "qualification": "reconsolidation",
         "provider": True,
-        "privacy_bound": True,
         "upstream": ("formation_provider",),
         "datasets": {"qualification": _QUALIFICATION_PINS["reconsolidation"]},
         "thresholds": {

@@ -16,8 +16,10 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from providers.config import price_refusal, provider_config
+
 from .arms import ARMS
-from .bindings import provider_binding
+from .bindings import binding_text, provider_terms
 from .formation_evaluation import sha256
 from .models import Certificate
 from .provenance import code_digest, policy_versions
@@ -61,8 +63,8 @@ class Capability:
     # "reconsolidation" (``evaluate_reconsolidation``) or "qualification"
     # (``qualify_provider``, for the capabilities that call a provider).
     evaluation: str = "recall"
-    # Whether it calls the configured provider: then a certificate also binds
-    # the provider's server and model.
+    # Whether it calls the configured provider: then a certificate also binds the
+    # provider's server, model, prices and privacy settings (``bindings.provider_terms``).
     provider: bool = False
     # SHA-256 of the data its evaluation must have read, by input ("fixtures",
     # "qualification"); certify checks the files themselves.
@@ -70,9 +72,6 @@ class Capability:
     # For reconsolidation: the least a labelled fixture must hold
     # ({"merges" | "notices" | "no_merge_traps": count}).
     fixture_minimums: dict = field(default_factory=dict)
-    # Whether the provider binding covers the privacy settings too (the egress policy
-    # and the provider's residency label): changing what may leave needs new evidence.
-    privacy_bound: bool = False
     # Capabilities whose current certificates this one's rests on.
     upstream: tuple = ()
     # For a capability certified by provider qualification: which ("formation" or
@@ -99,21 +98,42 @@ def current_binding(spec):
     return policy_versions().get(spec.policy, ""), code_digest([spec.policy])
 
 
-def current_provider(spec):
-    """The provider binding a certificate of ``spec`` must carry now: "" for a capability
-    that calls none, None when it calls one and none is configured."""
+def current_terms(spec):
+    """The provider terms a certificate of ``spec`` must carry now: {} for a capability that
+    calls none, None when it calls one and none is configured."""
     if not spec.provider:
-        return ""
-    return provider_binding(privacy_bound=spec.privacy_bound)
+        return {}
+    return provider_terms()
+
+
+def current_provider(spec):
+    """``current_terms`` as the string a certificate's provider_binding holds: "" for a
+    capability that calls none, None when it calls one and none is configured."""
+    terms = current_terms(spec)
+    if terms is None:
+        return None
+    return binding_text(terms) if terms else ""
 
 
 def upstream_refusal(spec):
-    """Why a capability this one rests on has no current certificate, or ""."""
+    """Why a capability this one rests on has no current certificate with real evidence, or "".
+
+    The upstream certificate's metrics must meet the upstream's thresholds as configured
+    now, every thresholded metric present: a certificate whose figures were never
+    measured, or fall short of raised bars, is no ground to rest on."""
     for name in spec.upstream:
-        if matching_certificate(name) is None:
+        upstream = capability(name)
+        certificate = matching_certificate(name)
+        if certificate is None:
             return (
                 f"{spec.name} rests on {name}, which has no certificate for its current code "
                 "and provider"
+            )
+        failures = threshold_failures(certificate.metrics, upstream.thresholds)
+        if failures:
+            return (
+                f"{spec.name} rests on {name}, whose certificate {certificate.pk} does not meet "
+                f"{name}'s current thresholds ({'; '.join(failures)}); {upstream.how}"
             )
     return ""
 
@@ -312,6 +332,7 @@ def certify(*, raw_results, capability_name):
         code_digest=digest,
         dataset_digest=dataset_digest,
         provider_binding=provider,
+        provider_terms=current_terms(spec),
         results_digest=hashlib.sha256(raw_results).hexdigest(),
         metrics={key: recomputed[key] for key in sorted(spec.thresholds)},
         thresholds=spec.thresholds,
@@ -319,22 +340,53 @@ def certify(*, raw_results, capability_name):
 
 
 def matching_certificate(capability_name):
-    """The newest certificate that still matches the capability's current code, or None."""
+    """The newest certificate that still matches the capability's current code and provider
+    terms (server, model, prices, privacy), or None."""
     spec = capability(capability_name)
     policy_version, digest = current_binding(spec)
-    provider = current_provider(spec)
-    if provider is None:
+    terms = current_terms(spec)
+    if terms is None:
         return None
-    return (
-        Certificate.objects.filter(
-            capability=spec.name,
-            policy_version=policy_version,
-            code_digest=digest,
-            provider_binding=provider,
-        )
-        .order_by("-issued_at", "-id")
-        .first()
-    )
+    candidates = Certificate.objects.filter(
+        capability=spec.name,
+        policy_version=policy_version,
+        code_digest=digest,
+        provider_binding=current_provider(spec),
+    ).order_by("-issued_at", "-id")
+    # The string holds every term; the structured terms must agree with it too.
+    return next((c for c in candidates if c.provider_terms == terms), None)
+
+
+# What changed since a certificate, in the operator's words, by provider term.
+TERM_CHANGES = (
+    (("base_url",), "the provider's base URL changed"),
+    (("model",), "the model changed"),
+    (("input_price", "output_price"), "the provider's prices changed"),
+    # The egress policy and the provider's residency label, which it is checked against.
+    (("privacy",), "the egress rules changed"),
+)
+
+
+def changes_since(certificate, spec):
+    """What differs now from what ``certificate`` was issued for, in the operator's words."""
+    changes = []
+    terms, issued = current_terms(spec) or {}, certificate.provider_terms
+    if terms and not issued:
+        changes.append("certificates bind the provider's prices and egress rules too")
+    else:
+        changes += [
+            change
+            for keys, change in TERM_CHANGES
+            if any(issued.get(key) != terms.get(key) for key in keys)
+        ]
+    policy_version, digest = current_binding(spec)
+    if (certificate.policy_version, certificate.code_digest) != (policy_version, digest):
+        changes.append("the code changed")
+    return changes
+
+
+def _and(items):
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 def certificate_refusal(capability_name):
@@ -343,17 +395,28 @@ def certificate_refusal(capability_name):
         spec = capability(capability_name)
     except CertificationError as error:
         return f"{capability_name} cannot be switched on: {error}."
-    if current_provider(spec) is None:
-        return (
-            f"{spec.name} calls a provider and none is configured "
-            "(REVERIE_PROVIDER_BASE_URL and REVERIE_PROVIDER_MODEL)."
-        )
+    if spec.provider:
+        config = provider_config()
+        if config is None:
+            return (
+                f"{spec.name} calls a provider and none is configured "
+                "(REVERIE_PROVIDER_BASE_URL and REVERIE_PROVIDER_MODEL)."
+            )
+        if refusal := price_refusal(config):
+            return f"{spec.name} cannot be switched on: {refusal}."
     if refusal := upstream_refusal(spec):
         return f"{refusal}."
     if matching_certificate(capability_name) is not None:
         return None
     policy_version, _ = current_binding(spec)
     how = spec.how
+    newest = Certificate.objects.filter(capability=spec.name).order_by("-issued_at", "-id").first()
+    changes = changes_since(newest, spec) if newest is not None else []
+    if changes:
+        return (
+            f"{spec.name} has no certificate for what runs now: since certificate {newest.pk} "
+            f"was issued ({newest.issued_at:%Y-%m-%d}), {_and(changes)}; {how}."
+        )
     return (
         f"{spec.name} needs an evaluation certificate for its current code "
         f"(policy {policy_version}) and has none; {how}."

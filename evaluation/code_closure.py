@@ -1,10 +1,18 @@
-"""The code a capability's decisions depend on: the project modules its entry points import.
+"""The code a capability's decisions depend on: the project modules its entry points import,
+and the modules the project's apps wire in when they start.
 
 Computed, not listed by hand: starting from a part's entry modules, every
 module of the project they import (directly, through a package's
 ``__init__``, or as a name imported from a package) is followed in turn, by
 reading the source (``ast``), never by importing it. Modules loaded by name at
 run time (a configured extractor, say) are named among the entries.
+
+Imports alone miss what apps register into each other when Django starts: an
+app's ``AppConfig.ready()`` hooks its handlers into another app's module (a
+callback run when memories change, a recall source, a fake provider's answers),
+and the module that calls them never imports them. So every closure also starts
+from the ``apps`` module of every installed project app: whatever one of them
+wires in can run inside any capability.
 """
 
 import ast
@@ -82,11 +90,23 @@ def project_imports(name):
     return {imported for imported in _imports(name, text) if module_file(imported)}
 
 
+@cache
+def app_modules():
+    """The modules defining the installed project apps' ``AppConfig``s (``memory.apps``, ...)."""
+    return frozenset(
+        type(config).__module__
+        for config in apps.get_app_configs()
+        if config.name in project_packages() and module_file(type(config).__module__)
+    )
+
+
 def import_closure(entries):
-    """Every project module ``entries`` import, transitively, with the entries themselves."""
+    """Every project module ``entries`` and the project's app modules import, transitively,
+    with those modules themselves."""
+    starts = [*entries, *sorted(app_modules())]
     seen, pending = (
         set(),
-        [prefix for entry in entries for prefix in _prefixes(entry) if module_file(prefix)],
+        [prefix for entry in starts for prefix in _prefixes(entry) if module_file(prefix)],
     )
     while pending:
         name = pending.pop()

@@ -23,6 +23,7 @@ from formation.scoring import load_corpus, score
 from formation.services import configured_extractor
 from providers.config import provider_config
 
+from .bindings import binding_text, provider_terms
 from .provenance import code_digest, policy_versions
 
 DETERMINISTIC = "deterministic"
@@ -171,7 +172,7 @@ def evaluate_formation(
         heldout_bytes=heldout_bytes,
         deterministic=configured_extractor(),
         assisted=HybridExtractor(configured_extractor(), config=config, evaluation=True),
-        provider=config.binding,
+        provider=binding_text(provider_terms(config)),
     )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)

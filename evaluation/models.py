@@ -14,9 +14,14 @@ class Certificate(models.Model):
     policy_version = models.CharField(max_length=60)
     code_digest = models.CharField(max_length=64)
     dataset_digest = models.CharField(max_length=64)
-    # For a capability that calls a provider: the server and model it was
-    # evaluated with ("" for the others). Another server or model needs a new one.
+    # For a capability that calls a provider: the server, model, prices and privacy
+    # settings it was evaluated with ("" for the others), as one string. Another of any
+    # of them needs a new certificate.
     provider_binding = models.CharField(max_length=400, blank=True, default="")
+    # The same terms one by one ({"base_url", "model", "input_price", "output_price",
+    # "privacy"}; {} for a capability that calls no provider), so that a refusal can say
+    # which of them changed.
+    provider_terms = models.JSONField(default=dict, blank=True)
     results_digest = models.CharField(max_length=64)
     metrics = models.JSONField()
     thresholds = models.JSONField()

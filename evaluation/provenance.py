@@ -13,8 +13,9 @@ from reconsolidation.planning import POLICY_VERSION as RECONSOLIDATION_POLICY
 from .code_closure import closure_files
 
 # Where the code that decides what an evaluated capability does starts, by part:
-# the digest covers these modules and every project module they import
-# (``evaluation.code_closure``), so a change anywhere in that code invalidates
+# the digest covers these modules, the modules the project's apps wire in when
+# they start, and every project module either imports (``evaluation.code_closure``),
+# so a change anywhere in that code invalidates
 # the certificates issued before it. Modules loaded by name from settings (the
 # configured extractor) are entries of their own.
 POLICY_ENTRIES = {

@@ -356,7 +356,7 @@ def evaluate_reconsolidation(path, *, k, out_dir, arms=(ARM,), progress=None):
         raise FixtureError(
             f"unknown arms {sorted(unknown)}; choose from {', '.join(RECONSOLIDATION_ARMS)}"
         )
-    provider = provider_binding(privacy_bound=True) if PROVIDER in arms else ""
+    provider = provider_binding() if PROVIDER in arms else ""
     if provider is None:
         raise FixtureError(
             "the reconsolidation_provider arm calls the configured provider and none is "

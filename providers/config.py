@@ -19,11 +19,13 @@ class ProviderConfig:
     # Where the provider processes requests ("eu", "on-premises", ...), as the
     # operator labels it; the egress policy pins it.
     residency: str
+    # The operator's statement that the provider costs nothing (REVERIE_PROVIDER_PRICE_FREE):
+    # without it a price of 0 is taken for a price not configured.
+    price_free: bool = False
 
     @property
     def binding(self):
-        """What a certificate of provider-assisted work is bound to: server, model and prices
-        do not change without a new evaluation."""
+        """The server and model a call is prepared for."""
         return f"{self.base_url.rstrip('/')} {self.model}"
 
     def cost(self, input_tokens, output_tokens):
@@ -60,18 +62,22 @@ def provider_config():
         input_price=Decimal(str(config["input_price"])),
         output_price=Decimal(str(config["output_price"])),
         residency=config["residency"],
+        price_free=config["price_free"],
     )
 
 
-def price_refusal(config):
-    """Why a provider capability may not be on at these prices, or "": a zero price makes
-    the per-call ceiling and the daily caps refuse nothing, so it must be stated."""
-    if settings.REVERIE_PROVIDER.get("price_free"):
+def price_refusal(config: ProviderConfig | None) -> str:
+    """Why the provider's prices do not allow switching on work that calls it, or "".
+
+    The spend caps and the ledger count in these prices: at 0 every cap holds however many
+    calls are made, so a price of 0 must be the operator's statement, not a default."""
+    if config is None or config.price_free:
         return ""
     if config.input_price > 0 and config.output_price > 0:
         return ""
     return (
-        "the provider's prices are not set (REVERIE_PROVIDER_INPUT_PRICE and "
-        "REVERIE_PROVIDER_OUTPUT_PRICE, US dollars per million tokens); for a local model "
-        "that costs nothing, state REVERIE_PROVIDER_PRICE_FREE=1"
+        "the provider's price is 0 (REVERIE_PROVIDER_INPUT_PRICE "
+        f"{config.input_price}, REVERIE_PROVIDER_OUTPUT_PRICE {config.output_price}), so spend "
+        "caps would count nothing: set the prices the provider bills, or "
+        "REVERIE_PROVIDER_PRICE_FREE=1 if it truly costs nothing"
     )

@@ -73,7 +73,7 @@ def test_the_evaluation_records_both_arms_and_what_its_metrics_follow_from(
     results = json.loads(evaluated.read_text())
 
     metrics = results["arms"]["formation_provider"]
-    assert results["meta"]["provider"] == f"{fake_provider.base_url} fake-1"
+    assert results["meta"]["provider"].startswith(f"{fake_provider.base_url} fake-1 price:")
     assert results["meta"]["evaluation"] == "formation"
     assert metrics["facts"] == len(results["labels"]["facts"]) > 0
     assert metrics["heldout_items"] == 2

@@ -11,10 +11,12 @@ from django.core.management import CommandError, call_command
 from common.selectors.flags import flag_cache_clear, flag_enabled
 from common.services.flags import flag_set
 from evaluation import certificates
+from evaluation.bindings import privacy_digest
 from evaluation.models import Certificate
 from evaluation.qualification import runs
 from formation.hybrid import HybridExtractor
 from formation.services import formation_extractor
+from providers.config import provider_config
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,6 +39,13 @@ def test_a_careful_provider_is_certified_for_formation_and_formation_then_calls_
     assert certificate.metrics["recall_lift_single_message"] > 0
     assert certificate.metrics["recall_lift_multi_message"] > 0
     assert certificate.metrics["unsafe_stored"] == 0
+    assert certificate.provider_terms == {
+        "base_url": fake_provider.base_url,
+        "model": "fake-1",
+        "input_price": "0.15",
+        "output_price": "0.6",
+        "privacy": privacy_digest(provider_config()),
+    }
     flag_set(key="formation_provider", enabled=True)
     assert isinstance(formation_extractor(), HybridExtractor)
 

@@ -1,6 +1,7 @@
-"""The reconsolidation_provider capability: certified from the three-arm evaluation against
-the configured provider, bound to its code, provider, model and privacy settings, and resting
-on a current formation_provider certificate."""
+"""The reconsolidation_provider capability: the three-arm evaluation measures it against the
+configured provider but certifies nothing (provider qualification does); a certificate is bound
+to the code, provider, model, prices and privacy settings, and rests on a current
+formation_provider certificate with measured figures."""
 
 import json
 from pathlib import Path
@@ -12,7 +13,7 @@ from django.core.management import CommandError, call_command
 from evaluation import certificates
 from evaluation.certificates import certificate_refusal
 from evaluation.models import Certificate
-from evaluation.reconsolidation_runner import DEFAULT_FIXTURES, read_fixtures
+from tests.certificates import certificate_create
 
 pytestmark = pytest.mark.django_db
 CAPABILITY = "reconsolidation_provider"
@@ -37,22 +38,10 @@ def certify(out):
     call_command("certify", "--results", str(out / "results.json"), "--capability", CAPABILITY)
 
 
-def certify_formation_provider():
+def certify_formation_provider(**fields):
     """A certificate of formation_provider for the current code and provider, as certify
     would store it (its own evaluation has tests of its own)."""
-    spec = certificates.capability("formation_provider")
-    policy_version, digest = certificates.current_binding(spec)
-    Certificate.objects.create(
-        capability=spec.name,
-        arm=spec.arm,
-        policy_version=policy_version,
-        code_digest=digest,
-        dataset_digest="0" * 64,
-        provider_binding=certificates.current_provider(spec),
-        results_digest="0" * 64,
-        metrics={},
-        thresholds={},
-    )
+    return certificate_create("formation_provider", **fields)
 
 
 def test_the_three_arms_run_in_order_and_the_control_is_frozen_first(
@@ -74,25 +63,32 @@ def test_the_three_arms_run_in_order_and_the_control_is_frozen_first(
     assert all("provider_calls" in o for o in results["observed"]["reconsolidation_provider"])
 
 
-def test_it_is_certified_only_on_a_current_formation_provider_certificate_and_bound_to_privacy(
+def test_it_may_be_on_only_on_a_measured_formation_provider_certificate(
     provider_settings, fake_provider, tmp_path, settings, monkeypatch
 ):
-    # A verifier that agrees with no topic: the careless fake's topics would fail the
-    # connection bar (the next test).
-    fake_provider.set("disagree", stage="topic_verdicts")
-    out = evaluate(tmp_path)
+    certificate_create(CAPABILITY)
+    assert "rests on formation_provider, which has no certificate" in (
+        certificate_refusal(CAPABILITY)
+    )
 
-    with pytest.raises(CommandError, match="rests on formation_provider"):
-        certify(out)
-    assert not Certificate.objects.filter(capability=CAPABILITY).exists()
+    # An upstream certificate whose figures were never measured is no ground to rest on:
+    # not to be switched on, nor to qualify on.
+    certify_formation_provider(metrics={})
+    assert "does not meet formation_provider's current" in certificate_refusal(CAPABILITY)
+    with pytest.raises(CommandError, match="does not meet formation_provider's current"):
+        call_command("qualify_provider", "reconsolidation", "--yes", "--out", str(tmp_path))
+    assert fake_provider.requests == 0
 
     certify_formation_provider()
-    certify(out)
     assert certificate_refusal(CAPABILITY) is None
 
-    # Letting more leave the machine needs new evidence.
+    # Letting more leave the machine needs new evidence, for both provider capabilities.
     settings.REVERIE_EGRESS = {**settings.REVERIE_EGRESS, "residency": ["local", "us"]}
-    assert "has none" in certificate_refusal(CAPABILITY)
+    assert "rests on formation_provider, which has no certificate" in (
+        certificate_refusal(CAPABILITY)
+    )
+    certify_formation_provider()
+    assert "the egress rules changed" in certificate_refusal(CAPABILITY)
     settings.REVERIE_EGRESS = {**settings.REVERIE_EGRESS, "residency": ["local"]}
     assert certificate_refusal(CAPABILITY) is None
 
@@ -111,54 +107,15 @@ def test_it_is_certified_only_on_a_current_formation_provider_certificate_and_bo
     assert certificate_refusal(CAPABILITY) is None
 
 
-def test_a_provider_that_merges_paraphrases_but_invents_topics_is_refused(
+def test_its_results_cannot_certify_reconsolidation_provider(
     provider_settings, fake_provider, tmp_path
 ):
     certify_formation_provider()
     out = evaluate(tmp_path)
 
-    arms = json.loads((out / "results.json").read_bytes())["arms"]
-    # The paraphrases the deterministic planner cannot merge, it merges, and finds the topic
-    # the fixture labels; but it also calls three unrelated things one topic for a word.
-    assert arms["reconsolidation"]["missed_merges"] > 0
-    assert arms["reconsolidation_provider"]["missed_merges"] == 0
-    assert (
-        arms["reconsolidation_provider"]["connection_recall"]
-        > arms["reconsolidation"]["connection_recall"]
-    )
-    assert arms["reconsolidation_provider"]["connection_precision"] < 0.9
-    with pytest.raises(CommandError, match="connection_precision"):
+    with pytest.raises(CommandError, match="certified by the qualification one"):
         certify(out)
     assert not Certificate.objects.filter(capability=CAPABILITY).exists()
-
-
-def test_a_self_written_trivial_fixture_is_refused(provider_settings, fake_provider, tmp_path):
-    certify_formation_provider()
-    cases, _ = read_fixtures(DEFAULT_FIXTURES)
-    (case,) = [case for case in cases if case["id"] == "merge-articles"]
-    trivial = {**case, "labels": {**case["labels"], "merge": []}}
-    fixture = tmp_path / "trivial.jsonl"
-    fixture.write_text(
-        "".join(json.dumps({**trivial, "id": f"trivial-{n}"}) + "\n" for n in range(40)),
-        encoding="utf-8",
-    )
-    out = evaluate(tmp_path, fixture)
-
-    with pytest.raises(CommandError, match="not of the shipped labelled fixture"):
-        certify(out)
-    assert not Certificate.objects.filter(capability=CAPABILITY).exists()
-
-
-def test_results_of_another_provider_are_refused(provider_settings, fake_provider, tmp_path):
-    certify_formation_provider()
-    out = evaluate(tmp_path)
-    path = out / "results.json"
-    results = json.loads(path.read_bytes())
-    results["meta"]["provider"] = "http://elsewhere/v1 other-model privacy:0"
-    path.write_text(json.dumps(results), encoding="utf-8")
-
-    with pytest.raises(CommandError, match="the results are of provider"):
-        certify(out)
 
 
 def test_without_a_provider_the_arm_cannot_run(tmp_path):
