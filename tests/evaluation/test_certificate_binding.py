@@ -191,7 +191,7 @@ def test_status_lists_each_capability_as_on_able_or_with_its_refusal(certified, 
     assert lines["formation_provider"].startswith(
         f"on-able: certificate {certificate.pk} issued {certificate.issued_at:%Y-%m-%d}"
     )
-    assert "coverage_lift = 0.05" in lines["formation_provider"]
+    assert "recall_lift_single_message = 0.02" in lines["formation_provider"]
     assert "the model changed" in lines["reconsolidation_provider"]
     assert lines["reconsolidation"].startswith("reconsolidation needs an evaluation certificate")
 
@@ -211,7 +211,7 @@ def test_an_upstream_certificate_must_meet_the_upstreams_current_thresholds(
     assert certificate_refusal("reconsolidation_provider").startswith(
         "reconsolidation_provider rests on formation_provider, whose certificate "
         f"{upstream.pk} does not meet formation_provider's current thresholds "
-        "(coverage_lift is missing; "
+        "(cases is missing; "
     )
 
     upstream = certificate_create("formation_provider")
@@ -219,12 +219,12 @@ def test_an_upstream_certificate_must_meet_the_upstreams_current_thresholds(
 
     # The upstream's bar is raised above what its certificate shows.
     capabilities = dict(settings.REVERIE_CAPABILITIES)
-    thresholds = {**capabilities["formation_provider"]["thresholds"], "facts": {"min": 5000}}
+    thresholds = {**capabilities["formation_provider"]["thresholds"], "cases": {"min": 5000}}
     capabilities["formation_provider"] = {
         **capabilities["formation_provider"],
         "thresholds": thresholds,
     }
     settings.REVERIE_CAPABILITIES = capabilities
-    assert "(facts = 1000 is below the minimum 5000)" in (
+    assert "(cases = 36 is below the minimum 5000)" in (
         certificate_refusal("reconsolidation_provider")
     )
