@@ -148,7 +148,7 @@ def formation_qualification_metrics(cases, observed, *, arm, baseline):
     metrics = {"cases": len(cases)}
     for name, value in assisted.items():
         metrics[name] = value
-    for name in ("recall", *(f"recall_{shape}" for shape in SHAPES), "precision"):
+    for name in ("recall", *(f"recall_{shape}" for shape in SHAPES), "outputs", "precision"):
         metrics[f"{name}_deterministic"] = base[name]
     for shape in SHAPES:
         metrics[f"recall_lift_{shape}"] = round(

@@ -13,7 +13,7 @@ FIGURES = {
         ("recall_multi_message", "recall_multi_message_deterministic"),
         ("recall_lift_single_message", None),
         ("recall_lift_multi_message", None),
-        ("outputs", None),
+        ("outputs", "outputs_deterministic"),
         ("precision", "precision_deterministic"),
         ("precision_margin", None),
         ("unsafe_stored", "unsafe_stored_deterministic"),

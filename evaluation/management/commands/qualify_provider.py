@@ -58,8 +58,8 @@ class Command(BaseCommand):
         except CertificationError as error:
             raise CommandError(f"not qualified: {error}") from None
         self.stdout.write(
-            f"certified {certificate.capability} (certificate {certificate.pk}); switch it on "
-            "on the flags page or with its REVERIE_FLAG_ setting"
+            f"certified {certificate.capability} (certificate {certificate.pk}): switch it on in "
+            "the operator admin, Memory > Flags"
         )
 
     def _confirmed(self):
