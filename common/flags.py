@@ -54,9 +54,10 @@ CATALOGUE = {
             "formation_provider",
             "processing",
             "Lets formation ask the configured language-model provider for more proposals, "
-            "grounded in the owner's own messages and decided by the same checks. Needs an "
-            "evaluation certificate for the configured provider, model, prices and egress rules "
-            "and the current code, and formation on; owners who opted out and items the "
+            "grounded in the owner's own messages and decided by the same checks. Needs a "
+            "certificate from `manage.py qualify_provider formation` for the configured "
+            "provider, model, prices and egress rules and the current code, and formation on; "
+            "owners who opted out and items the "
             "egress policy does not allow are never sent. Off: no request leaves the machine.",
             capability="formation_provider",
             requires=("formation",),
@@ -78,8 +79,9 @@ CATALOGUE = {
             "Lets reconsolidation ask the configured language-model provider which differently "
             "worded memories state one claim, and a second call to verify each proposed group; "
             "only groups that local rules admit and the verifier confirms are merged, through "
-            "the same checks as any merge. Needs an evaluation certificate for the configured "
-            "provider, model, prices and egress rules, the current code and a current "
+            "the same checks as any merge. Needs a certificate from `manage.py "
+            "qualify_provider reconsolidation` for the configured provider, model, prices and "
+            "egress rules, the current code and a current "
             "formation_provider certificate, and reconsolidation on; owners who opted out and "
             "items the egress policy does not allow are never sent. Off: no request leaves "
             "the machine and merges it verified leave recall; the owner keeps their history.",

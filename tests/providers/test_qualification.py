@@ -14,6 +14,7 @@ from evaluation import certificates
 from evaluation.bindings import privacy_digest
 from evaluation.models import Certificate
 from evaluation.qualification import runs
+from evaluation.qualification.data import formation_cases
 from formation.hybrid import HybridExtractor
 from formation.services import formation_extractor
 from providers.config import provider_config
@@ -35,6 +36,12 @@ def test_a_careful_provider_is_certified_for_formation_and_formation_then_calls_
 
     out = capsys.readouterr().out
     assert "recall_lift_single_message" in out and "certified formation_provider" in out
+    # Only what a live request carries left the machine: never a label.
+    cases = formation_cases(runs.KINDS["formation"][1].read_bytes())
+    sent = b"".join(fake_provider.raw_requests).decode()
+    assert fake_provider.raw_requests
+    assert '"expected"' not in sent and '"never_stored"' not in sent
+    assert not [case["about"] for case in cases if case["about"] in sent]
     certificate = Certificate.objects.get(capability="formation_provider")
     assert certificate.metrics["recall_lift_single_message"] > 0
     assert certificate.metrics["recall_lift_multi_message"] > 0
