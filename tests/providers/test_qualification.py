@@ -210,3 +210,14 @@ def test_reconsolidation_certifies_a_careful_provider_and_refuses_a_useless_or_c
     certificate = Certificate.objects.get(capability="reconsolidation_provider")
     assert certificate.metrics["found_lift"] > 0
     assert certificate.metrics["false_merges"] == 0
+
+
+def test_an_unwritable_out_directory_is_refused_before_any_call(
+    provider_settings, fake_provider, tmp_path
+):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("")
+
+    with pytest.raises(CommandError, match="cannot write .*qualification.json"):
+        qualify("formation", blocked / "out")
+    assert fake_provider.requests == 0

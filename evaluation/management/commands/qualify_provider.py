@@ -1,6 +1,8 @@
 """Qualify the configured provider on the shipped data; certify the capability on success."""
 
+import errno
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -35,6 +37,14 @@ class Command(BaseCommand):
             check = preflight(kind)
         except QualificationError as error:
             raise CommandError(f"not qualified: {error}") from None
+        path = Path(out) / "qualification.json"
+        try:
+            # Before any call: a run whose file cannot be written has spent for nothing.
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if not os.access(path.parent, os.W_OK):
+                raise PermissionError(errno.EACCES, "Permission denied")
+        except OSError as error:
+            raise CommandError(f"not qualified: cannot write {path}: {error.strerror}") from None
         plan = estimate(check)
         self.stdout.write(
             f"{check.spec.name} with {check.config.model} at {check.config.base_url}: "
@@ -46,8 +56,6 @@ class Command(BaseCommand):
             raise CommandError("not qualified: stopped before any call (pass --yes to go on)")
         results = qualify(check, progress=self._progress)
         self.stderr.write("")
-        path = Path(out) / "qualification.json"
-        path.parent.mkdir(parents=True, exist_ok=True)
         raw = json.dumps(results, indent=1, sort_keys=True).encode()
         path.write_bytes(raw)
         for line in figure_rows(check.spec, results["arms"][check.spec.name]):
