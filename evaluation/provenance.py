@@ -1,6 +1,7 @@
 """What a result or certificate is bound to: policy versions and digests of code and data."""
 
 import hashlib
+from functools import cache
 from pathlib import Path
 
 from django.conf import settings
@@ -49,13 +50,35 @@ def code_files(parts=tuple(POLICY_ENTRIES)):
 
 
 def code_digest(parts=tuple(POLICY_ENTRIES)):
-    """SHA-256 over the named parts' code: each file's path and contents, in a fixed order."""
+    """SHA-256 over the named parts' code: each file's path and contents, in a fixed order.
+
+    Read once per process: the code a process runs does not change while it runs (a deploy,
+    or the development server's reload, starts a new one), and flags ask for it inside
+    requests, where reading and hashing a couple of hundred files has no place.
+    """
+    return _code_digest(tuple(parts))
+
+
+@cache
+def _code_digest(parts):
     digest = hashlib.sha256()
     base = Path(settings.BASE_DIR)
     for relative in code_files(parts):
         digest.update(relative.encode() + b"\0")
         digest.update((base / relative).read_bytes() + b"\0")
     return digest.hexdigest()
+
+
+def code_digests_read():
+    """Read every part's digest now: a serving process calls this as it starts, before its
+    first request."""
+    for part in POLICY_ENTRIES:
+        code_digest([part])
+
+
+def code_digests_forget():
+    """Forget the digests read so far, for a test that changes what a file holds."""
+    _code_digest.cache_clear()
 
 
 def policy_versions():

@@ -148,3 +148,14 @@ def processing_on(db):
     certificate_create("reconsolidation")
     flag_set(key="reconsolidation_surface", enabled=True)
     flag_set(key="reconsolidation", enabled=True)
+
+
+@pytest.fixture
+def forget_digests():
+    """For a test that changes what a file holds: the code digests read so far are forgotten
+    before it and after it, so that it reads the change and no other test keeps it."""
+    from evaluation.provenance import code_digests_forget
+
+    code_digests_forget()
+    yield code_digests_forget
+    code_digests_forget()

@@ -45,7 +45,7 @@ def test_every_installed_project_app_wires_through_its_apps_module():
     }
 
 
-def test_a_hook_another_app_registers_is_in_the_digest(monkeypatch, tmp_path):
+def test_a_hook_another_app_registers_is_in_the_digest(monkeypatch, tmp_path, forget_digests):
     # reconsolidation hooks its invalidation into memory's erasure; formation never imports
     # it, and yet it runs when an owner deletes a memory formation made.
     assert "reconsolidation/services/invalidation.py" in provenance.code_files(
@@ -59,6 +59,7 @@ def test_a_hook_another_app_registers_is_in_the_digest(monkeypatch, tmp_path):
     monkeypatch.setattr(
         Path, "read_bytes", lambda path: changed if path == hook else real_read_bytes(path)
     )
+    forget_digests()
 
     assert provenance.code_digest(["formation_provider"]) != before
 
@@ -104,7 +105,7 @@ def test_the_code_that_decides_merges_and_recall_is_in_the_reconsolidation_diges
         assert relative in files
 
 
-def test_a_change_to_an_imported_module_changes_the_digest(monkeypatch, tmp_path):
+def test_a_change_to_an_imported_module_changes_the_digest(monkeypatch, tmp_path, forget_digests):
     base = Path(settings.BASE_DIR)
     before = provenance.code_digest(["reconsolidation"])
     original = (base / "memory/text.py").read_bytes()
@@ -118,6 +119,7 @@ def test_a_change_to_an_imported_module_changes_the_digest(monkeypatch, tmp_path
         return real_read_bytes(path)
 
     monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    forget_digests()
 
     assert provenance.code_digest(["reconsolidation"]) != before
 
@@ -126,3 +128,19 @@ def test_modules_outside_the_project_are_not_followed():
     closure = import_closure(["memory.selectors.recall"])
 
     assert all(name.split(".")[0] in project_packages() for name in closure)
+
+
+def test_a_process_reads_the_code_once(monkeypatch, forget_digests):
+    provenance.code_digests_read()
+    reads = []
+    real_read_bytes = Path.read_bytes
+
+    def read_bytes(path):
+        reads.append(path)
+        return real_read_bytes(path)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+
+    provenance.code_digest(["formation_provider"])
+    provenance.code_digest(["reconsolidation"])
+    assert reads == []

@@ -64,7 +64,7 @@ def test_the_three_arms_run_in_order_and_the_control_is_frozen_first(
 
 
 def test_it_may_be_on_only_on_a_measured_formation_provider_certificate(
-    provider_settings, fake_provider, tmp_path, settings, monkeypatch
+    provider_settings, fake_provider, tmp_path, settings, monkeypatch, forget_digests
 ):
     certificate_create(CAPABILITY)
     assert "rests on formation_provider, which has no certificate" in (
@@ -101,9 +101,11 @@ def test_it_may_be_on_only_on_a_measured_formation_provider_certificate(
     monkeypatch.setattr(
         Path, "read_bytes", lambda path: changed if path == text else real_read_bytes(path)
     )
+    forget_digests()
     refusal = certificate_refusal(CAPABILITY)
     assert refusal is not None and "reconsolidation_provider" in refusal
     monkeypatch.undo()
+    forget_digests()
     assert certificate_refusal(CAPABILITY) is None
 
 
