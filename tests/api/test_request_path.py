@@ -23,9 +23,12 @@ def test_a_recall_reads_no_source_file(api, processing_on, monkeypatch):
     def watched(real):
         def read(path, *args, **kwargs):
             candidate = Path(path) if isinstance(path, str | Path) else None
-            if candidate is not None and candidate.suffix == ".py":
-                if candidate.resolve().is_relative_to(base):
-                    reads.append(str(candidate))
+            if (
+                candidate is not None
+                and candidate.suffix == ".py"
+                and candidate.resolve().is_relative_to(base)
+            ):
+                reads.append(str(candidate))
             return real(path, *args, **kwargs)
 
         return read
