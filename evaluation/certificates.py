@@ -23,15 +23,13 @@ from .bindings import binding_text, provider_terms
 from .formation_evaluation import sha256
 from .models import Certificate
 from .provenance import code_digest, policy_versions
-from .qualification.data import FORMATION_DATA, RECONSOLIDATION_DATA, DataError, formation_cases
-from .qualification.data import read as read_data
+from .qualification.data import DataError, pinned_cases
 from .qualification.metrics import qualification_metrics
 from .qualification.signing import signed
 from .reconsolidation_runner import DEFAULT_FIXTURES, FixtureError, read_fixtures
 from .reconsolidation_scoring import reconsolidation_metrics
 from .results import arm_metrics
 
-QUALIFICATION_DATA = {"formation": FORMATION_DATA, "reconsolidation": RECONSOLIDATION_DATA}
 # How to produce results for a capability, by the evaluation that scores it.
 HOW_TO_CERTIFY = {
     "recall": (
@@ -227,20 +225,12 @@ def _qualification_inputs(results, spec):
     meta = results["meta"]
     if meta.get("capability") != spec.name or meta.get("qualification") != spec.qualification:
         raise CertificationError(f"the qualification file is not of {spec.name}; {spec.how}")
-    path = QUALIFICATION_DATA[spec.qualification]
     try:
-        raw, digest = read_data(path)
-        cases = formation_cases(raw) if spec.qualification == "formation" else None
-        if cases is None:
-            cases, _ = read_fixtures(path)
-    except (DataError, FixtureError) as error:
-        raise CertificationError(f"the shipped qualification data is unreadable: {error}") from None
-    pin = spec.datasets.get("qualification")
-    if digest != pin:
-        raise CertificationError(
-            f"the qualification data {path.name} (sha256 {digest[:12]}) is not the one "
-            f"{spec.name} is pinned to (sha256 {(pin or 'none')[:12]}): it was edited"
+        cases, digest = pinned_cases(
+            spec.qualification, pin=spec.datasets.get("qualification"), capability=spec.name
         )
+    except DataError as error:
+        raise CertificationError(str(error)) from None
     if meta.get("dataset_digest") != digest:
         raise CertificationError(
             f"the results are not of the shipped qualification data; {spec.how}"

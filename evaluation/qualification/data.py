@@ -12,11 +12,14 @@ import hashlib
 import json
 from pathlib import Path
 
+from evaluation.reconsolidation_runner import FixtureError, read_fixtures
 from memory.enums import BeliefType, Polarity
 
 HERE = Path(__file__).parent
 FORMATION_DATA = HERE / "formation_sessions.jsonl"
 RECONSOLIDATION_DATA = HERE / "reconsolidation_banks.jsonl"
+# The shipped data of each kind of qualification.
+DATA = {"formation": FORMATION_DATA, "reconsolidation": RECONSOLIDATION_DATA}
 ROLES = ("user", "assistant")
 
 
@@ -121,3 +124,20 @@ def read(path):
 def single_message(session):
     """Whether a session reaches formation as a one-message request."""
     return len(session["messages"]) == 1
+
+
+def pinned_cases(kind, *, pin, capability):
+    """(cases, digest) of the shipped data of ``kind``, or DataError when it cannot be read or
+    is not the data ``capability`` is pinned to (``pin``, its SHA-256)."""
+    path = DATA[kind]
+    raw, digest = read(path)
+    if digest != pin:
+        raise DataError(
+            f"the qualification data {path.name} (sha256 {digest[:12]}) is not the one "
+            f"{capability} is pinned to (sha256 {(pin or 'none')[:12]}): it was edited"
+        )
+    try:
+        cases = formation_cases(raw) if kind == "formation" else read_fixtures(path)[0]
+    except (DataError, FixtureError) as error:
+        raise DataError(f"the shipped qualification data is unreadable: {error}") from None
+    return cases, digest

@@ -25,9 +25,7 @@ from evaluation.certificates import (
 from evaluation.provenance import code_digest, policy_versions
 from evaluation.reconsolidation_runner import (
     REVIEWS_PER_BANK,
-    FixtureError,
     evaluate_case,
-    read_fixtures,
 )
 from formation.hybrid import BUDGET as FORMATION_BUDGET
 from formation.hybrid import HybridExtractor
@@ -37,16 +35,13 @@ from providers.config import price_refusal, provider_config
 from providers.egress import egress_rules, residency_allowed
 from reconsolidation.assisted.preparation import BUDGET as RECONSOLIDATION_BUDGET
 
-from .data import FORMATION_DATA, RECONSOLIDATION_DATA, DataError, formation_cases, read
+from .data import DataError, pinned_cases
 from .formation_arms import run_formation_case
 from .metrics import BASELINE, K, qualification_metrics
 from .signing import sign
 
-# The capability each kind of qualification certifies, and its data.
-KINDS = {
-    "formation": ("formation_provider", FORMATION_DATA),
-    "reconsolidation": ("reconsolidation_provider", RECONSOLIDATION_DATA),
-}
+# The capability each kind of qualification certifies.
+KINDS = {"formation": "formation_provider", "reconsolidation": "reconsolidation_provider"}
 # Calls of one reconsolidation review round at most: a merge and a topic review, each a
 # proposal and a verification.
 CALLS_PER_ROUND = 4
@@ -64,7 +59,6 @@ class Preflight:
     spec: object
     config: object
     cases: list
-    raw: bytes
     digest: str
 
 
@@ -80,7 +74,7 @@ def preflight(kind):
     """Everything qualification needs before a call is made, or QualificationError."""
     if kind not in KINDS:
         raise QualificationError(f"unknown qualification {kind!r}: formation or reconsolidation")
-    name, path = KINDS[kind]
+    name = KINDS[kind]
     try:
         spec = capability(name)
     except CertificationError as error:
@@ -99,19 +93,12 @@ def preflight(kind):
             "allow what may leave in REVERIE_EGRESS_ALLOW (docs/providers.md)"
         )
     try:
-        raw, digest = read(path)
-        cases = formation_cases(raw) if kind == "formation" else read_fixtures(path)[0]
-    except (DataError, FixtureError) as error:
-        raise QualificationError(f"the shipped qualification data is unreadable: {error}") from None
-    pin = spec.datasets.get("qualification")
-    if digest != pin:
-        raise QualificationError(
-            f"the qualification data {path.name} (sha256 {digest[:12]}) is not the one "
-            f"{name} is pinned to (sha256 {(pin or 'none')[:12]}): it was edited"
-        )
+        cases, digest = pinned_cases(kind, pin=spec.datasets.get("qualification"), capability=name)
+    except DataError as error:
+        raise QualificationError(str(error)) from None
     if refusal := upstream_refusal(spec):
         raise QualificationError(refusal)
-    return Preflight(kind=kind, spec=spec, config=config, cases=cases, raw=raw, digest=digest)
+    return Preflight(kind=kind, spec=spec, config=config, cases=cases, digest=digest)
 
 
 def _formation_estimate(check):

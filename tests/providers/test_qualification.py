@@ -10,10 +10,9 @@ from django.core.management import CommandError, call_command
 
 from common.selectors.flags import flag_cache_clear, flag_enabled
 from common.services.flags import flag_set
-from evaluation import certificates
 from evaluation.bindings import privacy_digest
 from evaluation.models import Certificate
-from evaluation.qualification import runs
+from evaluation.qualification import data
 from evaluation.qualification.data import formation_cases
 from formation.hybrid import HybridExtractor
 from formation.services import formation_extractor
@@ -37,7 +36,7 @@ def test_a_careful_provider_is_certified_for_formation_and_formation_then_calls_
     out = capsys.readouterr().out
     assert "recall_lift_single_message" in out and "certified formation_provider" in out
     # Only what a live request carries left the machine: never a label.
-    cases = formation_cases(runs.KINDS["formation"][1].read_bytes())
+    cases = formation_cases(data.FORMATION_DATA.read_bytes())
     sent = b"".join(fake_provider.raw_requests).decode()
     assert fake_provider.raw_requests
     assert '"expected"' not in sent and '"never_stored"' not in sent
@@ -129,11 +128,10 @@ def test_edited_qualification_data_is_refused_before_any_call(
     provider_settings, fake_provider, tmp_path, monkeypatch
 ):
     edited = tmp_path / "formation_sessions.jsonl"
-    shutil.copy(runs.KINDS["formation"][1], edited)
+    shutil.copy(data.FORMATION_DATA, edited)
     lines = edited.read_text().splitlines()
     edited.write_text("\n".join(lines[1:]) + "\n")
-    monkeypatch.setitem(runs.KINDS, "formation", ("formation_provider", edited))
-    monkeypatch.setitem(certificates.QUALIFICATION_DATA, "formation", edited)
+    monkeypatch.setitem(data.DATA, "formation", edited)
 
     with pytest.raises(CommandError, match="is not the one formation_provider is pinned to"):
         qualify("formation", tmp_path)
