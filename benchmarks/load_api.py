@@ -670,13 +670,13 @@ def _cpu_figure(rows, per_request, op, clients, *, judged=False):
     return figure
 
 
-def _latency_figure(rows, op, clients, key, target=None):
+def _latency_figure(rows, op, clients, key, target=None, *, against_healthz=True):
     """``op``'s ``key`` percentile at ``clients``, with healthz's as its baseline."""
     row, floor = rows.get((op, clients)), rows.get(("healthz", clients))
     figure = _figure(f"{op} {key}, {_clients(clients)}", "ms", _finite(row[key]) if row else None)
     if target:
         figure["target"] = _target(target[0], target[1], target[2], figure["value"])
-    if op != "healthz":
+    if against_healthz and op != "healthz":
         _against_healthz(figure, op, clients, key, "ms", _finite(floor[key]) if floor else None)
     return figure
 
@@ -711,6 +711,8 @@ def judged_figures(rows, cpu):
             TARGET_CLIENTS,
             "p99",
             (f"< {TARGET_RECALL_P99_MS:g} ms", "<", TARGET_RECALL_P99_MS),
+            # Under load the tail is queueing, which healthz's says nothing about.
+            against_healthz=False,
         ),
         _latency_figure(
             rows,
@@ -814,7 +816,7 @@ def report(args, fixture, recorder, cpu):
             for key, share in _mean_shares(samples).items()
         }
         out(
-            f"CPU, {op} at {clients} clients, % of one core ({100 * os.cpu_count()}% in all): "
+            f"CPU, {op} at {_clients(clients)}, % of one core ({100 * os.cpu_count()}% in all): "
             f"busy {shares['busy']}, load generator {shares['generator']}, gunicorn "
             f"{shares['gunicorn']}, PostgreSQL {shares['postgres']}, other {shares['other']}\n"
         )
@@ -822,7 +824,7 @@ def report(args, fixture, recorder, cpu):
         cost = recording_cost(recorder, clients)
         if cost is not None:
             out(
-                f"access records, recall at {clients} clients, median of {cost['rounds']} "
+                f"access records, recall at {_clients(clients)}, median of {cost['rounds']} "
                 f"round(s): {cost['with']:.1f} req/s recording every read, "
                 f"{cost['without']:.1f} req/s without = {cost['ratio']:.3f} "
                 f"(target >= {TARGET_RECORDED_RATIO:g}: "

@@ -297,3 +297,14 @@ def test_server_cpu_without_proc_is_no_sample(monkeypatch):
     meter.poll()
 
     assert meter.stop() is None
+
+
+def test_recall_s_tail_under_load_is_judged_alone_and_its_latency_alone_against_healthz():
+    recorder, cpu = _run(_shares(25.0, 15.0))
+
+    record = load_record(_args(), FIXTURE, recorder, cpu, None)
+
+    p99 = _figure(record, "recall p99, 16 clients")
+    assert (p99["baseline"], p99["ratio"]) == (None, None)
+    p95 = _figure(record, "recall p95, 1 client")
+    assert (p95["baseline"]["name"], p95["ratio"]["value"]) == ("healthz p95, 1 client", 12.0)
