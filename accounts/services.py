@@ -12,9 +12,11 @@ import hashlib
 import secrets
 from datetime import timedelta
 
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from common.principal import principal_activate, principal_setting
 from core.errors import ReverieError, conflict, not_found, validation_error
 from core.scopes import SCOPE_PRINCIPAL, is_valid_scope
 
@@ -266,24 +268,37 @@ def model_processing_set(*, principal, allowed):
     return principal
 
 
-def api_token_authenticate(secret):
+def api_token_authenticate(secret, *, activate=False):
     """The active principal a presented secret belongs to, with its token; or None.
 
     A token its owner has paused is refused with ``forbidden`` (the caller holds
     a valid secret and should learn why it stopped working), before it counts
-    as used.
+    as used. ``activate``: the principal found becomes the principal of the open
+    transaction (``common.principal``), set on PostgreSQL by the statement that
+    finds it.
     """
     if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX):
         return None
     # No ordering: the digest is unique, and this runs on every request.
-    token = next(
-        iter(
-            ApiToken.objects.select_related("principal")
-            .filter(digest=token_digest(secret), revoked_at__isnull=True)
-            .order_by()[:1]
-        ),
-        None,
+    tokens = (
+        ApiToken.objects.select_related("principal")
+        .filter(digest=token_digest(secret), revoked_at__isnull=True)
+        .order_by()
     )
+    sets_principal = activate and connection.vendor == "postgresql"
+    if sets_principal:
+        # The conditions under which the token is accepted below, and only those.
+        tokens = tokens.annotate(
+            principal_set=RawSQL(
+                principal_setting(
+                    f"{ApiToken._meta.db_table}.principal_id",
+                    when=f"{User._meta.db_table}.is_active "
+                    f"AND {ApiToken._meta.db_table}.paused_at IS NULL",
+                ),
+                [],
+            )
+        )
+    token = next(iter(tokens[:1]), None)
     if token is None or not token.principal.is_active:
         return None
     if token.paused_at is not None:
@@ -294,4 +309,6 @@ def api_token_authenticate(secret):
     now = timezone.now()
     if token.last_used_at is None or token.last_used_at < now - LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    if activate:
+        principal_activate(token.principal, already_set=sets_principal)
     return token.principal, token

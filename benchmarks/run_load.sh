@@ -8,7 +8,7 @@
 # recording each token read costs recall (LOAD_COMPARE_UNRECORDED=0 leaves it out).
 # Extra arguments go to the load generator, e.g.:
 #
-#   benchmarks/run_load.sh --clients 16,64 --duration 10 --rounds 2
+#   benchmarks/run_load.sh --clients 1,16,64 --duration 10 --rounds 2
 #
 # Settings (environment):
 #   PGHOST (127.0.0.1), PGPORT (5432), PGUSER (reverie_owner, the owner role, which

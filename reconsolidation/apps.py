@@ -18,18 +18,16 @@ class ReconsolidationConfig(AppConfig):
 
         from .selectors.recall import (
             KIND,
-            derived_recall_items,
             derived_recall_search,
-            derived_with_sources,
+            derived_recall_select,
         )
 
-        # Opt-in: recall names it in ``include`` without importing this app, and searches
-        # it in the same statement as its own candidates.
+        # Opt-in: recall names it in ``include`` without importing this app, searches it
+        # in the same statement as its own candidates and reads what it found with theirs.
         register_recall_source(
             KIND,
             search=derived_recall_search,
-            items=derived_recall_items,
-            with_sources=derived_with_sources,
+            select=derived_recall_select,
         )
 
         from memory.search import on_forget_erased

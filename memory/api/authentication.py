@@ -1,7 +1,6 @@
 from rest_framework import authentication, exceptions
 
 from accounts.services import api_token_authenticate
-from common.principal import principal_activate
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
@@ -18,12 +17,10 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         scheme, _, secret = header.partition(" ")
         if scheme.lower() != self.keyword.lower():
             return None
-        found = api_token_authenticate(secret.strip())
+        found = api_token_authenticate(secret.strip(), activate=True)
         if found is None:
             raise exceptions.AuthenticationFailed("The token is not valid.")
-        principal, token = found
-        principal_activate(principal)
-        return principal, token
+        return found
 
     def authenticate_header(self, request):
         return f'{self.keyword} realm="api"'

@@ -9,27 +9,22 @@ from django.utils import timezone
 from common.principal import principal_context
 from core.errors import validation_error
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
-from memory.models import Belief, Event
+from memory.models import Belief
 from memory.reach import FULL_REACH
 from memory.screening import redact_secrets
 from memory.search import belief_search, message_search, ranked
 from memory.selectors.conversation import conversation_ranked, neighbouring_turns
+from memory.selectors.recall_rows import (
+    belief_rows_select,
+    message_rows_select,
+    recall_rows,
+)
 from memory.text import query_terms
 
 # Reciprocal-rank fusion constant: damps the head of each list so that one
 # source cannot crowd out another by its raw scores.
 RRF_K = 60
 BUDGET_MAX_CHARS = 200_000
-
-
-@dataclass(frozen=True)
-class RecallSource:
-    event_id: str
-    session_id: str
-    sequence: int
-    event_type: str
-    occurred_at: datetime
-    excerpt: str
 
 
 @dataclass(frozen=True)
@@ -81,24 +76,22 @@ EXTRA_SOURCES = {}
 
 @dataclass(frozen=True)
 class ExtraSource:
-    """A recall source an app registers: its candidates are searched in the statement that
-    searches recall's own (``memory.search.ranked``), each source's on its own tables.
-
-    Each function gets only what ``reach`` (memory.reach) sees, or gives only that."""
+    """A recall source an app registers, each on its own tables: its candidates are searched
+    in the statement that searches recall's own (``memory.search.ranked``), and the rows
+    they match are read in the statement that reads recall's own with their sources
+    (``memory.selectors.recall_rows``). Its items carry the sources of the memories they
+    rest on, and ``reach`` (memory.reach) is applied to both."""
 
     # search(principal, terms, since, limit, reach) -> memory.search.Search | None: the
     # source's full-text search, of at most ``limit`` rows; None adds nothing.
     search: object
-    # items(principal, matches, reach) -> [RecallItem]: the rows the search matched,
-    # ``[(row id, score)]`` best first, as items without their sources, best first.
-    items: object
-    # with_sources(principal, items, reach) -> items: its own items among ``items`` with
-    # their sources, once the budget has chosen what is returned.
-    with_sources: object
+    # select(principal, row_ids, reach) -> (SQL, parameters): a select of the rows
+    # ``row_ids`` as ``recall_rows.ITEM_COLUMNS``, a row for each memory it rests on.
+    select: object
 
 
-def register_recall_source(name, *, search, items, with_sources):
-    EXTRA_SOURCES[name] = ExtraSource(search=search, items=items, with_sources=with_sources)
+def register_recall_source(name, *, search, select):
+    EXTRA_SOURCES[name] = ExtraSource(search=search, select=select)
 
 
 # ``include`` names recall's own optional source by this name.
@@ -167,86 +160,6 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
     return types, statuses, include, limit, budget_chars, _check_datetime(since, "since")
 
 
-_BELIEF_COLUMNS = (
-    "id",
-    "scope",
-    "sensitivity",
-    "public_id",
-    "statement",
-    "type",
-    "subject",
-    "status",
-    "needs_review",
-    "confidence",
-    "revision",
-)
-SOURCE_COLUMNS = (
-    "event__public_id",
-    "event__session__public_id",
-    "event__sequence",
-    "event__event_type",
-    "event__occurred_at",
-)
-
-
-def recall_source(row, excerpt):
-    """A ``RecallSource`` from ``SOURCE_COLUMNS`` of an event and the excerpt quoted from it."""
-    event_id, session_id, sequence, event_type, occurred_at = row
-    return RecallSource(
-        event_id=str(event_id),
-        session_id=str(session_id),
-        sequence=sequence,
-        event_type=event_type,
-        occurred_at=occurred_at,
-        excerpt=excerpt,
-    )
-
-
-_BELIEF_SOURCE_COLUMNS = (
-    "sources__excerpt",
-    *(f"sources__{c}" for c in SOURCE_COLUMNS),
-    "sources__event__session__scope",
-    "sources__event__sensitivity",
-)
-
-
-def _belief_items(principal, matches, reach):
-    """Matched beliefs in match order, each with its sources (oldest first), in one query:
-    a row per belief and source, or one row with no source for a belief without any.
-
-    A source shows only when ``reach`` sees its message: a memory every assistant
-    sees may rest on one assistant's conversation, or on a message labelled sensitive."""
-    rows, sources = {}, {}
-    for row in (
-        Belief.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
-        .order_by("sources__event__occurred_at", "sources__id")
-        .values_list(*_BELIEF_COLUMNS, *_BELIEF_SOURCE_COLUMNS, named=True)
-    ):
-        rows.setdefault(row.id, row)
-        excerpt, *event, scope, sensitivity = row[len(_BELIEF_COLUMNS) :]
-        if event[0] is not None and reach.sees(scope=scope, sensitivity=sensitivity):
-            sources.setdefault(row.id, []).append(recall_source(event, excerpt))
-    return [
-        RecallItem(
-            kind="belief",
-            id=str(row.public_id),
-            text=row.statement,
-            rank=0,
-            score=score,
-            sources=tuple(sources.get(row_id, ())),
-            type=row.type,
-            subject=row.subject,
-            status=row.status,
-            needs_review=row.needs_review,
-            confidence=row.confidence,
-            revision=row.revision,
-        )
-        for row_id, score in matches
-        if (row := rows.get(row_id)) is not None
-        and reach.sees(scope=row.scope, sensitivity=row.sensitivity)
-    ]
-
-
 def _masked(item):
     return replace(
         item,
@@ -257,43 +170,83 @@ def _masked(item):
     )
 
 
-def _message_items(principal, matches, reach):
-    rows = {
-        row[0]: row
-        for row in Event.objects.filter(
-            owner=principal, pk__in=[i for i, _ in matches]
-        ).values_list(
-            "id",
-            "text",
-            "public_id",
-            "session__public_id",
-            "sequence",
-            "event_type",
-            "occurred_at",
-            "session__scope",
-            "sensitivity",
+def _item(kind, shown, score):
+    row = shown.row
+    sources = tuple(shown.sources.values())
+    if kind == "belief":
+        return RecallItem(
+            kind=kind,
+            id=row.public_id,
+            text=row.text,
+            rank=0,
+            score=score,
+            sources=sources,
+            type=row.type,
+            subject=row.subject,
+            status=row.status,
+            needs_review=row.needs_review,
+            confidence=row.confidence,
+            revision=row.revision,
         )
-    }
+    if kind == "message":
+        (source,) = sources
+        return RecallItem(
+            kind=kind,
+            id=row.public_id,
+            text=row.text,
+            rank=0,
+            score=score,
+            sources=sources,
+            session_id=source.session_id,
+            sequence=source.sequence,
+            event_type=source.event_type,
+            occurred_at=source.occurred_at,
+        )
+    return RecallItem(
+        kind=kind,
+        id=row.public_id,
+        text=row.text,
+        rank=0,
+        score=score,
+        sources=sources,
+        type=row.type,
+        subject=row.subject,
+        confidence=row.confidence,
+        revision=row.revision,
+        derived_kind=row.derived_kind,
+        tentative=row.tentative,
+        memory_ids=tuple(shown.memory_ids[belief_id] for belief_id in sorted(shown.memory_ids)),
+    )
+
+
+def _select(principal, kind, ids, reach):
+    if kind == "belief":
+        return belief_rows_select(owner_id=principal.pk, ids=ids)
+    if kind == "message":
+        return message_rows_select(owner_id=principal.pk, ids=ids)
+    return EXTRA_SOURCES[kind].select(principal, ids, reach)
+
+
+def recall_items(principal, found, reach=FULL_REACH):
+    """For each ``(kind, matches)`` of ``found``: the rows of that kind ("belief", "message"
+    or a registered source's name) that ``matches`` (``[(row id, score)]``, best first)
+    names and ``reach`` sees, as items with their sources, best first; in one statement
+    for them all."""
+    wanted = [(kind, matches) for kind, matches in found if matches]
+    shown = recall_rows(
+        [
+            _select(principal, kind, [row_id for row_id, _ in matches], reach)
+            for kind, matches in wanted
+        ],
+        owner_id=principal.pk,
+        reach=reach,
+    )
+    by_kind = {kind: rows for (kind, _), rows in zip(wanted, shown, strict=True)}
     items = []
-    for row_id, score in matches:
-        row = rows.get(row_id)
-        if row is None or not reach.sees(scope=row[-2], sensitivity=row[-1]):
-            continue
-        _, text, public_id, session_id, sequence, event_type, occurred_at, _, _ = row
-        source = recall_source((public_id, session_id, sequence, event_type, occurred_at), text)
+    for kind, matches in found:
+        rows = by_kind.get(kind, {})
         items.append(
-            RecallItem(
-                kind="message",
-                id=source.event_id,
-                text=text,
-                rank=0,
-                score=score,
-                sources=(source,),
-                session_id=source.session_id,
-                sequence=sequence,
-                event_type=event_type,
-                occurred_at=occurred_at,
-            )
+            [_item(kind, rows[row_id], score) for row_id, score in matches if row_id in rows]
         )
     return items
 
@@ -409,7 +362,8 @@ def recall(
     # Fetch more than ``limit`` so that items skipped for the budget can be
     # replaced by shorter ones further down.
     fetch = limit * 2
-    extras = [EXTRA_SOURCES[name] for name in include if name in EXTRA_SOURCES]
+    extra_names = [name for name in include if name in EXTRA_SOURCES]
+    extras = [EXTRA_SOURCES[name] for name in extra_names]
     with principal_context(principal):
         if terms:
             belief_rows, message_rows, extra_rows = _searched(
@@ -428,11 +382,11 @@ def recall(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
             message_rows, extra_rows = None, [None for _ in extras]
-        ranked_lists = [_belief_items(principal, belief_rows, reach)]
+        found = [("belief", belief_rows)]
         if message_rows is not None:
-            ranked_lists.append(_message_items(principal, message_rows, reach))
-        for extra, rows in zip(extras, extra_rows, strict=True):
-            ranked_lists.append([] if rows is None else extra.items(principal, rows, reach))
+            found.append(("message", message_rows))
+        found += [(name, rows or []) for name, rows in zip(extra_names, extra_rows, strict=True)]
+        ranked_lists = recall_items(principal, found, reach)
         fused = _fuse(ranked_lists)
         rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
         items, chars, truncated, given = [], 0, False, set()
@@ -448,8 +402,6 @@ def recall(
             chars += len(item.text)
             given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
-        for extra in extras:
-            items = extra.with_sources(principal, items, reach)
     # What reaches an assistant never carries a secret-shaped span, whatever a
     # message said or an older memory kept; the owner's own log is untouched.
     items = [_masked(item) for item in items]

@@ -87,6 +87,10 @@ def _distinct(ids):
 def _record_write(principal, record):
     if connection.vendor != "postgresql":
         try:
+            if not connection.in_atomic_block:
+                # A read outside any transaction (SQLite's): one INSERT is a
+                # transaction of its own.
+                return AccessRecord.objects.create(**record).pk
             # A savepoint inside an enclosing transaction: a failed write rolls back
             # only itself, and the transaction that carries the read stays usable.
             with principal_transaction(principal):

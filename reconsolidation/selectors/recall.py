@@ -9,7 +9,6 @@ owner keeps their history and controls.
 
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import replace
 
 from django.utils import timezone
 
@@ -17,9 +16,9 @@ from common.principal import principal_context
 from common.selectors.flags import SURFACE_FLAG_MAX_AGE, flag_enabled
 from memory import search
 from memory.derived import DERIVED
-from memory.models import BeliefSource
 from memory.reach import FULL_REACH
-from memory.selectors.recall import SOURCE_COLUMNS, RecallItem, recall_source
+from memory.selectors.recall import recall_items
+from memory.selectors.recall_rows import NO_ID, ids_in
 from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.search import derived_search
 
@@ -59,67 +58,21 @@ def assisted_recall_enabled():
     )
 
 
-def _rows(principal, matches, reach):
-    """The matched derived memories that ``reach`` sees, in match order."""
-    derived = DerivedMemory.objects.filter(owner=principal, pk__in=[i for i, _ in matches])
-    if not assisted_recall_enabled():
-        derived = derived.exclude(assisted=True)
-    rows = {
-        row["id"]: row
-        for row in reach.filter(derived).values(
-            "id",
-            "public_id",
-            "kind",
-            "type",
-            "subject",
-            "statement",
-            "confidence",
-            "revision",
-        )
-    }
-    return [(rows[row_id], score) for row_id, score in matches if row_id in rows]
-
-
-def derived_with_sources(principal, items, reach=FULL_REACH):
-    """The items, each derived one now carrying the ids of the original memories it
-    concerns and the original messages behind them that ``reach`` sees, each message
-    once, in two queries for all of them."""
-    wanted = {item.id for item in items if item.kind == KIND}
-    if not wanted:
-        return items
-    with principal_context(principal):
-        beliefs, memory_ids = {}, {}
-        for public_id, belief_id, belief_public_id in (
-            Lineage.objects.filter(
-                owner=principal, derived__public_id__in=wanted, role=Lineage.Role.SOURCE
-            )
-            .order_by("belief_id")
-            .values_list("derived__public_id", "belief_id", "belief__public_id")
-        ):
-            beliefs.setdefault(belief_id, []).append(str(public_id))
-            memory_ids.setdefault(str(public_id), []).append(str(belief_public_id))
-        sources = {}
-        reached = reach.filter(
-            BeliefSource.objects.filter(owner=principal, belief_id__in=list(beliefs)),
-            scope_field="event__session__scope",
-            sensitivity_field="event__sensitivity",
-        ).order_by("event__occurred_at", "id")
-        for belief_id, excerpt, *event in reached.values_list(
-            "belief_id", "excerpt", *SOURCE_COLUMNS
-        ):
-            source = recall_source(event, excerpt)
-            for derived_id in beliefs[belief_id]:
-                sources.setdefault(derived_id, {}).setdefault(source.event_id, source)
-    return [
-        replace(
-            item,
-            sources=tuple(sources.get(item.id, {}).values()),
-            memory_ids=tuple(memory_ids.get(item.id, ())),
-        )
-        if item.kind == KIND
-        else item
-        for item in items
-    ]
+def derived_recall_select(principal, row_ids, reach=FULL_REACH):
+    """The derived memories ``row_ids`` as recall reads them (``memory.selectors.recall_rows``):
+    a row for each original memory it concerns, whose sources are its own. Merges a model
+    proposed are left out while the capability that made them is off."""
+    condition, params = ids_in("a.id", row_ids)
+    assisted = "" if assisted_recall_enabled() else " AND NOT a.assisted"
+    return (
+        "SELECT a.id, a.public_id, a.statement, a.type, a.subject, '', false, a.confidence, "
+        f"a.revision, a.kind, a.kind = '{DerivedMemory.Kind.HYPOTHESIS}', a.scope, "
+        f"a.sensitivity, l.belief_id, {NO_ID} FROM reconsolidation_derivedmemory a "
+        "LEFT JOIN reconsolidation_lineage l ON l.derived_id = a.id "
+        f"AND l.role = '{Lineage.Role.SOURCE}' AND l.owner_id = a.owner_id "
+        f"WHERE a.owner_id = %s AND {condition}{assisted}",
+        [principal.pk, *params],
+    )
 
 
 def derived_recall_search(principal, terms, since, limit, reach=FULL_REACH):
@@ -131,29 +84,6 @@ def derived_recall_search(principal, terms, since, limit, reach=FULL_REACH):
     return derived_search(now=_replay_now.get() or timezone.now(), since=since, limit=limit)
 
 
-def derived_recall_items(principal, matches, reach=FULL_REACH):
-    """The matched derived memories (``[(row id, score)]``, best first) that ``reach`` sees,
-    as recall items without their sources."""
-    with principal_context(principal):
-        chosen = _rows(principal, matches, reach)
-    return [
-        RecallItem(
-            kind=KIND,
-            id=str(row["public_id"]),
-            text=row["statement"],
-            rank=0,
-            score=score,
-            type=row["type"],
-            subject=row["subject"],
-            confidence=row["confidence"],
-            revision=row["revision"],
-            derived_kind=row["kind"],
-            tentative=row["kind"] == DerivedMemory.Kind.HYPOTHESIS,
-        )
-        for row, score in chosen
-    ]
-
-
 def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
     """The principal's derived memories matching ``terms`` that ``reach`` sees, best first
     (BM25, through the full-text index like beliefs and messages). Without terms nothing is
@@ -163,4 +93,5 @@ def derived_recall(principal, terms, since, limit, reach=FULL_REACH):
         return []
     with principal_context(principal):
         (matches,) = search.ranked([found], owner_id=principal.pk, terms=terms)
-        return derived_recall_items(principal, matches, reach)
+        (items,) = recall_items(principal, [(KIND, matches)], reach)
+    return items

@@ -129,9 +129,7 @@ def test_a_bad_recall_option_is_refused_as_recall_itself_refuses_it(api, owner, 
 
 
 def test_a_registered_recall_source_is_documented_and_accepted(api, client, monkeypatch):
-    source = ExtraSource(
-        search=lambda *args: None, items=lambda *args: [], with_sources=lambda _, items, __: items
-    )
+    source = ExtraSource(search=lambda *args: None, select=lambda *args: None)
     monkeypatch.setitem(EXTRA_SOURCES, "notes", source)
 
     schema = client.get("/api/v1/schema/?format=json").json()

@@ -10,8 +10,12 @@ from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 from django.http import HttpResponse
 from django.test import RequestFactory
+from django.utils import timezone
 
+from accounts.models import ApiToken, User
+from accounts.services import api_token_authenticate, api_token_create
 from common.principal import current_principal_id, principal_activate
+from core.errors import ReverieError
 from memory.middleware import PrincipalContextMiddleware
 
 
@@ -64,3 +68,46 @@ def test_on_postgresql_an_activated_principal_ends_with_the_request(owner):
         owner.pk
     )
     assert database_principal() == ""
+
+
+def authenticate_in_request(secret):
+    """Authenticate ``secret`` as the API does, inside a request that arrived with no
+    principal; what the database then sees as the principal, or the error."""
+
+    def authenticate():
+        try:
+            api_token_authenticate(secret, activate=True)
+        except ReverieError as error:
+            return error.code
+        return None
+
+    seen = {}
+
+    def view(request):
+        seen["refused"] = authenticate()
+        seen["database"] = database_principal()
+        return HttpResponse()
+
+    request = RequestFactory().get("/")
+    request.user = AnonymousUser()
+    PrincipalContextMiddleware(view)(request)
+    return seen
+
+
+@pytest.mark.postgres
+def test_on_postgresql_token_authentication_sets_the_principal_it_finds(owner):
+    token, secret = api_token_create(principal=owner, name="runtime")
+
+    assert authenticate_in_request(secret) == {"refused": None, "database": str(owner.pk)}
+    assert database_principal() == ""
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_refused_token_sets_no_principal(owner):
+    paused, paused_secret = api_token_create(principal=owner, name="paused")
+    ApiToken.objects.filter(pk=paused.pk).update(paused_at=timezone.now())
+    _, inactive_secret = api_token_create(principal=owner, name="inactive")
+
+    assert authenticate_in_request(paused_secret) == {"refused": "forbidden", "database": ""}
+    User.objects.filter(pk=owner.pk).update(is_active=False)
+    assert authenticate_in_request(inactive_secret) == {"refused": None, "database": ""}

@@ -1,0 +1,187 @@
+"""The rows recall shows: what its search matched, of every kind, with their sources, read in
+one statement.
+
+Each kind describes its matched rows as a select of ``ITEM_COLUMNS`` (memory's own below; an
+app's recall source registers its own, on its own tables). The statement unites them and
+joins each row to its sources: the sources of the belief it names in ``belief_id`` (a
+belief's own, or those of a belief a derived memory rests on), else the message it names in
+``event_id`` (a message is its own source).
+"""
+
+import uuid
+from collections import namedtuple
+from dataclasses import dataclass
+from datetime import datetime
+
+from django.db import connection
+
+from memory.reach import Reach
+
+# What each kind's select returns, in this order; a kind without one of them gives an
+# empty value or a typed NULL (``NO_*``), so that the selects unite on both databases.
+ITEM_COLUMNS = (
+    "id",
+    "public_id",
+    "text",
+    "type",
+    "subject",
+    "status",
+    "needs_review",
+    "confidence",
+    "revision",
+    # Derived memories': what kind of view it is, and whether it is only tentative.
+    "derived_kind",
+    "tentative",
+    "scope",
+    "sensitivity",
+    # The belief whose sources are the item's, and the message that is its own source.
+    "belief_id",
+    "event_id",
+)
+NO_ID = "CAST(NULL AS bigint)"
+NO_NUMBER = "CAST(NULL AS double precision)"
+NO_INTEGER = "CAST(NULL AS integer)"
+
+ItemRow = namedtuple("ItemRow", ITEM_COLUMNS)
+
+# A message's own source quotes its text: it has no source row of a belief.
+_STATEMENT = (
+    f"WITH r(branch, {', '.join(ITEM_COLUMNS)}) AS ({{selects}}) "
+    "SELECT r.*, b.public_id, COALESCE(s.excerpt, r.text), e.public_id, es.public_id, "
+    "e.sequence, e.event_type, e.occurred_at, es.scope, e.sensitivity FROM r "
+    "LEFT JOIN memory_belief b ON b.id = r.belief_id AND b.owner_id = %s "
+    "LEFT JOIN memory_beliefsource s ON s.belief_id = r.belief_id AND s.owner_id = %s "
+    "LEFT JOIN memory_event e ON e.id = COALESCE(s.event_id, r.event_id) AND e.owner_id = %s "
+    "LEFT JOIN memory_session es ON es.id = e.session_id "
+    # Sources oldest first, as each item lists them.
+    "ORDER BY r.branch, e.occurred_at, s.id"
+)
+_WIDTH = 1 + len(ITEM_COLUMNS)
+_BELIEF_ID = 1 + ITEM_COLUMNS.index("belief_id")
+
+
+def ids_in(column, ids):
+    """A condition that ``column`` is one of ``ids``, with its parameters."""
+    if connection.vendor == "postgresql":
+        # One array parameter: the statement's text, and so its prepared plan, does
+        # not change with how many rows matched.
+        return f"{column} = ANY(%s::bigint[])", [list(ids)]
+    return f"{column} IN ({', '.join('%s' for _ in ids)})", list(ids)
+
+
+def belief_rows_select(*, owner_id, ids):
+    """The select of the beliefs ``ids`` for ``recall_rows``."""
+    condition, params = ids_in("a.id", ids)
+    return (
+        "SELECT a.id, a.public_id, a.statement, a.type, a.subject, a.status, a.needs_review, "
+        f"a.confidence, a.revision, '', false, a.scope, a.sensitivity, a.id, {NO_ID} "
+        f"FROM memory_belief a WHERE a.owner_id = %s AND {condition}",
+        [owner_id, *params],
+    )
+
+
+def message_rows_select(*, owner_id, ids):
+    """The select of the messages ``ids`` for ``recall_rows``."""
+    condition, params = ids_in("a.id", ids)
+    return (
+        f"SELECT a.id, a.public_id, a.text, '', '', '', false, {NO_NUMBER}, {NO_INTEGER}, '', "
+        f"false, m.scope, a.sensitivity, {NO_ID}, a.id "
+        "FROM memory_event a JOIN memory_session m ON m.id = a.session_id "
+        f"WHERE a.owner_id = %s AND {condition}",
+        [owner_id, *params],
+    )
+
+
+@dataclass(frozen=True)
+class RecallSource:
+    event_id: str
+    session_id: str
+    sequence: int
+    event_type: str
+    occurred_at: datetime
+    excerpt: str
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A matched row that ``reach`` sees: its ``ItemRow``, its sources that ``reach`` sees
+    (``{message id: RecallSource}``, oldest first, each message once) and the public ids of
+    the beliefs it rests on (``{belief id: public id}``)."""
+
+    row: ItemRow
+    sources: dict
+    memory_ids: dict
+
+
+def _public_id(value):
+    # PostgreSQL gives a UUID, SQLite its hex.
+    return (
+        None if value is None else str(value if isinstance(value, uuid.UUID) else uuid.UUID(value))
+    )
+
+
+def _sqlite_row(values):
+    # SQLite gives booleans as integers.
+    values[6], values[10] = bool(values[6]), bool(values[10])
+    return values
+
+
+def _sqlite_moment(value):
+    # SQLite gives datetimes without their zone.
+    return connection.ops.convert_datetimefield_value(value, None, connection)
+
+
+def recall_rows(selects, *, owner_id, reach: Reach):
+    """For each of ``selects`` (SQL and parameters, of ``ITEM_COLUMNS``), its rows that
+    ``reach`` sees, as ``{row id: Shown}``; all of them in one statement.
+
+    A source shows only when ``reach`` sees its message: a memory every assistant
+    sees may rest on one assistant's conversation, or on a message labelled sensitive.
+    """
+    shown = [{} for _ in selects]
+    if not selects:
+        return shown
+    sql = _STATEMENT.format(
+        selects=" UNION ALL ".join(
+            f"SELECT {index}, q.* FROM ({select}) q" for index, (select, _) in enumerate(selects)
+        )
+    )
+    params = [param for _, select_params in selects for param in select_params]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [*params, owner_id, owner_id, owner_id])
+        rows = cursor.fetchall()
+    sqlite = connection.vendor == "sqlite"
+    unseen = set()
+    for row in rows:
+        branch, row_id = row[0], row[1]
+        item = shown[branch].get(row_id)
+        if item is None:
+            if (branch, row_id) in unseen:
+                continue
+            values = ItemRow(*(_sqlite_row(list(row[1:_WIDTH])) if sqlite else row[1:_WIDTH]))
+            if not reach.sees(scope=values.scope, sensitivity=values.sensitivity):
+                unseen.add((branch, row_id))
+                continue
+            item = shown[branch][row_id] = Shown(
+                row=values._replace(public_id=_public_id(values.public_id)),
+                sources={},
+                memory_ids={},
+            )
+        belief, excerpt, event, session, sequence, event_type, occurred_at, scope, sensitivity = (
+            row[_WIDTH:]
+        )
+        if belief is not None:
+            item.memory_ids.setdefault(row[_BELIEF_ID], _public_id(belief))
+        if event is None or not reach.sees(scope=scope, sensitivity=sensitivity):
+            continue
+        event = _public_id(event)
+        if event not in item.sources:
+            item.sources[event] = RecallSource(
+                event_id=event,
+                session_id=_public_id(session),
+                sequence=sequence,
+                event_type=event_type,
+                occurred_at=_sqlite_moment(occurred_at) if sqlite else occurred_at,
+                excerpt=excerpt,
+            )
+    return shown

@@ -1,0 +1,60 @@
+"""A recall answers in a fixed number of statements, whatever kinds it includes and finds."""
+
+from types import SimpleNamespace
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from common.selectors import flags
+from tests.api.conftest import client_for
+from tests.memory.helpers import conversation
+from tests.reconsolidation.test_recall_derived import kindle_merge
+
+API = "/api/v1"
+KINDS = {"messages": "message", "derived": "derived"}
+
+# Every statement of the second of two recalls made with a token, as a request outside any
+# test transaction sends them: the token, the candidates of every kind, their rows with
+# their sources, the access record. PostgreSQL's add the transaction (BEGIN, COMMIT) that
+# carries the principal's setting (made by the statement that finds the token) and the
+# BM25 statistics read before the candidates; SQLite opens no transaction for a read and
+# searches in one statement. Messages add one: the neighbouring turns of those found
+# (memory.selectors.conversation), which decide which rows are read.
+STATEMENTS = {
+    # include: {vendor: statements}
+    (): {"sqlite": 4, "postgresql": 7},
+    ("messages",): {"sqlite": 5, "postgresql": 8},
+    ("derived",): {"sqlite": 4, "postgresql": 7},
+    ("messages", "derived"): {"sqlite": 5, "postgresql": 8},
+}
+
+
+@pytest.fixture
+def flags_held(monkeypatch):
+    """Surface and capability flags read once and then reused: the clock their cache reads
+    stands still, so that no flag is read again however long the test takes."""
+    monkeypatch.setattr(flags, "time", SimpleNamespace(monotonic=lambda: 0.0))
+
+
+@pytest.mark.parametrize("include", list(STATEMENTS))
+def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
+    transactional_db, owner, processing_on, flags_held, include
+):
+    _, bought = conversation(owner, "I bought an e-reader.")
+    kindle_merge(owner, sources=bought)
+    conversation(owner, "I read my kindle every night.")
+    api = client_for(owner)
+    body = {"query": "kindle", "include": list(include)}
+    # The first reads the flags and marks the token used.
+    api.post(f"{API}/recall", body, format="json")
+
+    with CaptureQueriesContext(connection) as captured:
+        response = api.post(f"{API}/recall", body, format="json")
+
+    items = response.json()["items"]
+    assert {item["kind"] for item in items} == {"belief", *(KINDS[name] for name in include)}
+    assert all(item["sources"] for item in items)
+    assert len(captured.captured_queries) == STATEMENTS[include][connection.vendor], [
+        query["sql"][:50] for query in captured.captured_queries
+    ]
