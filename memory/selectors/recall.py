@@ -13,6 +13,7 @@ from memory.models import Belief
 from memory.reach import FULL_REACH
 from memory.screening import redact_secrets
 from memory.search import belief_search, message_search, ranked
+from memory.selectors.conversation import conversation_ranked, neighbouring_turns
 from memory.selectors.recall_rows import (
     belief_rows_select,
     message_rows_select,
@@ -265,11 +266,13 @@ def _searched(principal, *, terms, statuses, types, since, messages, extras, lim
     unless ``messages``) and of each of ``extras`` (None for one that adds nothing),
     every source's candidates searched in one statement (two on PostgreSQL: memory.search)."""
     searches = [belief_search(statuses=statuses, types=types, since=since, limit=limit)]
+    message_query = None
     if messages:
         # Left out in the search itself, so that they take no place of a message shown.
-        searches.append(
-            message_search(since=since, limit=limit, include_sensitive=reach.include_sensitive)
+        message_query = message_search(
+            since=since, limit=limit, include_sensitive=reach.include_sensitive
         )
+        searches.append(message_query)
     extra_searches = [extra.search(principal, terms, since, limit, reach) for extra in extras]
     found = ranked(
         [*searches, *(search for search in extra_searches if search is not None)],
@@ -278,6 +281,11 @@ def _searched(principal, *, terms, statuses, types, since, messages, extras, lim
     )
     belief_rows = found.pop(0)
     message_rows = found.pop(0) if messages else None
+    if message_rows:
+        turns = neighbouring_turns(
+            principal.pk, [row_id for row_id, _ in message_rows], message_query
+        )
+        message_rows = conversation_ranked(message_rows, turns)[:limit]
     return (
         belief_rows,
         message_rows,

@@ -19,13 +19,14 @@ KINDS = {"messages": "message", "derived": "derived"}
 # their sources, the access record. PostgreSQL's add the transaction (BEGIN, COMMIT) that
 # carries the principal's setting (made by the statement that finds the token) and the
 # BM25 statistics read before the candidates; SQLite opens no transaction for a read and
-# searches in one statement.
+# searches in one statement. Messages add one: the neighbouring turns of those found
+# (memory.selectors.conversation), which decide which rows are read.
 STATEMENTS = {
     # include: {vendor: statements}
     (): {"sqlite": 4, "postgresql": 7},
-    ("messages",): {"sqlite": 4, "postgresql": 7},
+    ("messages",): {"sqlite": 5, "postgresql": 8},
     ("derived",): {"sqlite": 4, "postgresql": 7},
-    ("messages", "derived"): {"sqlite": 4, "postgresql": 7},
+    ("messages", "derived"): {"sqlite": 5, "postgresql": 8},
 }
 
 
