@@ -16,7 +16,6 @@ from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
-from common.principal import principal_activate, principal_setting
 from core.errors import ReverieError, conflict, not_found, validation_error
 from core.scopes import SCOPE_PRINCIPAL, is_valid_scope
 
@@ -268,14 +267,17 @@ def model_processing_set(*, principal, allowed):
     return principal
 
 
-def api_token_authenticate(secret, *, activate=False):
+def api_token_authenticate(secret, *, principal_setting=None):
     """The active principal a presented secret belongs to, with its token; or None.
 
     A token its owner has paused is refused with ``forbidden`` (the caller holds
     a valid secret and should learn why it stopped working), before it counts
-    as used. ``activate``: the principal found becomes the principal of the open
-    transaction (``common.principal``), set on PostgreSQL by the statement that
-    finds it.
+    as used.
+
+    ``principal_setting`` (``common.principal.principal_setting``, which this layer
+    below ``common`` takes from its caller): on PostgreSQL, the statement that finds
+    the token also makes its principal the open transaction's, when it is accepted;
+    the caller then activates it with ``already_set``.
     """
     if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX):
         return None
@@ -285,8 +287,7 @@ def api_token_authenticate(secret, *, activate=False):
         .filter(digest=token_digest(secret), revoked_at__isnull=True)
         .order_by()
     )
-    sets_principal = activate and connection.vendor == "postgresql"
-    if sets_principal:
+    if principal_setting is not None and connection.vendor == "postgresql":
         # The conditions under which the token is accepted below, and only those.
         tokens = tokens.annotate(
             principal_set=RawSQL(
@@ -309,6 +310,4 @@ def api_token_authenticate(secret, *, activate=False):
     now = timezone.now()
     if token.last_used_at is None or token.last_used_at < now - LAST_USED_RESOLUTION:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
-    if activate:
-        principal_activate(token.principal, already_set=sets_principal)
     return token.principal, token

@@ -1,6 +1,8 @@
+from django.db import connection
 from rest_framework import authentication, exceptions
 
 from accounts.services import api_token_authenticate
+from common.principal import principal_activate, principal_setting
 
 
 class BearerTokenAuthentication(authentication.BaseAuthentication):
@@ -17,10 +19,13 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         scheme, _, secret = header.partition(" ")
         if scheme.lower() != self.keyword.lower():
             return None
-        found = api_token_authenticate(secret.strip(), activate=True)
+        found = api_token_authenticate(secret.strip(), principal_setting=principal_setting)
         if found is None:
             raise exceptions.AuthenticationFailed("The token is not valid.")
-        return found
+        principal, token = found
+        # The statement that found the token set it on PostgreSQL.
+        principal_activate(principal, already_set=connection.vendor == "postgresql")
+        return principal, token
 
     def authenticate_header(self, request):
         return f'{self.keyword} realm="api"'

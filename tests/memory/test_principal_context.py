@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts.models import ApiToken, User
 from accounts.services import api_token_authenticate, api_token_create
-from common.principal import current_principal_id, principal_activate
+from common.principal import current_principal_id, principal_activate, principal_setting
 from core.errors import ReverieError
 from memory.middleware import PrincipalContextMiddleware
 
@@ -76,7 +76,7 @@ def authenticate_in_request(secret):
 
     def authenticate():
         try:
-            api_token_authenticate(secret, activate=True)
+            api_token_authenticate(secret, principal_setting=principal_setting)
         except ReverieError as error:
             return error.code
         return None
