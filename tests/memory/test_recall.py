@@ -446,3 +446,42 @@ def test_only_the_filling_stage_is_planned_for_its_values(owner, settings):
     # Every row, then all words but one, then the filling stage.
     assert thresholds == [5, 5, None]
     assert connection.connection.prepare_threshold == 5
+
+
+@pytest.mark.postgres
+def test_on_postgresql_recall_reads_each_source_message_by_its_primary_key(owner):
+    """Not by walking every message of the owner for each row recalled: row security lets
+    only a condition it knows cannot leak reach the index (a CASE does, a COALESCE not)."""
+    session, (message,) = conversation(owner, "I cook with saffron.")
+    with principal_context(owner):
+        Event.objects.bulk_create(
+            Event(
+                owner=owner,
+                session=session,
+                sequence=n + 2,
+                event_type=EventType.USER_MESSAGE,
+                author_kind="principal",
+                text=f"I cooked dish number {n} on a weekday evening.",
+                occurred_at=timezone.now(),
+            )
+            for n in range(3000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE memory_event")
+    remember(owner, "User cooks with saffron.", sources=[message])
+    remember(owner, "User's saffron comes from a market.")
+    captured = []
+
+    def capture(execute, sql, params, many, context):
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        result = recall(principal=owner, query="saffron", include=["messages"])
+    assert {item.kind for item in result.items} == {"belief", "message"}
+    ((sql, params),) = [(sql, params) for sql, params in captured if "WITH r(branch" in sql]
+
+    with principal_context(owner), connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index Scan using memory_event_pkey on memory_event e " in plan, plan
