@@ -10,6 +10,7 @@ characters included. Pure functions of text; ``memory.screening`` re-exports the
 
 import re
 import unicodedata
+from collections import namedtuple
 
 REDACTED = "[redacted]"
 
@@ -50,19 +51,33 @@ def _clusters(text):
 
 def _normalised(text):
     """The text secrets are read in, and for each of its characters the (start, end) of
-    the original characters it came from."""
+    the original characters it came from; None when it is ``text`` itself, each character
+    from its own place."""
+    if text.isascii():
+        # Every ASCII character is its own reading: visible, never combining, its own
+        # compatibility form, and no confusable (tests hold each one to it). Most text
+        # is ASCII, and reading it character by character cost more than the patterns.
+        return text, None
+    return _normalised_by_cluster(text)
+
+
+def _normalised_by_cluster(text):
     chars, origins = [], []
     for start, end in _clusters(text):
-        cluster = "".join(char for char in text[start:end] if not _invisible(char))
-        if not cluster:
-            continue
-        folded = unicodedata.normalize("NFKC", cluster).translate(_CONFUSABLES)
-        for char in folded:
-            if _invisible(char):
-                continue
-            chars.append(char)
-            origins.append((start, end))
+        cluster = text[start:end]
+        # On its own, an ASCII character is its own reading (as above).
+        reading = cluster if end - start == 1 and cluster.isascii() else _reading(cluster)
+        chars.append(reading)
+        origins += [(start, end)] * len(reading)
     return "".join(chars), origins
+
+
+def _reading(cluster):
+    """What a character with its combining marks reads as: compatibility forms folded,
+    confusables read as Latin, invisible characters dropped."""
+    visible = "".join(char for char in cluster if not _invisible(char))
+    folded = unicodedata.normalize("NFKC", visible).translate(_CONFUSABLES)
+    return "".join(char for char in folded if not _invisible(char))
 
 
 def normalise(text):
@@ -115,81 +130,113 @@ def _compile(pattern, flags=re.IGNORECASE):
     return re.compile(pattern, flags)
 
 
+# What a pattern cannot match without: a word for a password or a PIN, or a digit. Each is
+# looked for once per text, and a pattern whose requirement is missing is not run at all:
+# most text holds none of them, and the patterns that need them are the dearest to run.
+# A requirement must hold of every match: the word, with the same flags, stands in the
+# pattern itself at a word boundary (after ``\b`` or whitespace), and a digit is a ``\d``
+# the pattern must match.
+_PASSWORD_WORD = _compile(rf"\b{_PASSWORD}")
+_PIN_WORD = _compile(rf"\b{_PIN}")
+_DIGIT = re.compile(r"\d")
+
+Finder = namedtuple("Finder", "pattern needs")
+
+
+def _finder(pattern, flags=re.IGNORECASE, *, needs=()):
+    return Finder(_compile(pattern, flags), needs)
+
+
 # Each pattern marks the secret as its "secret" group; redaction replaces that group.
 _PATTERNS = [
     # Provider keys and tokens with recognisable shapes.
-    _compile(r"(?P<secret>\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9]{16,})", 0),
-    _compile(r"(?P<secret>\bAKIA[0-9A-Z]{16}\b)", 0),
-    _compile(r"(?P<secret>\bgh[pousr]_[A-Za-z0-9]{30,}\b)", 0),
-    _compile(r"(?P<secret>\bxox[abpr]-[A-Za-z0-9-]{10,})", 0),
-    _compile(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)", 0),
-    _compile(r"(?P<secret>\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})", 0),
-    _compile(r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)", 0),
+    _finder(r"(?P<secret>\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9]{16,})", 0),
+    _finder(r"(?P<secret>\bAKIA[0-9A-Z]{16}\b)", 0),
+    _finder(r"(?P<secret>\bgh[pousr]_[A-Za-z0-9]{30,}\b)", 0),
+    _finder(r"(?P<secret>\bxox[abpr]-[A-Za-z0-9-]{10,})", 0),
+    _finder(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)", 0),
+    _finder(r"(?P<secret>\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})", 0),
+    _finder(r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)", 0),
     # A long opaque token: 32+ characters mixing letters and digits. Read from the start
     # of a run only, so that a long run costs one pass, not one per position in it.
-    _compile(
+    _finder(
         r"(?P<secret>(?<![A-Za-z0-9+/_-])(?=[A-Za-z0-9+/_-]*\d)(?=[A-Za-z0-9+/_-]*[A-Za-z])"
         r"[A-Za-z0-9+/_-]{32,}(?![A-Za-z0-9+/_-]))",
         0,
+        needs=(_DIGIT,),
     ),
     # "password is hunter2", "pw: Tr0ub4dor&3", "Passwort ist ...", "the password to the
     # wifi is ...", "mot de passe : ...".
-    _compile(rf"\b{_PASSWORD}\b{_FOR}{_IS}(?P<secret>{_VALUE})"),
+    _finder(rf"\b{_PASSWORD}\b{_FOR}{_IS}(?P<secret>{_VALUE})", needs=(_PASSWORD_WORD,)),
     # "password Winter2025", "pw Tr0ub4dor&3": nothing between, but a value of the shape.
-    _compile(rf"\b{_PASSWORD}\s+(?P<secret>{_SHAPED})"),
+    _finder(rf"\b{_PASSWORD}\s+(?P<secret>{_SHAPED})", needs=(_PASSWORD_WORD, _DIGIT)),
     # "pass: qwerty123": the short word only with a colon or an equals sign.
-    _compile(rf"\bpass\s*[:=]\s*(?P<secret>{_VALUE})"),
+    _finder(rf"\bpass\s*[:=]\s*(?P<secret>{_VALUE})"),
     # "Sunshine2024 is my password", "Geheim123 ist mein Passwort".
-    _compile(
+    _finder(
         rf"(?<!\S)(?P<secret>{_VALUE})\s+(?:is|was|ist|est|es|é)\s+{_MINE}\s+(?:[\w-]+\s+){{0,2}}?"
-        rf"{_PASSWORD}\b(?!\s+(?:manager|reset|policy|hint|generator)\b)"
+        rf"{_PASSWORD}\b(?!\s+(?:manager|reset|policy|hint|generator)\b)",
+        needs=(_PASSWORD_WORD,),
     ),
     # "the same password everywhere, it is Sunshine2024".
-    _compile(
+    _finder(
         rf"\b{_PASSWORD}\b[^.!?\n]{{0,60}}?\b(?:it|which|that)(?:'s|’s|\s+is|\s+was)\s+"
-        rf"(?:(?:just|simply|still|always)\s+)?(?P<secret>{_SHAPED}|\"[^\"\n]{{1,64}}\")"
+        rf"(?:(?:just|simply|still|always)\s+)?(?P<secret>{_SHAPED}|\"[^\"\n]{{1,64}}\")",
+        needs=(_PASSWORD_WORD,),
     ),
     # "My PIN is 4821", "card pin 0712", "code PIN : 8841", "7391 is my PIN".
-    _compile(rf"\b{_PIN}\b{_FOR}(?:{_IS}|\s+#?\s*)(?P<secret>\d{{3,12}})\b"),
-    _compile(rf"(?<![\d.,])(?P<secret>\d{{3,12}})\s+(?:is|was|ist|est|es)\s+{_MINE}\s+{_PIN}\b"),
+    _finder(
+        rf"\b{_PIN}\b{_FOR}(?:{_IS}|\s+#?\s*)(?P<secret>\d{{3,12}})\b",
+        needs=(_PIN_WORD, _DIGIT),
+    ),
+    _finder(
+        rf"(?<![\d.,])(?P<secret>\d{{3,12}})\s+(?:is|was|ist|est|es)\s+{_MINE}\s+{_PIN}\b",
+        needs=(_PIN_WORD, _DIGIT),
+    ),
     # A Wi-Fi network's key named after the network ("Wi-Fi is HomeNet and the key: ...").
-    _compile(
+    _finder(
         rf"\bwi-?fi\b[^.!?\n]{{0,40}}?\b(?:key|code|pass\w*|pw)\s*(?:is|:|=)\s*(?P<secret>{_VALUE})"
     ),
     # "alice99 / Sunshine2024!": a user name and a password.
-    _compile(
+    _finder(
         r"(?<![\w/])[A-Za-z][\w.@+-]{2,31}\s*/\s*"
         r"(?P<secret>(?=\S*\d)(?=\S*[A-Za-z])(?=\S*(?:[^\w\s]|[A-Z]))[^\s/]{8,64})"
         r"(?=[.,;)]*(?:\s|$))",
         0,
+        needs=(_DIGIT,),
     ),
     # National ids by their names ("social security number 219 09 9999", "passport
     # number is 533380006", "NI number AB 12 34 56 C").
-    _compile(
+    _finder(
         r"\b(?:ssn|social (?:security|insurance) (?:number|no)|national insurance (?:number|no)|"
         r"ni (?:number|no)|nino|passport (?:number|no)|(?:driver'?s|driving) licen[cs]e "
         r"(?:number|no)|tax (?:id|number)|steuer-?id|steuernummer|personalausweisnummer|dni|"
         r"nif|bsn|personnummer|numéro de sécurité sociale|codice fiscale|aadhaar|pesel|cpf)\b"
         rf"{_IS}?\s*#?\s*(?P<secret>(?:[A-Z]{{1,3}}[ -]?)?\d[\d -]{{3,18}}\d"
-        r"(?:[ -]?[A-Z]{1,2})?)\b"
+        r"(?:[ -]?[A-Z]{1,2})?)\b",
+        needs=(_DIGIT,),
     ),
     # US social security numbers; area 000, 666 and 9xx are never issued.
-    _compile(r"(?P<secret>\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b)", 0),
+    _finder(
+        r"(?P<secret>\b(?!000|666|9\d\d)\d{3}-(?!00)\d{2}-(?!0000)\d{4}\b)", 0, needs=(_DIGIT,)
+    ),
     # UK national insurance numbers.
-    _compile(
+    _finder(
         r"(?P<secret>\b(?!BG|GB|KN|NK|NT|TN|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z]"
         r" ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b)",
         0,
+        needs=(_DIGIT,),
     ),
     # Italian tax codes.
-    _compile(r"(?P<secret>\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b)", 0),
+    _finder(r"(?P<secret>\b[A-Z]{6}\d{2}[A-EHLMPR-T]\d{2}[A-Z]\d{3}[A-Z]\b)", 0, needs=(_DIGIT,)),
     # Bank accounts by their names: "account number 12345678", "sort code 12-34-56",
     # "routing number 021000021", "Kontonummer ist ...", "BSB 062-000".
-    _compile(
+    _finder(
         r"\b(?:(?:bank )?account(?: (?:number|no|#))?|acct(?: no)?|a/c|kontonummer|"
         r"numéro de compte|número de cuenta|rekeningnummer|routing(?: (?:number|no))?|"
         r"sort code|bsb)\b"
-        rf"{_IS}?\s*#?\s*(?P<secret>\d[\d -]{{4,22}}\d)\b"
+        rf"{_IS}?\s*#?\s*(?P<secret>\d[\d -]{{4,22}}\d)\b",
+        needs=(_DIGIT,),
     ),
 ]
 _NAMED_ID = re.compile(r"\b(?i:iban)\b\s*:?\s*(?P<secret>[A-Z]{2}\d{2}(?: ?[A-Z0-9]{1,4}){3,8})")
@@ -221,9 +268,15 @@ def _iban_valid(text):
 
 def _spans(text):
     """(start, end) in ``text`` (normalised) of every secret it holds."""
-    for pattern in _PATTERNS:
+    held = {}
+    for pattern, needs in _PATTERNS:
+        if not all(_holds(need, text, held) for need in needs):
+            continue
         for match in pattern.finditer(text):
             yield match.span("secret")
+    # Every pattern below needs a digit.
+    if not _holds(_DIGIT, text, held):
+        return
     for match in _NAMED_ID.finditer(text):
         yield match.span("secret")
     for match in _IBAN_RE.finditer(text):
@@ -243,6 +296,13 @@ def _spans(text):
             yield match.span()
 
 
+def _holds(need, text, held):
+    """Whether ``text`` holds what ``need`` looks for, looked for once per text (``held``)."""
+    if need not in held:
+        held[need] = need.search(text) is not None
+    return held[need]
+
+
 def contains_secret(text):
     """Credentials, keys, card numbers and the like, which memory must never keep."""
     return next(_spans(normalise(text)), None) is not None
@@ -251,8 +311,11 @@ def contains_secret(text):
 def redact_secrets(text):
     """``text`` with every secret in it replaced by ``[redacted]``."""
     normalised, origins = _normalised(text)
+    found = [(start, end) for start, end in _spans(normalised) if end > start]
     spans = sorted(
-        (origins[start][0], origins[end - 1][1]) for start, end in _spans(normalised) if end > start
+        found
+        if origins is None
+        else [(origins[start][0], origins[end - 1][1]) for start, end in found]
     )
     if not spans:
         return text

@@ -63,15 +63,17 @@ def _statistics(cursor, searches, owner_id, terms):
     """{collection's statistics: (rows, average length, {lexeme: document frequency})} of the
     owner's searchable rows of each searched collection, for the query lexemes some of
     those rows hold; in one statement for them all."""
-    # The lexemes are an InitPlan, so that the (owner, collection, lexeme) index
-    # looks each of them up instead of the scan filtering all the owner's terms.
+    # Each lexeme's frequency is a subquery of its own, so that the (owner, collection,
+    # lexeme) index looks each one up, whatever the plan: as a join or a filter on an
+    # array of them, a prepared statement's generic plan, which cannot know how few
+    # they are, read every term of the owner's instead.
     cursor.execute(
-        "SELECT s.collection, s.documents, s.length, t.lexeme, t.documents "
-        "FROM memory_searchstatistics s "
-        "LEFT JOIN memory_searchterm t ON t.owner_id = s.owner_id "
-        "AND t.collection = s.collection AND t.documents > 0 AND t.lexeme = ANY(ARRAY("
-        "SELECT unnest(tsvector_to_array(to_tsvector('english', %s))))) "
-        "WHERE s.owner_id = %s AND s.collection = ANY(%s) ORDER BY s.collection, t.lexeme",
+        "SELECT s.collection, s.documents, s.length, q.lexeme, (SELECT t.documents "
+        "FROM memory_searchterm t WHERE t.owner_id = s.owner_id "
+        "AND t.collection = s.collection AND t.lexeme = q.lexeme AND t.documents > 0) "
+        "FROM memory_searchstatistics s LEFT JOIN LATERAL "
+        "unnest(tsvector_to_array(to_tsvector('english', %s))) q(lexeme) ON true "
+        "WHERE s.owner_id = %s AND s.collection = ANY(%s) ORDER BY s.collection, q.lexeme",
         [" ".join(terms), owner_id, sorted({search.collection.statistics for search in searches})],
     )
     rows = {}
@@ -80,7 +82,7 @@ def _statistics(cursor, searches, owner_id, terms):
     statistics = {}
     for collection, held in rows.items():
         documents, length = held[0][:2]
-        frequencies = {lexeme: count for _, _, lexeme, count in held if lexeme is not None}
+        frequencies = {lexeme: count for _, _, lexeme, count in held if count is not None}
         documents = max(documents, *frequencies.values(), 1)
         statistics[collection] = (documents, max(length / documents, 1.0), frequencies)
     return statistics

@@ -1,5 +1,6 @@
 """Recall: what an assistant asks for before it answers."""
 
+import operator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -161,13 +162,18 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
 
 
 def _masked(item):
-    return replace(
-        item,
-        text=redact_secrets(item.text),
-        sources=tuple(
-            replace(source, excerpt=redact_secrets(source.excerpt)) for source in item.sources
-        ),
-    )
+    # Redaction gives back the very text it was given when there is nothing to mask, as
+    # for nearly every item: the item is then kept as it is, not copied.
+    text = redact_secrets(item.text)
+    sources = tuple(_masked_source(source) for source in item.sources)
+    if text is item.text and all(map(operator.is_, sources, item.sources)):
+        return item
+    return replace(item, text=text, sources=sources)
+
+
+def _masked_source(source):
+    excerpt = redact_secrets(source.excerpt)
+    return source if excerpt is source.excerpt else replace(source, excerpt=excerpt)
 
 
 def _item(kind, shown, score):

@@ -446,3 +446,105 @@ def test_only_the_filling_stage_is_planned_for_its_values(owner, settings):
     # Every row, then all words but one, then the filling stage.
     assert thresholds == [5, 5, None]
     assert connection.connection.prepare_threshold == 5
+
+
+@pytest.mark.postgres
+def test_on_postgresql_recall_reads_each_source_message_by_its_primary_key(owner):
+    """Not by walking every message of the owner for each row recalled: row security lets
+    only a condition it knows cannot leak reach the index (a CASE does, a COALESCE not)."""
+    session, (message,) = conversation(owner, "I cook with saffron.")
+    with principal_context(owner):
+        Event.objects.bulk_create(
+            Event(
+                owner=owner,
+                session=session,
+                sequence=n + 2,
+                event_type=EventType.USER_MESSAGE,
+                author_kind="principal",
+                text=f"I cooked dish number {n} on a weekday evening.",
+                occurred_at=timezone.now(),
+            )
+            for n in range(3000)
+        )
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE memory_event")
+    remember(owner, "User cooks with saffron.", sources=[message])
+    remember(owner, "User's saffron comes from a market.")
+    captured = []
+
+    def capture(execute, sql, params, many, context):
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        result = recall(principal=owner, query="saffron", include=["messages"])
+    assert {item.kind for item in result.items} == {"belief", "message"}
+    ((sql, params),) = [(sql, params) for sql, params in captured if "WITH r(branch" in sql]
+
+    with principal_context(owner), connection.cursor() as cursor:
+        cursor.execute(f"EXPLAIN {sql}", params)
+        plan = "\n".join(row[0] for row in cursor.fetchall())
+    assert "Index Scan using memory_event_pkey on memory_event e " in plan, plan
+
+
+@pytest.mark.postgres
+def test_on_postgresql_the_search_statistics_look_up_each_query_word(owner, other_owner):
+    """In the index of the owner's words, not by reading every word the owner's rows hold,
+    whatever the planner makes of how many words there are."""
+    for principal in (owner, other_owner):
+        with principal_context(principal):
+            Belief.objects.bulk_create(
+                Belief(
+                    owner=principal,
+                    type="fact",
+                    subject=f"topic:dish-{n}",
+                    statement=f"User cooked dish{n} with ingredient{n} on a weekday.",
+                    authority="explicit",
+                    status="active",
+                    confidence=0.9,
+                )
+                for n in range(3000)
+            )
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE memory_searchterm")
+        cursor.execute("ANALYZE memory_searchstatistics")
+    captured = []
+
+    def capture(execute, sql, params, many, context):
+        captured.append((sql, params))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(capture):
+        result = recall(principal=owner, query="ingredient7 weekday")
+    assert result.items
+    ((sql, params),) = [(sql, params) for sql, params in captured if "memory_searchterm" in sql]
+
+    for generic in (False, True):
+        plan = _plan(owner, sql, params, generic=generic)
+        scan = plan.split(" on memory_searchterm t")[1].splitlines()[1]
+        assert "Index Cond" in scan and "lexeme = " in scan, plan
+
+
+def _plan(owner, sql, params, *, generic):
+    """The plan of ``sql``: planned for ``params``, or the generic plan of it prepared."""
+    from psycopg import sql as psql
+
+    with principal_context(owner), connection.cursor() as cursor:
+        if not generic:
+            cursor.execute(f"EXPLAIN {sql}", params)
+            return "\n".join(row[0] for row in cursor.fetchall())
+        with connection.connection.cursor() as raw:
+            raw.execute("SET LOCAL plan_cache_mode = force_generic_plan")
+            raw.execute(sql, params, prepare=True)
+            raw.execute(
+                "SELECT name FROM pg_prepared_statements WHERE statement LIKE %s "
+                "ORDER BY prepare_time DESC LIMIT 1",
+                [sql[:40].replace("%", "%%") + "%"],
+            )
+            (name,) = raw.fetchone()
+            raw.execute(
+                psql.SQL("EXPLAIN EXECUTE {}({})").format(
+                    psql.Identifier(name), psql.SQL(", ").join(map(psql.Literal, params))
+                )
+            )
+            return "\n".join(row[0] for row in raw.fetchall())

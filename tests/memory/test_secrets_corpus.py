@@ -7,6 +7,7 @@ import pytest
 
 from common.principal import principal_context
 from formation.services import formation_consolidate
+from memory import secrets
 from memory.models import Belief, BeliefSource
 from memory.screening import contains_secret, redact_secrets
 from memory.selectors.recall import recall
@@ -34,6 +35,42 @@ def test_redaction_removes_the_secret_itself(line):
     assert left_in(redacted, line) == []
     assert "[redacted]" in redacted
     assert redact_secrets(redacted) == redacted
+
+
+def test_every_ascii_character_is_read_as_itself():
+    """Why ASCII text is read as it is, without looking at each of its characters."""
+    for code in range(128):
+        char = chr(code)
+
+        assert list(secrets._clusters(f"a{char}b")) == [(0, 1), (1, 2), (2, 3)]
+        assert secrets._reading(char) == char
+
+
+def test_text_read_as_it_is_is_redacted_as_when_read_character_by_character(monkeypatch):
+    texts = [line.values[0]["text"] for line in ALL]
+    texts += [text.upper() for text in texts] + [f"{text} {text}" for text in texts]
+    assert sum(text.isascii() for text in texts) >= 100
+    redacted = [redact_secrets(text) for text in texts]
+
+    monkeypatch.setattr(secrets, "_normalised", secrets._normalised_by_cluster)
+
+    assert [redact_secrets(text) for text in texts] == redacted
+
+
+def test_a_pattern_is_skipped_only_where_it_could_not_match():
+    """A pattern runs only when the text holds what it needs (a word for a password or a
+    PIN, a digit): each of those patterns matches some line of the corpus, and wherever
+    one matches, what it needs is there."""
+    texts = [secrets.normalise(line.values[0]["text"]) for line in ALL]
+    texts += [text.upper() for text in texts]
+    for pattern, needs in secrets._PATTERNS:
+        matched = [text for text in texts if pattern.search(text)]
+        if needs:
+            assert matched, pattern.pattern
+        for text in matched:
+            assert all(need.search(text) for need in needs), (pattern.pattern, text)
+    for pattern in (secrets._NAMED_ID, secrets._IBAN_RE, secrets._CARD_RE, secrets._DNI_RE):
+        assert all(secrets._DIGIT.search(text) for text in texts if pattern.search(text))
 
 
 @pytest.mark.parametrize("line", NEAR_MISSES)

@@ -121,6 +121,12 @@ class Command(BenchmarkCommand):
             with connection.cursor() as cursor:
                 for table in ("memory_belief", "memory_event", "memory_beliefsource"):
                     cursor.execute(f"VACUUM (ANALYZE) {table}")
+        # The search statistics too, on every run: a server without autovacuum (as a test
+        # cluster may be) would otherwise never have analysed them, and recall's plans
+        # would be made for empty tables, not the deployment's.
+        with connection.cursor() as cursor:
+            for table in ("memory_searchterm", "memory_searchstatistics"):
+                cursor.execute(f"VACUUM (ANALYZE) {table}")
 
         # A fresh token per principal on every run; the secrets exist only in the file.
         # Each in its owner's context: a token takes its access records with it, and
