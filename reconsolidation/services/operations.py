@@ -404,8 +404,13 @@ def _invalidate_regrouped(principal, derived_ids):
     if not derived_ids:
         return
     now = timezone.now()
+    # Explicit ids, not a join: on tables that have grown since they were analysed
+    # the planner would probe the derived memories once for every applied operation.
+    operation_ids = DerivedMemory.objects.filter(owner=principal, pk__in=derived_ids).values_list(
+        "operation_id", flat=True
+    )
     Operation.objects.filter(
-        owner=principal, outputs__in=derived_ids, state=Operation.State.APPLIED
+        owner=principal, pk__in=list(operation_ids), state=Operation.State.APPLIED
     ).update(
         state=Operation.State.INVALIDATED,
         invalidation_reason="regrouped",
