@@ -7,6 +7,7 @@ from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
 from reconsolidation.planning import SourceView
 
+# In the order of the view's fields, ``pk`` first.
 _FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
 
 
@@ -16,9 +17,10 @@ def source_views(principal, **lookup):
     rows = (
         Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup)
         .order_by("id")
-        .values("id", *_FIELDS)
+        .values_list("id", *_FIELDS)
     )
-    return [SourceView(pk=row.pop("id"), **row) for row in rows]
+    # Positional: a pass builds a view of every belief of the bank at least once.
+    return [SourceView(*row) for row in rows]
 
 
 class ClaimRow(NamedTuple):
