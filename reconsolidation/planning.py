@@ -10,6 +10,7 @@ called Bob" is not "Bob called Ann"), and so does every other word.
 import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from memory.text import claim_key, claim_words
 from reconsolidation.planners.claim_parts import claim_parts, predicate_sides
@@ -139,23 +140,32 @@ def contradicts(group):
     bicycle", "sold the red bicycle").
 
     Each belief's sign is found under a key per side it stands on, so no two beliefs are
-    compared directly.
+    compared directly. The answer depends on the subject and its distinct claims alone.
     """
-    if len({source.polarity for source in group}) > 1:
+    return _contradicting(
+        group[0].subject, frozenset((source.polarity, source.statement) for source in group)
+    )
+
+
+# A full scan weighs a popular subject again in most of its slices (whenever one
+# holds a claim that may turn another), and plans its summary from the same claims.
+@lru_cache(maxsize=1 << 12)
+def _contradicting(subject, claims):
+    """``contradicts`` of a subject's distinct ``(polarity, statement)`` claims."""
+    if len({polarity for polarity, _ in claims}) > 1:
         return True
-    subject = group[0].subject
     if subject in SINGLE_VALUED_SUBJECTS and (
-        len({statement_words(source.statement) for source in group}) > 1
+        len({statement_words(statement) for _, statement in claims}) > 1
     ):
         return True
     signs = {}
-    for source in group:
-        parts = claim_parts(source.statement)
+    for polarity, statement in claims:
+        parts = claim_parts(statement)
         if not parts.predicate:
             continue
         form = dict(parts.forms).get(parts.predicate, "")
         for key, side in predicate_sides(parts.predicate, form):
-            sign = side ^ parts.negated ^ (source.polarity == "negative")
+            sign = side ^ parts.negated ^ (polarity == "negative")
             seen = signs.setdefault((parts.objects, key), sign)
             if seen != sign:
                 return True

@@ -43,6 +43,15 @@ def _events(principal, belief_ids):
     return {pk: (frozenset(e), frozenset(s)) for pk, (e, s) in found.items()}
 
 
+def _grounded(principal, belief_ids):
+    """The ids among ``belief_ids`` of beliefs formed from at least one event."""
+    return set(
+        BeliefSource.objects.filter(owner=principal, belief_id__in=belief_ids).values_list(
+            "belief_id", flat=True
+        )
+    )
+
+
 def _first_in_scan(principal, views):
     """The entity subjects of grounded ``views`` whose smallest live claim key is among them.
 
@@ -63,7 +72,7 @@ def hypothesis_inputs(principal, views, *, rotation=0):
     slice holding more than ``SUBJECTS_PER_SLICE`` looks up.
     """
     with principal_context(principal):
-        grounded = _events(principal, [view.pk for view in views])
+        grounded = _grounded(principal, [view.pk for view in views])
         subjects = sorted(
             _first_in_scan(principal, [view for view in views if view.pk in grounded]),
             key=lambda subject: hashlib.sha256(f"{rotation}:{subject}".encode()).digest(),

@@ -1,9 +1,13 @@
-"""What planners read of the originals: live beliefs of one owner as ``SourceView``s."""
+"""What planners read of the originals: live beliefs of one owner as ``SourceView``s, or as
+``ClaimRow``s where only their claims are weighed."""
+
+from typing import NamedTuple
 
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
 from reconsolidation.planning import SourceView
 
+# In the order of the view's fields, ``pk`` first.
 _FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
 
 
@@ -13,6 +17,28 @@ def source_views(principal, **lookup):
     rows = (
         Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup)
         .order_by("id")
-        .values("id", *_FIELDS)
+        .values_list("id", *_FIELDS)
     )
-    return [SourceView(pk=row.pop("id"), **row) for row in rows]
+    # Positional: a pass builds a view of every belief of the bank at least once.
+    return [SourceView(*row) for row in rows]
+
+
+class ClaimRow(NamedTuple):
+    """What ``reconsolidation.planning.contradicts`` weighs of one original belief."""
+
+    pk: int
+    subject: str
+    scope: str
+    polarity: str
+    statement: str
+
+
+def claim_rows(principal, **lookup):
+    """The principal's live beliefs matching ``lookup`` as ``ClaimRow``s, in no particular
+    order. A fraction of the cost of ``source_views`` a row (no times, ids or view to
+    build): for weighing every belief of a popular subject, which a plan seldom takes. The
+    caller holds the principal's context."""
+    rows = Belief.objects.filter(
+        owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup
+    ).values_list("id", *ClaimRow._fields[1:])
+    return [ClaimRow._make(row) for row in rows]

@@ -2,6 +2,9 @@
 group of plans, each rechecked against everything it read."""
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import NamedTuple
+from uuid import UUID
 
 from django.db.models import F
 from django.utils import timezone
@@ -49,6 +52,30 @@ class Outcome:
     FENCED = "fenced"
     SUPPRESSED = "suppressed"
     POLICY_CHANGED = "policy_changed"
+
+
+class LockedBelief(NamedTuple):
+    """What the committing transaction reads of a locked source: enough to recheck a plan
+    and to write what it derives. Rows, not models: a group of summaries locks every
+    belief of its subjects."""
+
+    pk: int
+    public_id: UUID
+    status: str
+    revision: int
+    fingerprint: str
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    scope: str
+    sensitivity: str
+    portability: str
+    confidence: float
+    valid_from: datetime | None
+    valid_until: datetime | None
+    evidence_at: datetime | None
+    expires_at: datetime | None
 
 
 @dataclass(eq=False)
@@ -151,10 +178,11 @@ def _group_load(principal, plans):
     however many plans there are: the sources are locked first, then the active derived
     memories that depend on them."""
     beliefs = {
-        belief.pk: belief
-        for belief in Belief.objects.select_for_update()
+        row[0]: LockedBelief._make(row)
+        for row in Belief.objects.select_for_update()
         .filter(owner=principal, pk__in={pk for plan in plans for pk in plan.belief_ids})
         .order_by("id")
+        .values_list("id", *LockedBelief._fields[1:])
     }
     looked_up = _looked_up(plans)
     sources = _grouped(
@@ -351,7 +379,10 @@ def _create(principal, plans, group):
         else:
             lineage += [
                 Lineage(
-                    owner=principal, derived=view, belief=belief, belief_revision=belief.revision
+                    owner=principal,
+                    derived=view,
+                    belief_id=belief.pk,
+                    belief_revision=belief.revision,
                 )
                 for belief in beliefs
             ]
@@ -404,8 +435,13 @@ def _invalidate_regrouped(principal, derived_ids):
     if not derived_ids:
         return
     now = timezone.now()
+    # Explicit ids, not a join: on tables that have grown since they were analysed
+    # the planner would probe the derived memories once for every applied operation.
+    operation_ids = DerivedMemory.objects.filter(owner=principal, pk__in=derived_ids).values_list(
+        "operation_id", flat=True
+    )
     Operation.objects.filter(
-        owner=principal, outputs__in=derived_ids, state=Operation.State.APPLIED
+        owner=principal, pk__in=list(operation_ids), state=Operation.State.APPLIED
     ).update(
         state=Operation.State.INVALIDATED,
         invalidation_reason="regrouped",

@@ -28,13 +28,14 @@ from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_entity_summaries, plan_summaries
 from reconsolidation.planning import (
     SINGLE_VALUED_SUBJECTS,
+    contradicts,
     plan_merges,
     plan_notices,
     suppression_fingerprint,
 )
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
-from reconsolidation.selectors.sources import source_views
+from reconsolidation.selectors.sources import claim_rows, source_views
 from reconsolidation.selectors.summaries import entity_summary_inputs, summary_inputs
 
 from .hypotheses import hypotheses_expire
@@ -161,26 +162,42 @@ def _slice(principal, cursor, size, report):
 
 
 def _contested_views(principal, views):
-    """Live beliefs of the subjects among ``views`` that may hold a contradiction.
+    """``(ids read, views)``: the live beliefs of the subjects among ``views`` that may hold
+    a contradiction, and as ``SourceView``s those of the subjects that do hold one.
 
-    A subject is read whole only when the slice holds a negative claim on it,
+    A subject is weighed whole only when the slice holds a negative claim on it,
     a claim that may turn another around (a negation in its words, "sold",
     "distrusts"), or when it is single-valued: reading every subject a slice
     touches would reload popular subjects in every slice. A contradiction whose
     turning side is not in this slice is found when the full scan reaches that
-    side.
+    side. A popular subject holds a turning claim in nearly every slice and
+    seldom a contradiction, so it is weighed through ``claim_rows`` and read as
+    views only when it contradicts itself.
     """
-    contested = {
-        view.subject
-        for view in views
-        if view.subject
-        and (
-            view.polarity == Polarity.NEGATIVE
-            or view.subject in SINGLE_VALUED_SUBJECTS
-            or turns(claim_parts(view.statement))
-        )
+    contested = set()
+    for view in views:
+        if (
+            view.subject
+            # Parsed only while its subject is not weighed yet.
+            and view.subject not in contested
+            and (
+                view.polarity == Polarity.NEGATIVE
+                or view.subject in SINGLE_VALUED_SUBJECTS
+                or turns(claim_parts(view.statement))
+            )
+        ):
+            contested.add(view.subject)
+    if not contested:
+        return set(), []
+    groups = {}
+    for row in claim_rows(principal, subject__in=contested):
+        groups.setdefault((row.subject, row.scope), []).append(row)
+    # The groups ``plan_notices`` makes a plan of.
+    contradicting = {
+        subject for (subject, _), rows in groups.items() if len(rows) > 1 and contradicts(rows)
     }
-    return source_views(principal, subject__in=contested) if contested else []
+    read = {row.pk for rows in groups.values() for row in rows}
+    return read, source_views(principal, subject__in=contradicting) if contradicting else []
 
 
 def _done_groups(principal, plans):
@@ -218,7 +235,7 @@ def _plan_slice(principal, cursor, size, report, *, now=None):
     with principal_context(principal):
         keys = _slice(principal, cursor, size, report)
         views = source_views(principal, claim_key__in=keys)
-        contested = _contested_views(principal, views)
+        weighed, contested = _contested_views(principal, views)
         guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
         summarised = summary_inputs(principal, views)
         named = entity_summary_inputs(principal, views, rotation=cursor.full_scans)
@@ -231,7 +248,7 @@ def _plan_slice(principal, cursor, size, report, *, now=None):
         )
         done = _done_groups(principal, plans)
     report.read = len(
-        {view.pk for view in views + contested + guessed + summarised + named.sources}
+        {view.pk for view in views + contested + guessed + summarised + named.sources} | weighed
     )
     report.planned = len(plans)
     pending = []

@@ -4,8 +4,10 @@ by a negation in their words, or by predicates that contrast, over the same obje
 import pytest
 
 from common.principal import principal_context
+from reconsolidation import planning
 from reconsolidation.models import DerivedMemory
 from reconsolidation.planning import plan_notices
+from reconsolidation.services import passes
 from reconsolidation.services.passes import reconsolidation_pass
 from tests.memory.helpers import remember
 from tests.reconsolidation.test_entity_summary_planning import view
@@ -71,3 +73,56 @@ def test_a_pass_notices_a_denial_written_with_positive_polarity(owner):
     with principal_context(owner):
         (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
         assert set(notice.lineage.values_list("belief_id", flat=True)) == {likes.pk, denies.pk}
+
+
+def test_a_subject_that_may_turn_but_holds_no_contradiction_is_not_read_as_plan_input(
+    owner, monkeypatch
+):
+    # A negated claim puts its subject up for a notice; only a subject that does
+    # contradict itself is read whole as what a plan takes.
+    remember(owner, "User does not like tea.", subject="food:tea")
+    remember(owner, "User drinks tea at night.", subject="food:tea")
+    likes = remember(owner, "User likes coffee.", subject="food:coffee")
+    denies = remember(owner, "User does not like coffee.", subject="food:coffee")
+    read_whole = []
+    views = passes.source_views
+
+    def source_views(principal, **lookup):
+        read_whole.extend(lookup.get("subject__in", ()))
+        return views(principal, **lookup)
+
+    monkeypatch.setattr(passes, "source_views", source_views)
+
+    report = reconsolidation_pass(principal=owner)
+
+    assert read_whole == ["food:coffee"]
+    assert report.read == 4
+    with principal_context(owner):
+        (notice,) = DerivedMemory.objects.filter(owner=owner, kind="uncertainty_notice")
+        assert set(notice.lineage.values_list("belief_id", flat=True)) == {likes.pk, denies.pk}
+
+
+def test_a_subject_weighed_again_is_not_read_again(monkeypatch):
+    # A pass weighs a popular subject in most slices: its claims are read once.
+    group = [
+        view(pk, "food:coffee", statement)
+        for pk, statement in enumerate(
+            ["User likes coffee.", "User drinks coffee daily.", "User likes coffee."], 1
+        )
+    ]
+    read = []
+    parts = planning.claim_parts
+
+    def claim_parts(statement):
+        read.append(statement)
+        return parts(statement)
+
+    monkeypatch.setattr(planning, "claim_parts", claim_parts)
+    planning._contradicting.cache_clear()
+
+    assert not planning.contradicts(group)
+    assert not planning.contradicts(list(reversed(group)))
+    assert not planning.contradicts(group[:2])
+
+    assert sorted(read) == ["User drinks coffee daily.", "User likes coffee."]
+    assert planning.contradicts([*group, view(4, "food:coffee", "User no longer likes coffee.")])
