@@ -9,6 +9,7 @@ their value, never the bare owner. Everything here is a pure function of text.
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from memory.enums import BeliefType, Polarity
 from memory.text import STOPWORDS, is_valid_subject
@@ -220,6 +221,7 @@ def singular(word):
     return word
 
 
+@lru_cache(maxsize=1 << 14)
 def word_kind(word):
     """The kind a single word names (``"watch"`` -> ``"device"``), or None."""
     lowered = word.lower()

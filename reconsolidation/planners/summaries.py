@@ -198,11 +198,13 @@ def _plan(subject, scope, group, contested, **fields):
     if len(claims) < SUMMARY_MIN_CLAIMS:
         return None
     shown = _shown(claims, bool(contested))
+    # A set: a popular subject has thousands of claims to leave out.
+    kept = set(shown)
     return SummaryPlan(
         subject=subject,
         scope=scope,
         claims=tuple(shown),
-        omitted=tuple(claim for claim in claims if claim not in shown),
+        omitted=tuple(claim for claim in claims if claim not in kept),
         sources=tuple(sorted(group, key=lambda source: source.pk)),
         **fields,
     )

@@ -85,7 +85,8 @@ class _Group:
 
     # The plans' sources, locked, by primary key.
     beliefs: dict
-    # Event ids each belief was formed from, for the beliefs whose claim a plan may restate.
+    # Event ids each belief was formed from, for the beliefs whose claim a plan may restate
+    # and a fence names.
     sources: dict
     # (belief fingerprint, event id) pairs a deletion fence forbids.
     fenced: set
@@ -185,16 +186,21 @@ def _group_load(principal, plans):
         .values_list("id", *LockedBelief._fields[1:])
     }
     looked_up = _looked_up(plans)
-    sources = _grouped(
-        BeliefSource.objects.filter(owner=principal, belief_id__in=looked_up).values_list(
-            "belief_id", "event_id"
-        )
-    )
     fenced = set(
         FencedEvent.objects.filter(
             owner=principal,
             fence__fingerprint__in={beliefs[pk].fingerprint for pk in looked_up if pk in beliefs},
         ).values_list("fence__fingerprint", "event_id")
+    )
+    # Only a belief whose claim a fence names can be forbidden by its events.
+    fenced_claims = {fingerprint for fingerprint, _ in fenced}
+    sources = _grouped(
+        BeliefSource.objects.filter(
+            owner=principal,
+            belief_id__in=[
+                pk for pk in looked_up if pk in beliefs and beliefs[pk].fingerprint in fenced_claims
+            ],
+        ).values_list("belief_id", "event_id")
     )
     depending, same_subject = _dependents(principal, plans, looked_up)
     active = {

@@ -195,14 +195,14 @@ def test_a_group_is_read_in_a_fixed_number_of_queries_however_many_plans_it_hold
     operations_apply(principal=owner, plans=[*merges[:2], summary])
 
     with principal_context(owner):
-        # Beliefs, their sources, fences, lineage, derived memories, their lineage,
-        # suppressions.
-        with django_assert_num_queries(7):
+        # Beliefs, fences, lineage, derived memories, their lineage, suppressions (the
+        # sources of beliefs a fence names: none here).
+        with django_assert_num_queries(6):
             operations._group_load(owner, merges[:1])
-        with django_assert_num_queries(7):
+        with django_assert_num_queries(6):
             operations._group_load(owner, merges)
         # And for a summary: the summaries of its subject and their lineage.
-        with django_assert_num_queries(9):
+        with django_assert_num_queries(8):
             operations._group_load(owner, [*merges, summary])
 
 
