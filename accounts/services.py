@@ -16,6 +16,7 @@ from django.db import connection, transaction
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
+from core.compiled import CompiledLookup
 from core.errors import ReverieError, conflict, not_found, validation_error
 from core.scopes import SCOPE_PRINCIPAL, is_valid_scope
 
@@ -267,6 +268,39 @@ def model_processing_set(*, principal, allowed):
     return principal
 
 
+def _token_lookup(principal_setting):
+    """The statement that finds a token by its digest, compiled once (it runs on every
+    request)."""
+    if principal_setting not in _token_lookups:
+
+        def build(digest):
+            # No ordering: the digest is unique.
+            tokens = (
+                ApiToken.objects.select_related("principal")
+                .filter(digest=digest, revoked_at__isnull=True)
+                .order_by()
+            )
+            if principal_setting is None:
+                return tokens
+            # The conditions under which the token is accepted below, and only those.
+            return tokens.annotate(
+                principal_set=RawSQL(
+                    principal_setting(
+                        f"{ApiToken._meta.db_table}.principal_id",
+                        when=f"{User._meta.db_table}.is_active "
+                        f"AND {ApiToken._meta.db_table}.paused_at IS NULL",
+                    ),
+                    [],
+                )
+            )
+
+        _token_lookups[principal_setting] = CompiledLookup(build, values=1)
+    return _token_lookups[principal_setting]
+
+
+_token_lookups = {}
+
+
 def api_token_authenticate(secret, *, principal_setting=None):
     """The active principal a presented secret belongs to, with its token; or None.
 
@@ -281,25 +315,8 @@ def api_token_authenticate(secret, *, principal_setting=None):
     """
     if not isinstance(secret, str) or not secret.startswith(TOKEN_PREFIX):
         return None
-    # No ordering: the digest is unique, and this runs on every request.
-    tokens = (
-        ApiToken.objects.select_related("principal")
-        .filter(digest=token_digest(secret), revoked_at__isnull=True)
-        .order_by()
-    )
-    if principal_setting is not None and connection.vendor == "postgresql":
-        # The conditions under which the token is accepted below, and only those.
-        tokens = tokens.annotate(
-            principal_set=RawSQL(
-                principal_setting(
-                    f"{ApiToken._meta.db_table}.principal_id",
-                    when=f"{User._meta.db_table}.is_active "
-                    f"AND {ApiToken._meta.db_table}.paused_at IS NULL",
-                ),
-                [],
-            )
-        )
-    token = next(iter(tokens[:1]), None)
+    setting = principal_setting if connection.vendor == "postgresql" else None
+    token = _token_lookup(setting).first(token_digest(secret))
     if token is None or not token.principal.is_active:
         return None
     if token.paused_at is not None:
