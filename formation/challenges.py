@@ -33,7 +33,7 @@ from memory.enums import (
 from memory.models import Belief
 from memory.reach import FULL_REACH
 from memory.screening import classify_sensitivity
-from memory.services.records import audit, create_belief, set_status
+from memory.services.records import audit, confirm_by_owner, create_belief, set_status
 
 # An owner's decision gives the memory it makes this confidence, as their correction does.
 OWNER_CONFIDENCE = 0.95
@@ -149,16 +149,12 @@ def challenge_keep(*, principal, challenge_id, reach=FULL_REACH):
         standing = _standing_locked(challenge)
         _close(challenge, Challenge.State.KEPT)
         details = {"challenge": str(challenge.public_id), "decision": "kept"}
-        if standing.status == BeliefStatus.PROVISIONAL or standing.needs_review:
-            standing.needs_review = False
-            set_status(
-                standing,
-                BeliefStatus.ACTIVE,
-                action=AuditAction.CONFIRMED,
-                actor=Actor.PRINCIPAL,
-                extra_fields=["needs_review"],
-                details=details,
-            )
+        if (
+            standing.status == BeliefStatus.PROVISIONAL
+            or standing.needs_review
+            or standing.authority != Authority.EXPLICIT
+        ):
+            confirm_by_owner(standing, details=details)
         else:
             audit(
                 standing,

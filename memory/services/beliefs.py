@@ -35,9 +35,8 @@ from memory.sensitivity import sensitivity_raised
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
 
 from .erasure import belief_erase
-from .records import create_belief, set_status
+from .records import EXPLICIT_CONFIDENCE, confirm_by_owner, create_belief, set_status
 
-EXPLICIT_CONFIDENCE = 0.95
 MAX_SOURCES = 20
 
 
@@ -347,7 +346,8 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
 
 
 def belief_confirm(*, principal, belief_id, expected_revision, reach=FULL_REACH):
-    """The owner confirms a memory: provisional becomes active, review is done."""
+    """The owner confirms a memory: provisional becomes active, review is done, and it is
+    theirs from then on (``records.confirm_by_owner``)."""
     with principal_transaction(principal):
         belief = _belief_at_revision(
             principal=principal,
@@ -358,7 +358,7 @@ def belief_confirm(*, principal, belief_id, expected_revision, reach=FULL_REACH)
         if belief.status == BeliefStatus.PROVISIONAL or (
             belief.status == BeliefStatus.ACTIVE and belief.needs_review
         ):
-            return _settle(belief, BeliefStatus.ACTIVE, action=AuditAction.CONFIRMED)
+            return confirm_by_owner(belief)
         raise conflict(
             f"A {belief.status} memory cannot be confirmed.", field="status", status=belief.status
         )

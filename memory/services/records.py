@@ -6,12 +6,22 @@ from django.db.models import F
 from django.utils import timezone
 
 from memory.changes import beliefs_retired
-from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, Polarity
+from memory.enums import (
+    LIVE_BELIEF_STATUSES,
+    Actor,
+    AuditAction,
+    Authority,
+    BeliefStatus,
+    Polarity,
+)
 from memory.excerpts import excerpt_for
 from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
 from memory.text import claim_fingerprint, claim_key
 
 from .tallies import belief_status_count_shift, transition
+
+# How sure a memory the owner stated or confirmed is.
+EXPLICIT_CONFIDENCE = 0.95
 
 
 def excerpt_of(event, statement):
@@ -54,6 +64,23 @@ def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
             erased=status == BeliefStatus.DELETED,
         )
     return belief
+
+
+def confirm_by_owner(belief, *, details=None):
+    """The owner confirms locked ``belief``: it becomes active and theirs (explicit, which
+    nothing inferred overrules), at least as sure as a memory they stated, with nothing
+    left for them to review."""
+    belief.needs_review = False
+    belief.authority = Authority.EXPLICIT
+    belief.confidence = max(belief.confidence, EXPLICIT_CONFIDENCE)
+    return set_status(
+        belief,
+        BeliefStatus.ACTIVE,
+        action=AuditAction.CONFIRMED,
+        actor=Actor.PRINCIPAL,
+        extra_fields=["needs_review", "authority", "confidence"],
+        details=details,
+    )
 
 
 def retire_if_unchanged(belief, status):

@@ -16,7 +16,7 @@ from memory.enums import BeliefType
 from memory.models import AuditRecord, Belief
 from memory.selectors.recall import recall
 from memory.services.account import account_export, account_purge
-from memory.services.beliefs import belief_delete, belief_import
+from memory.services.beliefs import belief_confirm, belief_delete, belief_import
 from memory.services.erasure import event_erase, session_erase
 from tests.memory.helpers import conversation, remember
 
@@ -292,6 +292,47 @@ def test_keeping_closes_the_challenge_and_the_same_messages_never_reopen_it(
     with pytest.raises(ReverieError) as refused:
         challenge_replace(principal=owner, challenge_id=challenge["id"])
     assert refused.value.code == "conflict"
+
+
+def test_a_memory_the_owner_confirmed_is_protected_like_one_they_stated(owner):
+    inferred = remember(
+        owner, "User owns a BMW X3.", subject="vehicle:bmw-x3", type=BeliefType.OWNERSHIP
+    )
+    with principal_context(owner):
+        Belief.objects.filter(pk=inferred.pk).update(
+            status="provisional", authority="inferred", confidence=0.55
+        )
+    confirmed = belief_confirm(
+        principal=owner, belief_id=inferred.public_id, expected_revision=inferred.revision
+    )
+    session, _ = conversation(owner, "I sold the BMW X3.")
+
+    audit = consolidate(owner, session)
+
+    (standing,) = beliefs(owner, pk=confirmed.pk)
+    assert (standing.status, standing.authority) == ("active", "explicit")
+    assert audit.rejection_reasons == {"challenged": 1}
+    assert recalled(owner, "BMW X3") == ["User owns a BMW X3."]
+
+
+def test_keeping_a_memory_makes_it_the_owners(owner, metric_challenged):
+    stated, *_ = metric_challenged
+    # As a memory formation inferred would stand.
+    with principal_context(owner):
+        Belief.objects.filter(pk=stated.pk).update(
+            authority="inferred", confidence=0.55, needs_review=True
+        )
+    (challenge,) = challenges(owner, "open")
+
+    challenge_keep(principal=owner, challenge_id=challenge["id"])
+
+    (standing,) = beliefs(owner, pk=stated.pk)
+    assert (standing.status, standing.authority, standing.confidence) == (
+        "active",
+        "explicit",
+        0.95,
+    )
+    assert not standing.needs_review
 
 
 def test_replacing_makes_the_proposal_the_owners_memory(owner, metric_challenged):

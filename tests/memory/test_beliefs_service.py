@@ -139,6 +139,30 @@ class TestConfirmAndReject:
         assert confirmed.status == BeliefStatus.ACTIVE
         assert confirmed.revision == belief.revision + 1
 
+    def test_a_confirmed_memory_is_the_owners_own(self, owner):
+        # Assistants read authority and confidence: once the owner has confirmed a
+        # memory it is theirs, as sure as one they stated.
+        belief = make_provisional(owner, remember(owner, "User likes jazz."))
+
+        belief_confirm(
+            principal=owner, belief_id=belief.public_id, expected_revision=belief.revision
+        )
+
+        stored = reload(owner, belief)
+        assert (stored.authority, stored.confidence) == (Authority.EXPLICIT, 0.95)
+        assert not stored.needs_review
+
+    def test_confirming_keeps_a_higher_confidence(self, owner):
+        belief = make_provisional(owner, remember(owner, "User likes jazz."))
+        with principal_context(owner):
+            Belief.objects.filter(pk=belief.pk).update(confidence=0.99)
+
+        belief_confirm(
+            principal=owner, belief_id=belief.public_id, expected_revision=belief.revision
+        )
+
+        assert reload(owner, belief).confidence == 0.99
+
     def test_confirming_an_active_reviewed_memory_is_a_conflict(self, owner):
         belief = remember(owner, "User likes jazz.")
 

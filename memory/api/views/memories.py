@@ -180,6 +180,12 @@ class MemoryDetailApi(ApiView):
 class MemoryConfirmApi(ApiView):
     @extend_schema(
         operation_id="memories_confirm",
+        description=(
+            "The owner confirms a memory: a provisional one becomes active, the review it "
+            "waited for is done, and it becomes the owner's own (authority 'explicit', "
+            "confidence at least 0.95), so that nothing formed from later messages replaces "
+            "it without asking the owner. A memory already active and reviewed is a conflict."
+        ),
         request=RevisionInput,
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
