@@ -422,8 +422,12 @@ class RecallItemOutput(serializers.Serializer):
 class RecallOutput(serializers.Serializer):
     items = RecallItemOutput(many=True)
     terms = serializers.ListField(child=serializers.CharField())
-    chars = serializers.IntegerField()
-    truncated = serializers.BooleanField()
+    chars = serializers.IntegerField(
+        help_text="Characters of the items' text and their context, within budget_chars."
+    )
+    truncated = serializers.BooleanField(
+        help_text="Whether matches or context turns were left out for the budget."
+    )
 
 
 # -- account ----------------------------------------------------------------------

@@ -67,8 +67,9 @@ DERIVED_ONLY_FIELDS = ("derived_kind", "tentative", "memory_ids")
 class RecallResult:
     items: list
     terms: list
+    # Counts the items' text and their context turns'.
     chars: int
-    # True when matches were left out because of the budget.
+    # True when matches, or context turns, were left out because of the budget.
     truncated: bool = False
     included: tuple = field(default=())
 
