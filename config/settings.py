@@ -271,6 +271,7 @@ SPECTACULAR_SETTINGS = {
         "OperationKindEnum": "reconsolidation.api.serializers.OPERATION_KINDS",
         "OperationStateEnum": "reconsolidation.api.serializers.OPERATION_STATES",
         "ChallengeStateEnum": "formation.api.serializers.CHALLENGE_STATES",
+        "ContextPositionEnum": "memory.api.serializers.CONTEXT_POSITIONS",
     },
 }
 

@@ -20,6 +20,7 @@ from memory.enums import (
     Sensitivity,
 )
 from memory.selectors.recall import recall_includes
+from memory.selectors.recall_context import AFTER, BEFORE, MAX_CONTEXT_TURNS
 from memory.services.sessions import AUTHOR_NAME_MAX_CHARS, EXTERNAL_ID_MAX_CHARS
 from memory.text import SUBJECT_MAX_CHARS, SUBJECT_PATTERN
 
@@ -66,13 +67,15 @@ class DocumentedChoiceField(serializers.ChoiceField):
 
 
 class DocumentedIntegerField(serializers.IntegerField):
-    """An integer the schema documents as at least ``minimum``, bounded by the selector or
-    service it goes to, so that the rule has one home and one error."""
+    """An integer the schema documents as at least ``minimum`` (and at most ``maximum``),
+    bounded by the selector or service it goes to, so that the rule has one home and one
+    error."""
 
-    def __init__(self, *, minimum, **kwargs):
+    def __init__(self, *, minimum, maximum=None, **kwargs):
         super().__init__(**kwargs)
-        # Read by the schema only: set after ``__init__``, it adds no validator.
+        # Read by the schema only: set after ``__init__``, they add no validator.
         self.min_value = minimum
+        self.max_value = maximum
 
 
 # -- errors --------------------------------------------------------------------
@@ -335,6 +338,15 @@ class RecallInput(StrictSerializer):
     )
     limit = DocumentedIntegerField(required=False, minimum=1)
     budget_chars = DocumentedIntegerField(required=False, minimum=1)
+    context_turns = DocumentedIntegerField(
+        required=False,
+        minimum=0,
+        maximum=MAX_CONTEXT_TURNS,
+        help_text=(
+            "Give each message item up to this many turns before and after it in its "
+            "conversation, as its context (0 by default)."
+        ),
+    )
 
     def get_fields(self):
         fields = super().get_fields()
@@ -350,6 +362,20 @@ class RecallSourceOutput(serializers.Serializer):
     event_type = serializers.CharField()
     occurred_at = serializers.DateTimeField()
     excerpt = serializers.CharField()
+
+
+CONTEXT_POSITIONS = [(BEFORE, BEFORE), (AFTER, AFTER)]
+
+
+class RecallContextOutput(serializers.Serializer):
+    id = serializers.UUIDField()
+    text = serializers.CharField()
+    sequence = serializers.IntegerField()
+    event_type = serializers.CharField()
+    occurred_at = serializers.DateTimeField()
+    position = serializers.ChoiceField(
+        choices=CONTEXT_POSITIONS, help_text="Whether the turn came before or after the message."
+    )
 
 
 class RecallItemOutput(serializers.Serializer):
@@ -382,13 +408,26 @@ class RecallItemOutput(serializers.Serializer):
         required=False,
         help_text="Derived items only: the original memories it concerns.",
     )
+    context = RecallContextOutput(
+        many=True,
+        required=False,
+        help_text=(
+            "Message items only, with context_turns: the turns around the message in its "
+            "conversation, in the order they were said. Context, not a match: it is given "
+            "in what the budget leaves, nearest turns first."
+        ),
+    )
 
 
 class RecallOutput(serializers.Serializer):
     items = RecallItemOutput(many=True)
     terms = serializers.ListField(child=serializers.CharField())
-    chars = serializers.IntegerField()
-    truncated = serializers.BooleanField()
+    chars = serializers.IntegerField(
+        help_text="Characters of the items' text and their context, within budget_chars."
+    )
+    truncated = serializers.BooleanField(
+        help_text="Whether matches or context turns were left out for the budget."
+    )
 
 
 # -- account ----------------------------------------------------------------------

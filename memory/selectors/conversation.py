@@ -27,30 +27,41 @@ def _in(column, values):
     return f"{column} IN ({', '.join('%s' for _ in values)})", list(values)
 
 
-def neighbouring_turns(owner_id, event_ids, search):
-    """{event id: (previous turn's id, next turn's id)} for each of ``event_ids``, either
-    None where there is none: the nearest message of the same session before and after
-    it that ``search`` (recall's ``memory.search.message_search``) could have matched."""
+def turns_around(owner_id, event_ids, search, distance, columns=()):
+    """Rows ``(event id, turn id, turn's sequence less the event's, *columns)``: for each of
+    ``event_ids``, every other message of the same session within ``distance`` sequence
+    numbers of it that ``search`` (recall's ``memory.search.message_search``) could have
+    matched, ``columns`` (SQL on the turn ``a``) read with it; in no particular order.
+
+    The turns are held to the search's own conditions, not to a copy of them: what
+    recall could not show as a message never stands beside one."""
     if not event_ids:
-        return {}
+        return []
     matched, matched_params = _in("e.id", event_ids)
     where = ["e.owner_id = %s", matched, "a.owner_id = %s", search.collection.searchable]
     where += search.where
     params = [owner_id, *matched_params, owner_id, *search.params]
     sql = (
-        "SELECT e.id, a.id, a.sequence - e.sequence FROM memory_event e "
-        "JOIN memory_event a ON a.session_id = e.session_id "
+        f"SELECT {', '.join(['e.id', 'a.id', 'a.sequence - e.sequence', *columns])} "
+        "FROM memory_event e JOIN memory_event a ON a.session_id = e.session_id "
         "AND a.sequence BETWEEN e.sequence - %s AND e.sequence + %s AND a.id <> e.id "
         f"WHERE {' AND '.join(where)}"
     )
-    nearest = {}
     with connection.cursor() as cursor:
-        cursor.execute(sql, [NEIGHBOUR_REACH, NEIGHBOUR_REACH, *params])
-        for event_id, other_id, offset in cursor.fetchall():
-            side = 0 if offset < 0 else 1
-            best = nearest.get((event_id, side))
-            if best is None or abs(offset) < best[1]:
-                nearest[(event_id, side)] = (other_id, abs(offset))
+        cursor.execute(sql, [distance, distance, *params])
+        return cursor.fetchall()
+
+
+def neighbouring_turns(owner_id, event_ids, search):
+    """{event id: (previous turn's id, next turn's id)} for each of ``event_ids``, either
+    None where there is none: the nearest message of the same session before and after
+    it that ``search`` (recall's ``memory.search.message_search``) could have matched."""
+    nearest = {}
+    for event_id, other_id, offset in turns_around(owner_id, event_ids, search, NEIGHBOUR_REACH):
+        side = 0 if offset < 0 else 1
+        best = nearest.get((event_id, side))
+        if best is None or abs(offset) < best[1]:
+            nearest[(event_id, side)] = (other_id, abs(offset))
     return {
         event_id: tuple(
             nearest[(event_id, side)][0] if (event_id, side) in nearest else None for side in (0, 1)

@@ -15,6 +15,7 @@ from memory.reach import FULL_REACH
 from memory.screening import redact_secrets
 from memory.search import belief_search, message_search, ranked
 from memory.selectors.conversation import conversation_ranked, neighbouring_turns
+from memory.selectors.recall_context import MAX_CONTEXT_TURNS, context_given
 from memory.selectors.recall_rows import (
     belief_rows_select,
     message_rows_select,
@@ -54,6 +55,8 @@ class RecallItem:
     tentative: bool = False
     # The public ids of the original memories it concerns (a notice's sides, say).
     memory_ids: tuple = ()
+    # Messages only, when asked for: the turns around it (``recall_context.ContextTurn``).
+    context: tuple = ()
 
 
 # Fields that only derived items carry: responses of other kinds leave them out.
@@ -64,8 +67,9 @@ DERIVED_ONLY_FIELDS = ("derived_kind", "tentative", "memory_ids")
 class RecallResult:
     items: list
     terms: list
+    # Counts the items' text and their context turns'.
     chars: int
-    # True when matches were left out because of the budget.
+    # True when matches, or context turns, were left out because of the budget.
     truncated: bool = False
     included: tuple = field(default=())
 
@@ -118,7 +122,7 @@ def _string_list(values, name):
     return list(dict.fromkeys(values))
 
 
-def _check_options(*, types, statuses, include, limit, budget_chars, since):
+def _check_options(*, types, statuses, include, limit, budget_chars, since, context_turns):
     """Recall's options with their defaults, or a validation error naming the field: the
     one place their rules are kept, for the API (whose ``RecallInput`` only reads the
     JSON) and for callers in Python alike."""
@@ -143,6 +147,17 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
         raise validation_error(
             f"budget_chars must be between 1 and {BUDGET_MAX_CHARS}.", field="budget_chars"
         )
+    context_turns = 0 if context_turns is None else context_turns
+    if (
+        isinstance(context_turns, bool)
+        or not isinstance(context_turns, int)
+        or not 0 <= context_turns <= MAX_CONTEXT_TURNS
+    ):
+        raise validation_error(
+            f"context_turns must be between 0 and {MAX_CONTEXT_TURNS}.",
+            field="context_turns",
+            limit=MAX_CONTEXT_TURNS,
+        )
     types = _string_list(types, "types")
     if unknown := sorted(set(types) - set(BeliefType.values)):
         raise validation_error(f"Unknown types: {', '.join(unknown)}.", field="types")
@@ -158,7 +173,15 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since):
         raise validation_error(
             f"Unknown include: {', '.join(unknown)}.", field="include", allowed=sorted(known)
         )
-    return types, statuses, include, limit, budget_chars, _check_datetime(since, "since")
+    return (
+        types,
+        statuses,
+        include,
+        limit,
+        budget_chars,
+        _check_datetime(since, "since"),
+        context_turns,
+    )
 
 
 def _masked(item):
@@ -166,14 +189,24 @@ def _masked(item):
     # for nearly every item: the item is then kept as it is, not copied.
     text = redact_secrets(item.text)
     sources = tuple(_masked_source(source) for source in item.sources)
-    if text is item.text and all(map(operator.is_, sources, item.sources)):
+    context = tuple(_masked_turn(turn) for turn in item.context)
+    if (
+        text is item.text
+        and all(map(operator.is_, sources, item.sources))
+        and all(map(operator.is_, context, item.context))
+    ):
         return item
-    return replace(item, text=text, sources=sources)
+    return replace(item, text=text, sources=sources, context=context)
 
 
 def _masked_source(source):
     excerpt = redact_secrets(source.excerpt)
     return source if excerpt is source.excerpt else replace(source, excerpt=excerpt)
+
+
+def _masked_turn(turn):
+    text = redact_secrets(turn.text)
+    return turn if text is turn.text else replace(turn, text=text)
 
 
 def _item(kind, shown, score):
@@ -238,6 +271,11 @@ def recall_items(principal, found, reach=FULL_REACH):
     or a registered source's name) that ``matches`` (``[(row id, score)]``, best first)
     names and ``reach`` sees, as items with their sources, best first; in one statement
     for them all."""
+    return _items(found, _shown(principal, found, reach))
+
+
+def _shown(principal, found, reach):
+    """{kind: {row id: recall_rows.Shown}} of ``found`` (as ``recall_items`` takes it)."""
     wanted = [(kind, matches) for kind, matches in found if matches]
     shown = recall_rows(
         [
@@ -247,7 +285,10 @@ def recall_items(principal, found, reach=FULL_REACH):
         owner_id=principal.pk,
         reach=reach,
     )
-    by_kind = {kind: rows for (kind, _), rows in zip(wanted, shown, strict=True)}
+    return {kind: rows for (kind, _), rows in zip(wanted, shown, strict=True)}
+
+
+def _items(found, by_kind):
     items = []
     for kind, matches in found:
         rows = by_kind.get(kind, {})
@@ -270,7 +311,8 @@ def _recent_beliefs(principal, *, statuses, types, since, limit, reach):
 def _searched(principal, *, terms, statuses, types, since, messages, extras, limit, reach):
     """The matching rows (``[(row id, score)]``, best first) of beliefs, of messages (None
     unless ``messages``) and of each of ``extras`` (None for one that adds nothing),
-    every source's candidates searched in one statement (two on PostgreSQL: memory.search)."""
+    every source's candidates searched in one statement (two on PostgreSQL: memory.search);
+    and the message search (None unless ``messages``)."""
     searches = [belief_search(statuses=statuses, types=types, since=since, limit=limit)]
     message_query = None
     if messages:
@@ -296,6 +338,7 @@ def _searched(principal, *, terms, statuses, types, since, messages, extras, lim
         belief_rows,
         message_rows,
         [None if search is None else found.pop(0) for search in extra_searches],
+        message_query,
     )
 
 
@@ -331,6 +374,22 @@ def _messages_behind(items):
     }
 
 
+def _with_context(items, *, principal, shown, search, count, room):
+    contexts, chars, truncated = context_given(
+        items,
+        owner_id=principal.pk,
+        row_ids={row.row.public_id: row_id for row_id, row in shown.items()},
+        search=search,
+        count=count,
+        room=room,
+    )
+    items = [
+        replace(item, context=tuple(contexts[item.id])) if item.id in contexts else item
+        for item in items
+    ]
+    return items, chars, truncated
+
+
 def recall(
     *,
     principal,
@@ -341,6 +400,7 @@ def recall(
     include=(),
     limit=None,
     budget_chars=None,
+    context_turns=0,
     reach=FULL_REACH,
 ):
     """The principal's memories that best match ``query``, within a character budget.
@@ -352,17 +412,20 @@ def recall(
     ``include=["messages"]``, original messages too, fused by reciprocal rank.
     Erased and fenced messages never appear. Without query terms, the most
     recently changed beliefs come first. Items are taken in rank order while
-    their text fits ``budget_chars``; each carries its sources.
+    their text fits ``budget_chars``; each carries its sources. With
+    ``context_turns``, each message also carries up to that many turns before and
+    after it in its conversation, in what budget the items leave (``recall_context``).
     """
     if not isinstance(query, str):
         raise validation_error("query must be a string.", field="query")
-    types, statuses, include, limit, budget_chars, since = _check_options(
+    types, statuses, include, limit, budget_chars, since, context_turns = _check_options(
         types=types,
         statuses=statuses,
         include=include,
         limit=limit,
         budget_chars=budget_chars,
         since=since,
+        context_turns=context_turns,
     )
     terms = query_terms(query)
     # Fetch more than ``limit`` so that items skipped for the budget can be
@@ -372,7 +435,7 @@ def recall(
     extras = [EXTRA_SOURCES[name] for name in extra_names]
     with principal_context(principal):
         if terms:
-            belief_rows, message_rows, extra_rows = _searched(
+            belief_rows, message_rows, extra_rows, message_query = _searched(
                 principal,
                 terms=terms,
                 statuses=statuses,
@@ -387,12 +450,13 @@ def recall(
             belief_rows = _recent_beliefs(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
-            message_rows, extra_rows = None, [None for _ in extras]
+            message_rows, extra_rows, message_query = None, [None for _ in extras], None
         found = [("belief", belief_rows)]
         if message_rows is not None:
             found.append(("message", message_rows))
         found += [(name, rows or []) for name, rows in zip(extra_names, extra_rows, strict=True)]
-        ranked_lists = recall_items(principal, found, reach)
+        shown = _shown(principal, found, reach)
+        ranked_lists = _items(found, shown)
         fused = _fuse(ranked_lists)
         rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
         items, chars, truncated, given = [], 0, False, set()
@@ -408,6 +472,17 @@ def recall(
             chars += len(item.text)
             given |= behind or set()
             items.append(replace(item, rank=len(items) + 1))
+        if context_turns and message_query is not None:
+            items, context_chars, context_truncated = _with_context(
+                items,
+                principal=principal,
+                shown=shown.get("message", {}),
+                search=message_query,
+                count=context_turns,
+                room=budget_chars - chars,
+            )
+            chars += context_chars
+            truncated = truncated or context_truncated
     # What reaches an assistant never carries a secret-shaped span, whatever a
     # message said or an older memory kept; the owner's own log is untouched.
     items = [_masked(item) for item in items]

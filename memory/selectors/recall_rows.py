@@ -117,8 +117,9 @@ class Shown:
     memory_ids: dict
 
 
-def _public_id(value):
-    # PostgreSQL gives a UUID, SQLite its hex.
+def public_id_text(value):
+    """A public id read by raw SQL, as the API writes it: PostgreSQL gives a UUID, SQLite
+    its hex."""
     return (
         None if value is None else str(value if isinstance(value, uuid.UUID) else uuid.UUID(value))
     )
@@ -130,8 +131,8 @@ def _sqlite_row(values):
     return values
 
 
-def _sqlite_moment(value):
-    # SQLite gives datetimes without their zone.
+def sqlite_moment(value):
+    """A datetime read by raw SQL from SQLite, which gives it without its zone."""
     return connection.ops.convert_datetimefield_value(value, None, connection)
 
 
@@ -167,7 +168,7 @@ def recall_rows(selects, *, owner_id, reach: Reach):
                 unseen.add((branch, row_id))
                 continue
             item = shown[branch][row_id] = Shown(
-                row=values._replace(public_id=_public_id(values.public_id)),
+                row=values._replace(public_id=public_id_text(values.public_id)),
                 sources={},
                 memory_ids={},
             )
@@ -175,17 +176,17 @@ def recall_rows(selects, *, owner_id, reach: Reach):
             row[_WIDTH:]
         )
         if belief is not None:
-            item.memory_ids.setdefault(row[_BELIEF_ID], _public_id(belief))
+            item.memory_ids.setdefault(row[_BELIEF_ID], public_id_text(belief))
         if event is None or not reach.sees(scope=scope, sensitivity=sensitivity):
             continue
-        event = _public_id(event)
+        event = public_id_text(event)
         if event not in item.sources:
             item.sources[event] = RecallSource(
                 event_id=event,
-                session_id=_public_id(session),
+                session_id=public_id_text(session),
                 sequence=sequence,
                 event_type=event_type,
-                occurred_at=_sqlite_moment(occurred_at) if sqlite else occurred_at,
+                occurred_at=sqlite_moment(occurred_at) if sqlite else occurred_at,
                 excerpt=excerpt,
             )
     return shown

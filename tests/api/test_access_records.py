@@ -84,9 +84,14 @@ EXPECTED = {
     "api:memories": lambda body: (ids(*body["results"]), set(), ids(*body.get("derived", []))),
     "api:memory": lambda body: ({body["id"]}, set(), set()),
     "api:memory-history": lambda body: (ids(*body["versions"]), set(), set()),
-    "api:recall": lambda body: tuple(
-        ids(*(item for item in body["items"] if item["kind"] == kind))
-        for kind in ("belief", "message", "derived")
+    # A message's context turns are read with it.
+    "api:recall": lambda body: (
+        ids(*(item for item in body["items"] if item["kind"] == "belief")),
+        ids(
+            *(item for item in body["items"] if item["kind"] == "message"),
+            *(turn for item in body["items"] for turn in item.get("context", [])),
+        ),
+        ids(*(item for item in body["items"] if item["kind"] == "derived")),
     ),
     "api:export": lambda body: (
         ids(*body["memories"]),
@@ -148,7 +153,11 @@ def requests_for(owner, bank):
         "api:recall": (
             "post",
             f"{API}/recall",
-            {"query": "Apple Watch Kindle Maya", "include": ["messages", "derived"]},
+            {
+                "query": "Apple Watch Kindle Maya",
+                "include": ["messages", "derived"],
+                "context_turns": 1,
+            },
         ),
         "api:export": ("get", f"{API}/export", None),
         "reconsolidation_api:operations": ("get", f"{API}/operations", None),

@@ -20,7 +20,9 @@ KINDS = {"messages": "message", "derived": "derived"}
 # carries the principal's setting (made by the statement that finds the token) and the
 # BM25 statistics read before the candidates; SQLite opens no transaction for a read and
 # searches in one statement. Messages add one: the neighbouring turns of those found
-# (memory.selectors.conversation), which decide which rows are read.
+# (memory.selectors.conversation), which decide which rows are read; and with
+# ``context_turns`` one more, the turns around the messages returned
+# (memory.selectors.recall_context).
 STATEMENTS = {
     # include: {vendor: statements}
     (): {"sqlite": 4, "postgresql": 7},
@@ -37,15 +39,16 @@ def flags_held(monkeypatch):
     monkeypatch.setattr(flags, "time", SimpleNamespace(monotonic=lambda: 0.0))
 
 
+@pytest.mark.parametrize("context_turns", [0, 2])
 @pytest.mark.parametrize("include", list(STATEMENTS))
 def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
-    transactional_db, owner, processing_on, flags_held, include
+    transactional_db, owner, processing_on, flags_held, include, context_turns
 ):
     _, bought = conversation(owner, "I bought an e-reader.")
     kindle_merge(owner, sources=bought)
-    conversation(owner, "I read my kindle every night.")
+    conversation(owner, "We spoke of books.", "It sits on the shelf.", "I read my kindle nightly.")
     api = client_for(owner)
-    body = {"query": "kindle", "include": list(include)}
+    body = {"query": "kindle", "include": list(include), "context_turns": context_turns}
     # The first reads the flags and marks the token used.
     api.post(f"{API}/recall", body, format="json")
 
@@ -55,6 +58,9 @@ def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
     items = response.json()["items"]
     assert {item["kind"] for item in items} == {"belief", *(KINDS[name] for name in include)}
     assert all(item["sources"] for item in items)
-    assert len(captured.captured_queries) == STATEMENTS[include][connection.vendor], [
+    with_context = bool(context_turns) and "messages" in include
+    assert any(item.get("context") for item in items) == with_context
+    expected = STATEMENTS[include][connection.vendor] + with_context
+    assert len(captured.captured_queries) == expected, [
         query["sql"][:50] for query in captured.captured_queries
     ]

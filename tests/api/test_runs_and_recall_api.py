@@ -111,6 +111,8 @@ def test_bad_recall_options_are_validation_errors(api, body):
         {"limit": 0},
         {"limit": 1000},
         {"budget_chars": 0},
+        {"context_turns": 4},
+        {"context_turns": -1},
         {"types": ["opinion"]},
         {"types": [1]},
         {"statuses": ["deleted"]},

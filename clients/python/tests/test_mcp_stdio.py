@@ -80,6 +80,26 @@ async def test_it_remembers_then_recalls(mcp):
     assert remembered["id"] in {memory["id"] for memory in listed["memories"]}
 
 
+async def test_it_recalls_a_message_with_the_turns_around_it_as_context(mcp):
+    conversation = unique("trip")
+    topic = unique("canoe")
+    await call(
+        mcp,
+        "record_message",
+        conversation_id=conversation,
+        message=f"Shall we {topic}?",
+        reply="Sure, on Sunday.",
+    )
+    recalled = await call(
+        mcp, "recall", query=topic, include_messages=True, limit=1, context_turns=1
+    )
+    (item,) = recalled["items"]
+    assert item["text"] == f"Shall we {topic}?"
+    assert [(turn["position"], turn["text"]) for turn in item["context"]] == [
+        ("after", "Sure, on Sunday.")
+    ]
+
+
 async def test_forgetting_with_a_stale_revision_is_a_tool_error_naming_the_conflict(mcp):
     memory = await call(mcp, "remember", statement="User's bike is blue.")
     result = await mcp.call_tool(

@@ -125,6 +125,21 @@ def test_recall_finds_memories_and_messages(client):
     assert all(item.kind == "belief" for item in only_beliefs.items)
 
 
+def test_recall_gives_a_message_the_turns_around_it_as_context(client):
+    trip = unique("kayaking")
+    session = client.session_create()
+    for text in ("We spoke of the weather.", f"Did you go {trip}?", "Yes, on the lake."):
+        client.event_append(session.id, text)
+    found = client.recall(trip, include=["messages"], limit=1, context_turns=1)
+    (item,) = found.items
+    assert item.text == f"Did you go {trip}?"
+    assert [(turn.position, turn.text) for turn in item.context or []] == [
+        ("before", "We spoke of the weather."),
+        ("after", "Yes, on the lake."),
+    ]
+    assert client.recall(trip, include=["messages"], limit=1).items[0].context is None
+
+
 def test_the_change_feed_returns_each_change_once_and_a_cursor(client):
     start = datetime.now(UTC) - timedelta(seconds=1)
     made = [client.remember(f"User collects {thing}.") for thing in ("stamps", "coins", "maps")]

@@ -187,6 +187,7 @@ def test_the_enumerations_match_the_schema(schema):
         "OperationKindEnum": models.OperationKind,
         "OperationStateEnum": models.OperationState,
         "ChallengeStateEnum": models.ChallengeState,
+        "ContextPositionEnum": models.ContextPosition,
         "CodeEnum": ErrorCode,
     }
     named = {name for name, c in schema["components"]["schemas"].items() if "enum" in c}

@@ -16,25 +16,34 @@ class RecallApi(ApiView):
             "The caller's active and provisional memories that best match the query, within a "
             "character budget, each with its sources; include=['messages'] adds original "
             "messages and include=['derived'] views derived from memories (merges, summaries, "
-            "tentative hypotheses, uncertainty notices), fused by reciprocal rank. A read: it "
+            "tentative hypotheses, uncertainty notices), fused by reciprocal rank; "
+            "context_turns gives each message the turns around it as its context. A read: it "
             "changes nothing, and a read made with a token is recorded for the owner (GET "
-            "/access: the ids of the items returned, never the query)."
+            "/access: the ids of the items and context turns returned, never the query)."
         ),
         responses={200: RecallOutput, **errors(*WITH_BODY)},
     )
     def post(self, request):
         data = self.input(RecallInput)
         result = recall(principal=request.user, reach=request.reach, **data)
+        # A context turn is read as the message it stands beside is.
         self.record_access(
             memories=[item.id for item in result.items if item.kind == "belief"],
-            messages=[item.id for item in result.items if item.kind == "message"],
+            messages=[
+                message_id
+                for item in result.items
+                if item.kind == "message"
+                for message_id in (item.id, *(turn.id for turn in item.context))
+            ],
             derived=[item.id for item in result.items if item.kind == "derived"],
         )
+        # An answer without context keeps the shape it has always had.
+        with_context = bool(data.get("context_turns"))
         # The hot path of every assistant turn: plain dicts (the shape of
         # RecallOutput, which documents it) rather than a serializer pass.
         return Response(
             {
-                "items": [_item(item) for item in result.items],
+                "items": [_item(item, with_context) for item in result.items],
                 "terms": result.terms,
                 "chars": result.chars,
                 "truncated": result.truncated,
@@ -42,14 +51,19 @@ class RecallApi(ApiView):
         )
 
 
-def _item(item):
+def _item(item, with_context):
     body = {
         field.name: getattr(item, field.name)
         for field in fields(item)
         if item.kind == "derived" or field.name not in DERIVED_ONLY_FIELDS
     }
-    body["sources"] = [
-        {field.name: getattr(source, field.name) for field in fields(source)}
-        for source in item.sources
-    ]
+    body["sources"] = [_plain(source) for source in item.sources]
+    if with_context and item.kind == "message":
+        body["context"] = [_plain(turn) for turn in item.context]
+    else:
+        del body["context"]
     return body
+
+
+def _plain(value):
+    return {field.name: getattr(value, field.name) for field in fields(value)}

@@ -85,6 +85,11 @@ def _recalled(item: RecallItem) -> dict[str, Any]:
         )
     elif item.kind == "message":
         found.update(session_id=item.session_id, occurred_at=_iso(item.occurred_at))
+        if item.context is not None:
+            found["context"] = [
+                {"position": turn.position, "event_type": turn.event_type, "text": turn.text}
+                for turn in item.context
+            ]
     else:
         found.update(derived_kind=item.derived_kind, tentative=item.tentative)
     return found
@@ -235,9 +240,23 @@ def _add_memory_tools(server: MCPServer, service: _Service) -> None:
         include_messages: Annotated[
             bool, Field(description="Also search the owner's original messages.")
         ] = False,
+        context_turns: Annotated[
+            int,
+            Field(
+                ge=0,
+                le=3,
+                description="With include_messages: give each message found up to this many "
+                "turns before and after it in its conversation, under 'context', each marked "
+                "'before' or 'after'. They are context for the message, not matches.",
+            ),
+        ] = 0,
     ) -> dict[str, Any]:
         include = ["messages"] if include_messages else None
-        found = await service.ask(lambda client: client.recall(query, limit=limit, include=include))
+        found = await service.ask(
+            lambda client: client.recall(
+                query, limit=limit, include=include, context_turns=context_turns or None
+            )
+        )
         return {"items": [_recalled(item) for item in found.items], "truncated": found.truncated}
 
     @server.tool(

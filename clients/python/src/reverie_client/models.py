@@ -32,6 +32,8 @@ Sensitivity = Literal["normal", "personal", "sensitive"]
 LiveStatus = Literal["active", "provisional"]
 RecallInclude = Literal["messages", "derived"]
 RecallItemKind = Literal["belief", "message", "derived"]
+# Where a context turn stands beside the recalled message.
+ContextPosition = Literal["before", "after"]
 DerivedKind = Literal["merged", "summary", "hypothesis", "uncertainty_notice"]
 DerivedStatus = Literal[
     "active", "invalidated", "undone", "expired", "promoted", "rejected", "deleted"
@@ -325,6 +327,20 @@ class RecallSource(Model):
 
 
 @dataclass(frozen=True, kw_only=True)
+class RecallContext(Model):
+    """A turn around a recalled message, given as its context: not a match."""
+
+    __schema__ = "RecallContextOutput"
+
+    id: str
+    text: str
+    sequence: int
+    event_type: str
+    occurred_at: datetime
+    position: ContextPosition
+
+
+@dataclass(frozen=True, kw_only=True)
 class RecallItem(Model):
     __schema__ = "RecallItemOutput"
 
@@ -348,6 +364,8 @@ class RecallItem(Model):
     derived_kind: DerivedKind | None = None
     tentative: bool | None = None
     memory_ids: list[str] | None = None
+    # Message items only, when recalled with ``context_turns``: the turns around it.
+    context: list[RecallContext] | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -447,10 +447,13 @@ def recall(
     include: Sequence[RecallInclude] | None = None,
     limit: int | None = None,
     budget_chars: int | None = None,
+    context_turns: int | None = None,
 ) -> Call[Recall]:
     """The owner's active and provisional memories that best match ``query``, within a
     character budget, each with its sources; ``include=["messages"]`` adds original
-    messages, ``["derived"]`` derived memories. Reads only (a POST that writes nothing)."""
+    messages, ``["derived"]`` derived memories. ``context_turns`` (0 to 3) gives each
+    message up to that many turns before and after it in its conversation, as its
+    ``context``. Reads only (a POST that writes nothing)."""
     return Call(
         "recall",
         "POST",
@@ -464,6 +467,7 @@ def recall(
             include=list(include) if include is not None else None,
             limit=limit,
             budget_chars=budget_chars,
+            context_turns=context_turns,
         ),
         reads=True,
     )
