@@ -212,46 +212,35 @@ def _masked_turn(turn):
 def _item(kind, shown, score):
     row = shown.row
     sources = tuple(shown.sources.values())
-    if kind == "belief":
-        return RecallItem(
-            kind=kind,
-            id=row.public_id,
-            text=row.text,
-            rank=0,
-            score=score,
-            sources=sources,
-            type=row.type,
-            subject=row.subject,
-            status=row.status,
-            needs_review=row.needs_review,
-            confidence=row.confidence,
-            revision=row.revision,
-        )
+    shared = {"kind": kind, "id": row.public_id, "text": row.text, "rank": 0, "score": score}
     if kind == "message":
         (source,) = sources
         return RecallItem(
-            kind=kind,
-            id=row.public_id,
-            text=row.text,
-            rank=0,
-            score=score,
+            **shared,
             sources=sources,
             session_id=source.session_id,
             sequence=source.sequence,
             event_type=source.event_type,
             occurred_at=source.occurred_at,
         )
+    memory = {
+        "type": row.type,
+        "subject": row.subject,
+        "confidence": row.confidence,
+        "revision": row.revision,
+    }
+    if kind == "belief":
+        return RecallItem(
+            **shared,
+            sources=sources,
+            **memory,
+            status=row.status,
+            needs_review=row.needs_review,
+        )
     return RecallItem(
-        kind=kind,
-        id=row.public_id,
-        text=row.text,
-        rank=0,
-        score=score,
+        **shared,
         sources=sources,
-        type=row.type,
-        subject=row.subject,
-        confidence=row.confidence,
-        revision=row.revision,
+        **memory,
         derived_kind=row.derived_kind,
         tentative=row.tentative,
         memory_ids=tuple(shown.memory_ids[belief_id] for belief_id in sorted(shown.memory_ids)),
