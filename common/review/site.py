@@ -11,7 +11,7 @@ status grants nothing extra here. Memory's pages make the site people use
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import partial, wraps
 
 from django.contrib import admin
 from django.http import Http404, HttpResponseRedirect
@@ -23,6 +23,16 @@ from accounts.site_login import SiteLoginMixin
 from core.admin_lookups import DeclaredLookupsSite
 
 from .password import PasswordSetView
+
+
+class SectionUnavailable(Http404):
+    """A page of a section that is switched off on this Reverie (a surface flag): the
+    owner is told so in their words (``review/unavailable.html``), never shown a
+    debugging page."""
+
+    def __init__(self, label):
+        super().__init__(label)
+        self.label = label
 
 
 @dataclass(frozen=True)
@@ -103,10 +113,31 @@ class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
             *super().get_urls(),
         ]
 
+    def admin_view(self, view, cacheable=False):
+        inner = super().admin_view(view, cacheable)
+
+        @wraps(inner)
+        def answered(request, *args, **kwargs):
+            # Caught here rather than left to Django's 404 handling, which shows the
+            # URL patterns while DEBUG is on (as in the demo): the owner gets the site's
+            # own page, with its navigation, whatever the settings.
+            try:
+                return inner(request, *args, **kwargs)
+            except SectionUnavailable as unavailable:
+                template = "review/unavailable.html"
+                context = {"title": "Not available", "section": unavailable.label}
+            except Http404:
+                template, context = "review/not_found.html", {"title": "Not found"}
+            response = self.render(request, template, context)
+            response.status_code = 404
+            return response
+
+        return answered
+
     def section_view(self, request, section):
         """A section's short path: on to its page, or a 404 while it is hidden."""
         if not section.visible(request):
-            raise Http404
+            raise SectionUnavailable(section.label)
         query = request.GET.urlencode()
         return HttpResponseRedirect(reverse(section.url_name) + (f"?{query}" if query else ""))
 

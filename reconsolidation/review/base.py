@@ -1,9 +1,9 @@
 """What the Synthesis and Operations pages share: the surface gate and the action form."""
 
 from django import forms
-from django.http import Http404
 
 from common.review.base import OwnerAdmin
+from common.review.site import SectionUnavailable
 from common.selectors.flags import surfaces_enabled
 from memory.services.idempotency import IDEMPOTENCY_KEY_MAX_CHARS
 
@@ -18,9 +18,12 @@ class SurfaceOwnerAdmin(OwnerAdmin):
     """Owner pages that exist only while the reconsolidation surface is on: off, every page
     answers 404 and the section leaves the navigation."""
 
+    # The section's name on the "not available" page.
+    section_label = "Synthesis"
+
     def require_surface(self):
         if not surface_visible():
-            raise Http404
+            raise SectionUnavailable(self.section_label)
 
     def has_module_permission(self, request):
         return surface_visible() and super().has_module_permission(request)

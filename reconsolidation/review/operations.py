@@ -58,6 +58,7 @@ def operations_card(request):
 
 
 class OperationAdmin(SurfaceOwnerAdmin):
+    section_label = "Operations"
     list_display = ("kind_label", "state", "made", "created_at", "updated_at")
     list_display_links = ("kind_label",)
     list_filter = ("kind", "state")

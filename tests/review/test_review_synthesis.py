@@ -306,3 +306,38 @@ def test_the_queue_lists_at_most_a_page_of_derived_memories_and_points_to_the_re
     assert "And 1 more: see" in body
     assert 'href="/review/synthesis/?review_state__exact=unreviewed"' in body
     assert more["Location"] == SYNTHESIS + "?review_state__exact=unreviewed"
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_a_switched_off_section_says_so_in_the_sites_own_page(owner_client, owner, settings, debug):
+    # The demo runs with DEBUG on, where Django's own 404 lists every URL pattern.
+    settings.DEBUG = debug
+    bank = reconsolidated(owner)
+
+    for page, section in (
+        ("/review/synthesis/", "Synthesis"),
+        (SYNTHESIS, "Synthesis"),
+        (derived_url(bank["merged"]), "Synthesis"),
+        (OPERATIONS, "Operations"),
+        (operation_url(bank.operations["merge"]), "Operations"),
+    ):
+        response = owner_client.get(page)
+        body = response.content.decode()
+        assert response.status_code == 404, page
+        assert f"{section} is switched off on this Reverie" in body, page
+        assert 'id="review-nav"' in body
+        assert "URLconf" not in body and "urlpatterns" not in body
+
+
+@pytest.mark.parametrize("debug", [False, True])
+def test_another_owners_page_is_the_sites_own_not_found(client, other_owner, bank, settings, debug):
+    settings.DEBUG = debug
+    flag_set(key="reconsolidation_surface", enabled=True)
+    client.force_login(other_owner)
+
+    response = client.get(derived_url(bank["merged"]))
+    body = response.content.decode()
+
+    assert response.status_code == 404
+    assert "There is nothing of yours at this address" in body
+    assert "switched off" not in body and "URLconf" not in body
