@@ -3,6 +3,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from common.api.health import healthz, readyz
+from common.favicon import favicon
 from memory.review.site import review_site
 
 urlpatterns = [
@@ -16,6 +17,7 @@ urlpatterns = [
     path("api/v1/", include("memory.api.urls")),
     path("healthz", healthz, name="healthz"),
     path("readyz", readyz, name="readyz"),
+    path("favicon.ico", favicon, name="favicon"),
 ]
 
 handler400 = "common.api.errors.bad_request_handler"
