@@ -91,6 +91,7 @@ MIDDLEWARE = [
     "common.api.middleware.RequestIdMiddleware",
     "common.api.middleware.ApiBodyLimitMiddleware",
     "common.middleware.NoStoreMiddleware",
+    "common.middleware.SameOriginContentMiddleware",
     "common.middleware.RejectNulBytesMiddleware",
     "django.middleware.security.SecurityMiddleware",
     # Static files (the admin's and the review site's CSS) from STATIC_ROOT, as
