@@ -39,6 +39,10 @@ class DerivedSurface:
     # about_memory(principal, belief) -> [dict]: derived memories that read ``belief``,
     # each with a "url" of its review page.
     about_memory: object
+    # in_recall() -> bool: whether assistants receive derived memories now. Off (the
+    # capability, its certificate or the kill switch), the owner is told so and is not
+    # asked to review what no assistant reads.
+    in_recall: object
 
 
 _surface = []

@@ -13,6 +13,7 @@ from memory.derived import DerivedSurface
 from .selectors.derived import derived_about_belief, derived_awaiting_review, derived_list
 from .selectors.derived import derived_views as _views
 from .selectors.export import reconsolidation_export
+from .selectors.recall import derived_recall_enabled
 
 SURFACE = "reconsolidation_surface"
 
@@ -56,4 +57,5 @@ surface = DerivedSurface(
     awaiting_review=_awaiting_review,
     awaiting_review_url=_awaiting_review_url,
     about_memory=_about_memory,
+    in_recall=derived_recall_enabled,
 )

@@ -438,17 +438,32 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
                 "derived_waiting": waiting,
                 "derived_more": total - len(waiting),
                 "derived_more_url": self.derived_waiting_url() if total > len(waiting) else "",
+                "derived_held_back": self.derived_held_back(request),
                 **(extra_context or {}),
             },
         )
 
+    def waiting_counts(self, request):
+        """``(memories, derived memories)`` waiting for the owner's decision: what the queue
+        lists, for every page that counts it."""
+        return self.get_queryset(request).count(), self.derived_waiting(request, limit=0)[1]
+
     def derived_waiting(self, request, *, limit):
         """Derived memories (hypotheses among them) waiting for the owner's decision, at most
-        ``limit``, and how many wait in all; none while their surface is off."""
+        ``limit``, and how many wait in all; none while their surface is off, nor while
+        assistants do not receive them (a decision would change nothing they read)."""
         surface = derived_surface()
-        if surface is None:
+        if surface is None or not surface.in_recall():
             return [], 0
         return surface.awaiting_review(request.user, limit=limit)
+
+    def derived_held_back(self, request):
+        """How many derived memories are unreviewed while assistants do not receive any: the
+        queue says why it does not ask about them."""
+        surface = derived_surface()
+        if surface is None or surface.in_recall():
+            return 0
+        return surface.awaiting_review(request.user, limit=0)[1]
 
     @staticmethod
     def derived_waiting_url():

@@ -75,9 +75,11 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
         ]
 
     def index(self, request, extra_context=None):
+        memories_waiting, derived_waiting = self.queue_admin.waiting_counts(request)
         context = {
-            "queue_count": self.queue_admin.get_queryset(request).count()
-            + self.queue_admin.derived_waiting(request, limit=0)[1],
+            "queue_count": memories_waiting + derived_waiting,
+            "memories_waiting": memories_waiting,
+            "derived_waiting": derived_waiting,
             "section_cards": [
                 {"section": section, "url": reverse(section.url_name), **section.card(request)}
                 for section in self.visible_sections(request)

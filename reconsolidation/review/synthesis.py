@@ -31,6 +31,7 @@ from reconsolidation.selectors.derived import (
     derived_sources,
     derived_views,
 )
+from reconsolidation.selectors.recall import derived_recall_enabled
 from reconsolidation.selectors.summaries import summary_detail
 from reconsolidation.services.controls import derived_control
 
@@ -100,13 +101,23 @@ def described(view):
     return view["statement"] or "(erased)"
 
 
+# What the owner is told while assistants do not receive derived memories.
+NOT_IN_RECALL = (
+    "Your assistants do not receive derived views now: rereading your memories is switched "
+    "off on this Reverie. They stay here for you to read, review or remove."
+)
+
+
 def synthesis_card(request):
-    waiting = derived_awaiting_review(request.user).count()
     total = derived_list(request.user, statuses=[DerivedMemory.Status.ACTIVE]).count()
+    views = f"derived view{'s' if total != 1 else ''}"
+    if not derived_recall_enabled():
+        return {"count": total, "text": f"{views} kept, not given to your assistants now."}
+    waiting = derived_awaiting_review(request.user).count()
     return {
         "count": total,
-        "text": f"derived view{'s' if total != 1 else ''} in use (merges, summaries, tentative "
-        f"connections, possible contradictions); {waiting} not reviewed yet.",
+        "text": f"{views} in use (merges, summaries, tentative connections, possible "
+        f"contradictions); {waiting} not reviewed yet.",
     }
 
 
@@ -186,6 +197,8 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
             {
                 "title": "Synthesis: what reconsolidation derived",
                 "preview_url": self.preview_url(),
+                "in_recall": derived_recall_enabled(),
+                "not_in_recall": NOT_IN_RECALL,
                 **(extra_context or {}),
             },
         )
@@ -246,6 +259,8 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
                     for action in derived_controls_available(derived)
                 ],
                 "receipts": derived_receipts(request.user, derived),
+                "in_recall": derived_recall_enabled(),
+                "not_in_recall": NOT_IN_RECALL,
                 **self.journal(request, derived),
             },
         )

@@ -18,10 +18,11 @@ from .browser import PASSWORD, chromium_page, log_in
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_an_owner_reads_what_reconsolidation_did_and_undoes_it(live_server, owner, screenshots):
+def test_an_owner_reads_what_reconsolidation_did_and_undoes_it(
+    live_server, owner, processing_on, screenshots
+):
     from playwright.sync_api import expect
 
-    flag_set(key="reconsolidation_surface", enabled=True)
     bank = reconsolidated(owner)
     base = live_server.url
 
@@ -119,7 +120,46 @@ def test_with_the_surface_off_the_sections_are_not_there(live_server, owner, scr
         assert "Synthesis" not in nav.inner_text() and "Operations" not in nav.inner_text()
         response = page.goto(f"{base}/review/synthesis/")
         assert response.status == 404
+        assert (
+            page.locator("#section-unavailable")
+            .inner_text()
+            .startswith("Synthesis is switched off on this Reverie")
+        )
         screenshots(page, "45-synthesis-switched-off")
+
+
+@pytest.mark.parametrize("off", ["capability", "kill_switch"])
+def test_while_assistants_receive_no_derived_view_the_owner_is_told_everywhere(
+    live_server, owner, processing_on, screenshots, off
+):
+    from playwright.sync_api import expect
+
+    bank = reconsolidated(owner)
+    if off == "capability":
+        flag_set(key="reconsolidation", enabled=False)
+    else:
+        flag_set(key="maintenance_kill_switch", enabled=True)
+    base = live_server.url
+    told = "Your assistants do not receive derived views now"
+
+    with chromium_page() as page:
+        log_in(page, base, "owner")
+        expect(page.locator("#card-synthesis")).to_contain_text(
+            "kept, not given to your assistants now"
+        )
+        expect(page.locator("#card-queue .count")).to_have_text("0")
+        screenshots(page, f"48-home-derived-not-in-recall-{off}")
+        page.click("#review-nav >> text=Review queue")
+        expect(page.locator("#derived-held-back")).to_contain_text(
+            "4 derived views have not been reviewed"
+        )
+        expect(page.locator("#derived-waiting-list")).to_have_count(0)
+        screenshots(page, f"49-queue-derived-not-in-recall-{off}")
+        page.click("#review-nav >> text=Synthesis")
+        expect(page.locator("#not-in-recall")).to_contain_text(told)
+        page.goto(f"{base}/review/reconsolidation/derivedmemory/{bank['merged'].public_id}/change/")
+        expect(page.locator("#not-in-recall")).to_contain_text(told)
+        screenshots(page, f"50-derived-not-in-recall-{off}")
 
 
 def test_the_operator_sees_why_reconsolidation_is_effectively_off(

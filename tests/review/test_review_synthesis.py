@@ -7,9 +7,12 @@ import pytest
 from django.urls import reverse
 
 from common.principal import principal_context
+from common.selectors.flags import flag_cache_clear
 from common.services.flags import flag_set
+from memory.models import Belief
 from memory.services.beliefs import belief_delete
 from reconsolidation.models import DerivedMemory, Operation, Receipt
+from tests.memory.helpers import remember
 from tests.reconsolidation.banks import MAYA_CLAIMS, reconsolidated
 
 from .helpers import memory_url, page_messages
@@ -244,7 +247,7 @@ def test_a_notice_operation_says_it_cannot_be_undone(owner_client, bank):
     assert "Cannot be undone: Only merge and summary operations can be undone" in body
 
 
-def test_the_queue_holds_derived_memories_waiting_for_a_decision(owner_client, bank):
+def test_the_queue_holds_derived_memories_waiting_for_a_decision(owner_client, bank, processing_on):
     body = text(owner_client.get(reverse("review:review_queue")))
 
     waiting = body.split('id="derived-waiting-list"')[1].split("</table>")[0]
@@ -292,7 +295,7 @@ def test_another_owners_derived_memories_and_operations_are_not_found(client, ot
 
 
 def test_the_queue_lists_at_most_a_page_of_derived_memories_and_points_to_the_rest(
-    owner_client, bank, monkeypatch
+    owner_client, bank, processing_on, monkeypatch
 ):
     from memory.review.memories import ReviewQueueAdmin
 
@@ -341,3 +344,51 @@ def test_another_owners_page_is_the_sites_own_not_found(client, other_owner, ban
     assert response.status_code == 404
     assert "There is nothing of yours at this address" in body
     assert "switched off" not in body and "URLconf" not in body
+
+
+def counted_on_home(client):
+    body = text(client.get(reverse("review:index")))
+    queue = body.split('id="card-queue"')[1].split("</div>\n    <div")[0]
+    synthesis = body.split('id="card-synthesis"')[1].split("</p>")[0]
+    return queue, synthesis
+
+
+def test_while_assistants_receive_derived_views_home_and_queue_count_alike(
+    owner_client, owner, bank, processing_on
+):
+    porto = remember(owner, "User lives in Porto.")
+    with principal_context(owner):
+        Belief.objects.filter(pk=porto.pk).update(status="provisional", authority="inferred")
+    queue, synthesis = counted_on_home(owner_client)
+    page = text(owner_client.get(reverse("review:review_queue")))
+
+    derived = page.split('id="derived-waiting-list"')[1].split("</table>")[0].count("<tr class=")
+    memories = len(re.findall(r'name="_selected_action"', page))
+    assert (memories, derived) == (1, 4)
+    assert '<div class="count">5</div>' in queue
+    assert "1 memory and 4 derived views wait for your decision." in queue
+    assert "in use" in synthesis
+    assert 'id="not-in-recall"' not in text(owner_client.get(SYNTHESIS))
+
+
+@pytest.mark.parametrize("off", ["capability", "kill_switch"])
+def test_while_assistants_receive_no_derived_view_every_page_says_so(
+    owner_client, owner, bank, processing_on, off
+):
+    if off == "capability":
+        flag_set(key="reconsolidation", enabled=False)
+    else:
+        flag_set(key="maintenance_kill_switch", enabled=True)
+    flag_cache_clear()
+    queue, synthesis = counted_on_home(owner_client)
+    page = text(owner_client.get(reverse("review:review_queue")))
+
+    # The queue does not ask for decisions that change nothing an assistant reads.
+    assert 'id="derived-waiting-list"' not in page
+    assert "4 derived views have not been reviewed, but your assistants do not receive" in page
+    assert '<div class="count">0</div>' in queue
+    assert ">memories wait for your decision.<" in queue
+    assert "kept, not given to your assistants now" in synthesis
+    for url in (SYNTHESIS, derived_url(bank["merged"])):
+        notice = text(owner_client.get(url)).split('id="not-in-recall">')[1].split("</div>")[0]
+        assert notice.startswith("Your assistants do not receive derived views now"), url
