@@ -164,6 +164,16 @@ async def test_refusals_the_model_caused_write_nothing_to_standard_error(service
     assert errors.read_text() == ""
 
 
+async def test_a_service_out_of_reach_is_logged_as_a_warning(service, unreachable, tmp_path):
+    errors = tmp_path / "stderr.txt"
+    with open(errors, "w") as errlog:
+        transport = stdio_client(stdio(unreachable, service.token), errlog=errlog)
+        async with Client(transport, cache=None) as client:
+            text = await refusal(client, "recall", query="tea")
+    assert text.startswith("service unavailable: ")
+    assert "WARNING:reverie_client.mcp:the service failed" in errors.read_text()
+
+
 async def test_a_failure_of_the_servers_own_is_logged_and_withheld_from_the_model(
     service, monkeypatch, caplog
 ):
