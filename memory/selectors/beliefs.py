@@ -119,7 +119,7 @@ def _one(beliefs, belief_id):
         None,
     )
     if belief is None:
-        raise not_found("belief")
+        raise not_found("memory")
     return belief
 
 

@@ -1,3 +1,4 @@
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -196,6 +197,14 @@ def test_another_owners_memory_is_not_found_and_unchanged(
 
     assert (response.status_code, error_of(response)) == (404, "not_found")
     assert statuses(other_owner) == {"User's childhood nickname was Quokka7.": "provisional"}
+
+
+@pytest.mark.parametrize("path", ["/api/v1/memories/{id}", "/api/v1/memories/{id}/history"])
+def test_a_missing_memory_is_not_found_in_the_apis_words(api, path):
+    response = api.get(path.format(id=uuid.uuid4()))
+
+    assert (response.status_code, error_of(response)) == (404, "not_found")
+    assert response.json()["error"]["message"] == "No such memory."
 
 
 def test_another_owners_memories_are_not_listed(api, other_api):

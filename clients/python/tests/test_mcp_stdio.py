@@ -68,6 +68,47 @@ async def test_it_lists_its_tools_and_each_says_what_it_does_to_the_owners_data(
     assert decide.input_schema["properties"]["decision"]["enum"] == ["keep", "replace"]
 
 
+async def test_remember_says_it_adds_a_memory_and_leaves_others_of_its_subject_alone(mcp):
+    tools = {tool.name: tool for tool in (await mcp.list_tools()).tools}
+    remember, correct = tools["remember"], tools["correct_memory"]
+    subject_help = remember.input_schema["properties"]["subject"]["description"]
+    for text in (remember.description, subject_help):
+        assert "supersede" not in text.lower()
+    assert "Adds a memory" in remember.description
+    assert "correct_memory" in remember.description
+    assert "replaces this memory only" in correct.description
+
+    subject = f"pref:{unique('units')}"
+    metric = await call(
+        mcp, "remember", statement="User prefers metric units.", type="preference", subject=subject
+    )
+    imperial = await call(
+        mcp,
+        "remember",
+        statement="User prefers imperial units.",
+        type="preference",
+        subject=subject,
+    )
+    again = await call(
+        mcp, "remember", statement="user prefers metric units", type="preference", subject=subject
+    )
+
+    assert imperial["supersedes"] is None and again["id"] == metric["id"]
+    listed = await call(mcp, "list_memories", status="active", limit=200)
+    assert {m["id"] for m in listed["memories"] if m["subject"] == subject} == {
+        metric["id"],
+        imperial["id"],
+    }
+
+
+async def test_recall_speaks_of_memories(mcp):
+    topic = unique("glider")
+    remembered = await call(mcp, "remember", statement=f"User flies a {topic} glider.")
+    recalled = await call(mcp, "recall", query=f"{topic} glider")
+    (item,) = [item for item in recalled["items"] if item["id"] == remembered["id"]]
+    assert item["kind"] == "memory"
+
+
 async def test_it_remembers_then_recalls(mcp):
     topic = unique("kite")
     remembered = await call(

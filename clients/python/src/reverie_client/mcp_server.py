@@ -32,13 +32,22 @@ from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
 from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ResourceError, ToolError
-from mcp.types import ToolAnnotations
+from mcp.server.mcpserver.context import Context
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import AnyHttpUrl, Field
+from pydantic import ValidationError as ArgumentsError
 
 from ._http import DEFAULT_URL, VERSION, Retries, api_url
 from .async_client import AsyncReverieClient
-from .errors import ApiError, ReverieError, ServiceUnavailableError
+from .errors import ApiError, InternalError, ReverieError, ServiceUnavailableError
+from .mcp_errors import (
+    checked_id,
+    invalid_arguments,
+    invalid_resource,
+    resource_refusal,
+    tool_refusal,
+)
 from .models import ChallengeState, Memory, MemoryType, RecallItem, Sensitivity
 
 logger = logging.getLogger("reverie_client.mcp")
@@ -50,9 +59,10 @@ INSTRUCTIONS = (
     "`recall` before answering anything that may depend on what you know about them. "
     "After each exchange, call `record_message` with the conversation's id so that "
     "Reverie can form memories from it in the background. Use `remember` only for what "
-    "the owner asks you to remember or states plainly about themselves, and "
-    "`correct_memory` / `forget_memory` only when they ask; both need the memory's "
-    "current revision, which `recall` and `list_memories` show. `list_challenges` shows "
+    "the owner asks you to remember or states plainly about themselves (it adds a memory "
+    "and changes none), and `correct_memory` / `forget_memory` only when they ask; both "
+    "need the memory's current revision, which `recall` and `list_memories` show. "
+    "`list_challenges` shows "
     "what may have changed: things the owner said that Reverie will not let overrule one "
     "of their memories without them. Ask the owner, and call `decide_challenge` only with "
     "their answer."
@@ -78,7 +88,9 @@ def _memory(memory: Memory) -> dict[str, Any]:
 
 
 def _recalled(item: RecallItem) -> dict[str, Any]:
-    found: dict[str, Any] = {"kind": item.kind, "id": item.id, "text": item.text}
+    # The API's "belief" is what the owner, and the model, call a memory.
+    kind = "memory" if item.kind == "belief" else item.kind
+    found: dict[str, Any] = {"kind": kind, "id": item.id, "text": item.text}
     if item.kind == "belief":
         found.update(
             type=item.type, subject=item.subject, status=item.status, revision=item.revision
@@ -97,15 +109,6 @@ def _recalled(item: RecallItem) -> dict[str, Any]:
 
 def _iso(moment) -> str | None:
     return moment.isoformat() if moment is not None else None
-
-
-def _refusal(error: ReverieError) -> str:
-    """What the model reads when the service refused: the code first, then the why."""
-    if isinstance(error, ApiError):
-        details = ", ".join(f"{key}={value}" for key, value in sorted(error.details.items()))
-        text = f"{error.code}: {error.message}" + (f" ({details})" if details else "")
-        return text + (f" [request_id={error.request_id}]" if error.request_id else "")
-    return f"service unavailable: {error}"
 
 
 class ReverieTokenVerifier:
@@ -149,7 +152,7 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
             "auth": AuthSettings(issuer_url=AnyHttpUrl(url), resource_server_url=None),
             "token_verifier": ReverieTokenVerifier(url),
         }
-    server = MCPServer("reverie", version=VERSION, instructions=INSTRUCTIONS, **auth)
+    server = _ReverieServer("reverie", version=VERSION, instructions=INSTRUCTIONS, **auth)
     service = _Service(url, token=token, http=http)
     _add_memory_tools(server, service)
     _add_correction_tools(server, service)
@@ -157,6 +160,36 @@ def build_server(url: str, *, token: str | None = None, http: bool = False) -> M
     _add_challenge_tools(server, service)
     _add_resources(server, service)
     return server
+
+
+class _ReverieServer(MCPServer):
+    """The SDK's server, answering each failure the model caused (a refusal of the
+    service, arguments that do not fit, an unknown tool) as an error result in plain
+    words. The SDK logs every error a tool raises; such a failure is the model's to
+    act on, not the operator's, so it is returned instead. A crash still raises, and
+    the SDK logs it with its traceback."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as error:
+            text = await self._explain(name, error)
+        return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
+
+    async def _explain(self, name: str, error: ToolError) -> str:
+        tools = {tool.name: tool for tool in await self.list_tools()}
+        if name not in tools:
+            return f"not_found: No such tool: {name}."
+        cause = error.__cause__
+        if isinstance(cause, ArgumentsError):
+            return invalid_arguments(cause.errors(), tools[name].input_schema)
+        # The SDK wraps what a tool raised in "Error executing tool ...": the model
+        # reads the tool's own words.
+        return str(cause) if isinstance(cause, ToolError) else str(error)
 
 
 class _Service:
@@ -176,14 +209,17 @@ class _Service:
             raise ToolError("unauthenticated: this request carries no verified bearer token.")
         return access.token
 
-    async def ask(self, call, refuse=ToolError):
-        """Run ``call(client)``; a refusal of the service becomes ``refuse`` (a tool
-        error the model reads, naming the code)."""
+    async def ask(self, call, refuse=tool_refusal):
+        """Run ``call(client)``; a refusal of the service becomes ``refuse(error)`` (a
+        tool error the model reads, naming the code). A failure of the service's own is
+        also logged: the operator has something to look into."""
         async with AsyncReverieClient(self.url, self.caller_token()) as client:
             try:
                 return await call(client)
             except ReverieError as error:
-                raise refuse(_refusal(error)) from error
+                if isinstance(error, ServiceUnavailableError | InternalError):
+                    logger.warning("the service failed: %s", error)
+                raise refuse(error) from error
 
 
 def _add_memory_tools(server: MCPServer, service: _Service) -> None:
@@ -192,12 +228,16 @@ def _add_memory_tools(server: MCPServer, service: _Service) -> None:
 
     @server.tool(
         description=(
-            "Store a new memory about the owner, in their words or as they stated it. It is "
-            "added to the owner's memory bank at once (active, explicit) and shows on their "
-            "review site; a memory with the same subject (e.g. 'pref:units') is superseded "
-            "by it. Refused if it holds a secret (password, key, card number) or an "
-            "instruction to the assistant. Use it only for what the owner asked you to "
-            "remember or clearly stated about themselves."
+            "Adds a memory about the owner, as they stated it: active at once, held as the "
+            "owner's own word, and shown on their review site. If the same statement with "
+            "the same subject (case, spacing and closing punctuation aside) is already one "
+            "of their active stated memories, that memory is returned and nothing is added; "
+            "if Reverie had only inferred it, the new memory replaces the inferred one. "
+            "Otherwise it is added beside the owner's other memories, those with the same "
+            "subject included, and changes none of them. To change what a memory says use "
+            "`correct_memory`, to erase one `forget_memory`. Refused if it holds a secret "
+            "(password, key, card number) or an instruction to the assistant. Use it only "
+            "for what the owner asked you to remember or clearly stated about themselves."
         ),
         annotations=ToolAnnotations(
             title="Remember", read_only_hint=False, destructive_hint=False, open_world_hint=False
@@ -211,12 +251,17 @@ def _add_memory_tools(server: MCPServer, service: _Service) -> None:
         subject: Annotated[
             str | None,
             Field(
-                description="The conflict key '<kind>:<entity>', e.g. 'pref:units' or "
-                "'device:apple-watch'; a later memory with the same subject supersedes it."
+                description="What the memory is about, as '<kind>:<entity>' in lower case, "
+                "e.g. 'pref:units' or 'device:apple-watch'; taken from the statement's first "
+                "words if omitted. It groups memories about one thing and changes none of them."
             ),
         ] = None,
         sensitivity: Annotated[
-            Sensitivity, Field(description="'sensitive' keeps it from narrowed tokens.")
+            Sensitivity,
+            Field(
+                description="How private it is. A token kept from sensitive things never "
+                "reads a 'sensitive' memory, and cannot write one."
+            ),
         ] = "normal",
     ) -> dict[str, Any]:
         memory = await service.ask(
@@ -228,9 +273,14 @@ def _add_memory_tools(server: MCPServer, service: _Service) -> None:
 
     @server.tool(
         description=(
-            "Search the owner's memories (active and provisional) for what bears on a "
-            "question, best match first, each with its id and revision. Call it before "
-            "answering. Read only: it changes nothing in the owner's data."
+            "Search the owner's memories in use (active, and provisional ones waiting for "
+            "their review) for what bears on a question, best match first. Each item is a "
+            "memory (kind 'memory', with the id and revision `correct_memory` and "
+            "`forget_memory` need), a view Reverie derived from several of them (kind "
+            "'derived', when the owner has that switched on) or, with include_messages, one "
+            "of the owner's own messages. Call it before answering. Read only: it changes "
+            "none of the owner's memories (Reverie notes which ones this token read, never "
+            "the query)."
         ),
         annotations=ToolAnnotations(title="Recall", read_only_hint=True, open_world_hint=False),
     )
@@ -261,9 +311,11 @@ def _add_memory_tools(server: MCPServer, service: _Service) -> None:
 
     @server.tool(
         description=(
-            "List the owner's memories, most recently changed first, optionally by status "
-            "(active, provisional, superseded, rejected, deleted, ...) and type. Read only: "
-            "it changes nothing in the owner's data."
+            "List the owner's memories a page at a time, most recently changed first, each "
+            "with its id, revision and status: in every status unless `status` names some "
+            "(active, provisional, superseded, retracted, rejected, expired, deleted), and "
+            "of every type unless `type` names one. Read only: it changes none of the "
+            "owner's memories."
         ),
         annotations=ToolAnnotations(
             title="List memories", read_only_hint=True, open_world_hint=False
@@ -289,11 +341,13 @@ def _add_correction_tools(server: MCPServer, service: _Service) -> None:
 
     @server.tool(
         description=(
-            "Correct one of the owner's memories, when the owner says it is wrong or out of "
-            "date: a new memory with the corrected statement replaces it, and the old one is "
-            "kept as superseded in its history (the owner can see both). Needs the revision "
-            "you last saw; if the memory changed since, nothing changes and the error names "
-            "the conflict (read it again first)."
+            "Correct one of the owner's memories when the owner says it is wrong or out of "
+            "date: the corrected statement becomes a new active memory, held as the owner's "
+            "own word and with the same subject, which replaces this memory only "
+            "('supersedes' names it); the old version stays in the memory's history, marked "
+            "superseded, where the owner sees both. Other memories are left as they are. "
+            "Needs the revision you last saw; if the memory changed since, nothing changes "
+            "and the error names the conflict (read it again first)."
         ),
         annotations=ToolAnnotations(
             title="Correct a memory", read_only_hint=False, destructive_hint=False
@@ -304,6 +358,7 @@ def _add_correction_tools(server: MCPServer, service: _Service) -> None:
         expected_revision: Annotated[int, Field(ge=1, description="Its revision as you saw it.")],
         statement: Annotated[str, Field(description="The corrected memory.")],
     ) -> dict[str, Any]:
+        memory_id = checked_id(memory_id, "memory_id")
         memory = await service.ask(
             lambda client: client.memory_correct(
                 memory_id, expected_revision=expected_revision, statement=statement
@@ -313,11 +368,12 @@ def _add_correction_tools(server: MCPServer, service: _Service) -> None:
 
     @server.tool(
         description=(
-            "Erase one of the owner's memories for good, when the owner asks you to forget "
-            "it: its text and the excerpts it keeps are deleted (a tombstone remains), and "
-            "it will not be formed again from the same messages. Cannot be undone. Needs the "
-            "revision you last saw; if the memory changed since, nothing is erased and the "
-            "error names the conflict."
+            "Erase one of the owner's memories for good when the owner asks you to forget "
+            "it: the text of this memory and of the earlier versions it corrected, and the "
+            "excerpts of messages they keep, are deleted (a tombstone of each remains), and "
+            "Reverie will not form it again from the same messages. The messages themselves "
+            "stay. Cannot be undone. Needs the revision you last saw; if the memory changed "
+            "since, nothing is erased and the error names the conflict."
         ),
         annotations=ToolAnnotations(
             title="Forget a memory",
@@ -330,6 +386,7 @@ def _add_correction_tools(server: MCPServer, service: _Service) -> None:
         memory_id: Annotated[str, Field(description="The memory's id.")],
         expected_revision: Annotated[int, Field(ge=1, description="Its revision as you saw it.")],
     ) -> dict[str, Any]:
+        memory_id = checked_id(memory_id, "memory_id")
         memory = await service.ask(
             lambda client: client.memory_delete(memory_id, expected_revision=expected_revision)
         )
@@ -341,11 +398,12 @@ def _add_conversation_tools(server: MCPServer, service: _Service) -> None:
 
     @server.tool(
         description=(
-            "Record one exchange of the owner's conversation: finds (or opens) the "
-            "conversation's session by its id, appends the owner's message verbatim (and "
-            "your reply, if given) to the owner's conversation log, and opens and completes "
-            "a run. Reverie forms memories from it later, in the background (after the "
-            "conversation has been quiet for a while); nothing is formed at once."
+            "Record one exchange of the owner's conversation in their conversation log: "
+            "finds (or opens) the conversation by your id for it, appends the owner's "
+            "message verbatim (and your reply, if given), and marks the exchange complete. "
+            "Reverie forms memories from the log later, in the background, once the "
+            "conversation has been quiet for a while: nothing is formed at once, and no "
+            "memory changes now."
         ),
         annotations=ToolAnnotations(
             title="Record a message", read_only_hint=False, destructive_hint=False
@@ -434,6 +492,8 @@ def _add_challenge_tools(server: MCPServer, service: _Service) -> None:
             Field(description="What the owner decided: keep the memory, or replace it."),
         ],
     ) -> dict[str, Any]:
+        challenge_id = checked_id(challenge_id, "challenge_id")
+
         async def decide(client: AsyncReverieClient):
             if decision == "keep":
                 return await client.challenge_keep(challenge_id)
@@ -459,7 +519,7 @@ def _add_resources(server: MCPServer, service: _Service) -> None:
     async def memories() -> str:
         page = await service.ask(
             lambda client: client.memory_list(status=["active", "provisional"], limit=200),
-            refuse=ResourceError,
+            refuse=resource_refusal,
         )
         return json.dumps([_memory(memory) for memory in page.results], indent=2)
 
@@ -474,10 +534,12 @@ def _add_resources(server: MCPServer, service: _Service) -> None:
         mime_type="application/json",
     )
     async def memory(memory_id: str) -> str:
+        memory_id = checked_id(memory_id, "memory_id", refuse=invalid_resource)
+
         async def read(client: AsyncReverieClient):
             return await client.memory_get(memory_id), await client.memory_history(memory_id)
 
-        found, history = await service.ask(read, refuse=ResourceError)
+        found, history = await service.ask(read, refuse=resource_refusal)
         return json.dumps({**found.to_dict(), "history": history.to_dict()["changes"]}, indent=2)
 
 

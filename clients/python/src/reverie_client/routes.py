@@ -318,10 +318,12 @@ def remember(
     source_event_ids: Sequence[str] | None = None,
     idempotency_key: str | None = None,
 ) -> Call[Memory]:
-    """Store a memory the owner stated explicitly: active at once, with explicit
-    authority. A statement with the same ``subject`` as an existing memory supersedes
-    it. Statements holding a secret or an instruction to the assistant are refused
-    (``ValidationError`` with ``details["reason"]``)."""
+    """Add a memory the owner stated explicitly: active at once, with explicit
+    authority. The same statement and subject already held as an active explicit memory
+    returns that memory; an equal memory that was only inferred is superseded by the new
+    one; any other memory, of the same ``subject`` or not, is left as it is (changing one
+    is ``memory_correct``). Statements holding a secret or an instruction to the
+    assistant are refused (``ValidationError`` with ``details["reason"]``)."""
     return _write(
         "memories_remember",
         "/memories",
