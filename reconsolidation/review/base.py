@@ -1,6 +1,7 @@
 """What the Synthesis and Operations pages share: the surface gate and the action form."""
 
 from django import forms
+from django.contrib import admin
 
 from common.review.base import OwnerAdmin
 from common.review.site import SectionUnavailable
@@ -31,6 +32,20 @@ class SurfaceOwnerAdmin(OwnerAdmin):
     def changelist_view(self, request, extra_context=None):
         self.require_surface()
         return super().changelist_view(request, extra_context)
+
+
+class KindFilter(admin.SimpleListFilter):
+    """Kinds by the names the owner reads on every other page (the admin's ``kind_labels``),
+    not the model's: a notice is a "Possible contradiction" here too."""
+
+    title = "kind"
+    parameter_name = "kind"
+
+    def lookups(self, request, model_admin):
+        return list(model_admin.kind_labels.items())
+
+    def queryset(self, request, queryset):
+        return queryset.filter(kind=self.value()) if self.value() else queryset
 
 
 class ActionForm(forms.Form):

@@ -26,7 +26,7 @@ from reconsolidation.selectors.operations import (
 )
 from reconsolidation.services.undo import operation_undo
 
-from .base import ActionForm, SurfaceOwnerAdmin
+from .base import ActionForm, KindFilter, SurfaceOwnerAdmin
 
 KIND_LABELS = {
     Operation.Kind.MERGE: "Merge",
@@ -61,7 +61,8 @@ class OperationAdmin(SurfaceOwnerAdmin):
     section_label = "Operations"
     list_display = ("kind_label", "state", "made", "created_at", "updated_at")
     list_display_links = ("kind_label",)
-    list_filter = ("kind", "state")
+    list_filter = (KindFilter, "state")
+    kind_labels = KIND_LABELS
     ordering = ("-created_at", "-id")
     change_list_template = "review/reconsolidation/operation_list.html"
 

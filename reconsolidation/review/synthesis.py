@@ -35,7 +35,7 @@ from reconsolidation.selectors.recall import derived_recall_enabled
 from reconsolidation.selectors.summaries import summary_detail
 from reconsolidation.services.controls import derived_control
 
-from .base import ActionForm, SurfaceOwnerAdmin
+from .base import ActionForm, KindFilter, SurfaceOwnerAdmin
 from .preview import AssistedPreviewMixin
 
 KIND_LABELS = {
@@ -121,17 +121,6 @@ def synthesis_card(request):
     }
 
 
-class KindFilter(admin.SimpleListFilter):
-    title = "kind"
-    parameter_name = "kind"
-
-    def lookups(self, request, model_admin):
-        return list(KIND_LABELS.items())
-
-    def queryset(self, request, queryset):
-        return queryset.filter(kind=self.value()) if self.value() else queryset
-
-
 class CurrentFilter(DefaultChoiceFilter):
     """Derived memories in use unless the owner asks for another status."""
 
@@ -154,6 +143,7 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
     list_display = ("kind_label", "what", "status", "review", "updated_at")
     list_display_links = ("what",)
     list_filter = (KindFilter, CurrentFilter, "review_state")
+    kind_labels = KIND_LABELS
     ordering = ("-updated_at", "-id")
     change_list_template = "review/reconsolidation/synthesis_list.html"
 

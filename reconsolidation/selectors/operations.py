@@ -18,6 +18,12 @@ from reconsolidation.models import DerivedMemory, Operation
 UNDOABLE_KINDS = (Operation.Kind.MERGE, Operation.Kind.SUMMARY)
 UNDOABLE_STATES = (Operation.State.APPLIED, Operation.State.INVALIDATED)
 MISSING = "missing"
+# Why an operation in each other state has nothing to undo, in the owner's words.
+NOT_UNDOABLE_STATES = {
+    Operation.State.UNDONE: "It is already undone.",
+    Operation.State.PLANNED: "It has not been carried out, so it changed nothing yet.",
+    Operation.State.FAILED: "It failed and changed nothing.",
+}
 
 
 def _choice(value, allowed, field):
@@ -177,7 +183,7 @@ def undo_refusal(operation):
             f"reject a {operation.kind.replace('_', ' ')} instead.",
         )
     if operation.state not in UNDOABLE_STATES:
-        return ("conflict", f"The operation is {operation.state}.")
+        return ("conflict", NOT_UNDOABLE_STATES[operation.state])
     return None
 
 

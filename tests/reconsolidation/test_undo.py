@@ -212,6 +212,7 @@ def test_an_operation_undone_already_is_a_conflict_under_a_new_key(owner):
 
     assert (stale.code, undone.code) == ("conflict", "conflict")
     assert undone.details["state"] == "undone"
+    assert undone.message == "It is already undone."
 
 
 def test_another_principal_can_neither_undo_nor_read_it(owner, other_owner):

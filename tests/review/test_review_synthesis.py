@@ -199,7 +199,7 @@ def test_promoting_a_hypothesis_takes_the_owners_words_and_opens_the_new_memory(
 
 def test_the_operations_history_filters_by_kind_and_state(owner_client, bank):
     everything = text(owner_client.get(OPERATIONS))
-    merges = text(owner_client.get(OPERATIONS + "?kind__exact=merge"))
+    merges = text(owner_client.get(OPERATIONS + "?kind=merge"))
     undone = text(owner_client.get(OPERATIONS + "?state__exact=undone"))
 
     for label in ("Merge", "Summary", "Hypothesis", "Possible contradiction"):
@@ -392,3 +392,31 @@ def test_while_assistants_receive_no_derived_view_every_page_says_so(
     for url in (SYNTHESIS, derived_url(bank["merged"])):
         notice = text(owner_client.get(url)).split('id="not-in-recall">')[1].split("</div>")[0]
         assert notice.startswith("Your assistants do not receive derived views now"), url
+
+
+def test_the_operations_filter_names_kinds_as_every_other_page_does(owner_client, bank):
+    body = text(owner_client.get(OPERATIONS))
+    filters = body.split('id="changelist-filter"')[1]
+
+    assert "Possible contradiction" in filters
+    assert "Uncertainty" not in filters
+    notices = text(owner_client.get(OPERATIONS + "?kind=uncertainty_notice"))
+    listed = notices.split('id="result_list"')[1].split("<tbody>")[1].split("</tbody>")[0]
+    assert listed.count("<tr") == 1
+    assert "Possible contradiction" in listed
+
+
+def test_an_undone_operation_says_so_in_plain_words(owner_client, owner, bank):
+    from reconsolidation.services.undo import operation_undo
+
+    merge = bank.operations["merge"]
+    operation_undo(
+        principal=owner,
+        operation_id=merge.public_id,
+        expected_revision=merge.revision,
+        idempotency_key="undo-1",
+    )
+
+    body = text(owner_client.get(operation_url(merge)))
+
+    assert "Cannot be undone: It is already undone." in body
