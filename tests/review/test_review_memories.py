@@ -7,7 +7,7 @@ from django.urls import reverse
 
 from memory.enums import BeliefStatus, BeliefType, Sensitivity
 from memory.models import BeliefSource
-from memory.services.beliefs import belief_correct
+from memory.services.beliefs import belief_correct, belief_delete
 from tests.memory.helpers import conversation, remember
 
 from .conftest import THEIR_SECRET
@@ -58,8 +58,19 @@ class TestMemoryList:
         assert listed(owner_client, "?q=vehicle") == ["User drives a BMW X3."]
         assert listed(owner_client, "?q=4711") == []
 
+    def test_a_search_counts_only_what_it_shows(self, owner_client, owner):
+        # Beside "1 result", a total that counted erased memories read as a second
+        # count of the same list that disagreed with the first.
+        remember(owner, "User likes tea.")
+        erased = remember(owner, "User likes green tea.")
+        belief_delete(principal=owner, belief_id=erased.public_id, expected_revision=1)
 
-class TestMemoryPage:
+        body = owner_client.get(reverse("review:memory_belief_changelist") + "?q=tea")
+        count = body.content.decode().split('id="search-result-count">')[1].split("</span>")[0]
+
+        assert count.startswith("1 result (")
+        assert "total" not in count
+
     def test_it_shows_the_memory_its_sources_and_the_actions_it_allows(self, owner_client, owner):
         session, (message,) = conversation(owner, "I live in Porto now.")
         belief = formed(owner, "User lives in Porto.", sources=[message])
