@@ -231,6 +231,8 @@ class MemoryAdmin(BeliefPagesAdmin):
             "subtitle": None,
             "belief": belief,
             "awaits_review": awaits_review(belief),
+            "live": live,
+            "erased": belief.status == BeliefStatus.DELETED,
             "can_correct": live,
             "can_delete": belief.status != BeliefStatus.DELETED,
             "confirm_url": self.action_url(belief, "confirm"),

@@ -13,6 +13,7 @@ from accounts.services import api_token_create, api_token_pause
 from common.principal import principal_context
 from memory.models import AccessRecord
 from memory.services.access_log import access_record
+from memory.services.beliefs import belief_delete
 from tests.memory.helpers import remember
 
 from .conftest import THEIR_SECRET
@@ -131,7 +132,17 @@ def test_a_memorys_page_says_which_assistants_read_it_how_often_and_when_last(ow
 def test_an_unread_memory_says_no_assistant_read_it(owner_client, owner):
     page = text(owner_client.get(memory_url(remember(owner, "User owns a green canoe."))))
 
-    assert "None has read it yet" in page
+    assert "No assistant has read it yet" in page
+
+
+def test_an_erased_memory_speaks_in_the_past(owner_client, owner):
+    canoe = remember(owner, "User owns a green canoe.")
+    belief_delete(principal=owner, belief_id=canoe.public_id, expected_revision=1)
+
+    page = text(owner_client.get(memory_url(canoe)))
+
+    assert "No assistant read it" in page
+    assert "yet" not in page.split('id="readers-none">')[1].split("</p>")[0]
 
 
 def test_the_review_sites_own_reads_are_not_recorded(owner_client, owner, reads):
