@@ -12,8 +12,8 @@ Against `make run` (copy the `export TOKEN=...` line it prints):
     REVERIE_TOKEN=$TOKEN clients/python/.venv/bin/python examples/assistant_loop.py
 
 `--wait` then waits (up to two minutes) for the worker to form memories from this
-conversation and prints them. REVERIE_URL names another service than
-http://127.0.0.1:8000.
+conversation and prints them. It talks to REVERIE_URL when set, otherwise to
+http://127.0.0.1:$PORT (8000 without PORT), where `make run` serves.
 """
 
 import argparse
@@ -64,6 +64,11 @@ def wait_for_formation(reverie: ReverieClient, session_id: str, seconds: float) 
     print("  nothing formed yet: is the worker (manage.py qcluster) running?")
 
 
+def service_url() -> str:
+    # `PORT=8124 make run` serves on that port: the same shell then reaches it here too.
+    return os.environ.get("REVERIE_URL") or f"http://127.0.0.1:{os.environ.get('PORT', '8000')}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--wait", action="store_true", help="wait for formation and show it")
@@ -73,7 +78,7 @@ def main() -> int:
         print("Set REVERIE_TOKEN to the API token `make run` printed.", file=sys.stderr)
         return 2
 
-    with ReverieClient(token=token) as reverie:
+    with ReverieClient(service_url(), token=token) as reverie:
         try:
             conversation = reverie.conversation(f"assistant-loop-{datetime.now():%Y%m%d-%H%M%S}")
         except ServiceUnavailableError as error:

@@ -119,7 +119,7 @@ def forget_erased_from(collection):
 
     PostgreSQL: a no-op. The ``tsvector`` column is generated from the
     blanked text at once; what the GIN index and the old row versions still
-    hold goes with the next vacuum (see README, "Ownership").
+    hold goes with the next vacuum (see docs/privacy.md, "What erasure leaves behind").
     SQLite: merges the FTS5 index, which keeps deleted words until then.
     """
     if connection.vendor == "sqlite":

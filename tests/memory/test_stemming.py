@@ -9,7 +9,11 @@ import pytest
 from memory.stemming import stem
 
 ROOT = Path(__file__).resolve().parents[2]
-TEXTS = [ROOT / "tests" / "formation" / "corpus.jsonl", ROOT / "README.md"]
+TEXTS = [
+    ROOT / "tests" / "formation" / "corpus.jsonl",
+    ROOT / "README.md",
+    *sorted((ROOT / "docs").glob("*.md")),
+]
 
 
 @pytest.mark.parametrize(
@@ -41,7 +45,7 @@ def test_porters_examples(word, stemmed):
     assert stem(word) == stemmed
 
 
-def test_every_word_of_the_formation_corpus_and_readme_stems_as_sqlite_fts5_does():
+def test_every_word_of_the_formation_corpus_and_documentation_stems_as_sqlite_fts5_does():
     words = sorted(
         {word for path in TEXTS for word in re.findall(r"[a-z]+", path.read_text().lower())}
     )
