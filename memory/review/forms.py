@@ -2,8 +2,6 @@
 
 from django import forms
 
-from memory.text import SUBJECT_MAX_CHARS
-
 
 class RevisionForm(forms.Form):
     """The revision of a memory the owner saw when they chose to act on it."""
@@ -12,17 +10,12 @@ class RevisionForm(forms.Form):
 
 
 class CorrectionForm(RevisionForm):
+    """The new wording only: the correction stays about what the memory was about, so it
+    replaces this memory and no other (the API may name another subject)."""
+
     statement = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3, "cols": 80}),
         help_text="What is true instead, in a sentence.",
-    )
-    subject = forms.CharField(
-        required=False,
-        max_length=SUBJECT_MAX_CHARS,
-        help_text=(
-            "Optional. The key this memory is about, like device:apple-watch. "
-            "Leave it empty to keep the current one."
-        ),
     )
 
 

@@ -17,6 +17,7 @@ from django.utils.text import Truncator
 
 from common.review.base import DefaultChoiceFilter, OwnerAdmin, redirect_back
 from core.errors import ReverieError
+from core.scopes import SCOPE_PRINCIPAL
 from memory.derived import derived_surface
 from memory.enums import LIVE_BELIEF_STATUSES, Authority, BeliefStatus
 from memory.selectors.access import memory_readers
@@ -52,25 +53,36 @@ def awaits_review(belief):
 
 
 def belief_origin(belief):
-    """Why the memory exists, in a sentence or two: who stated it, or which formation policy
-    formed it, and the owner's words it rests on."""
+    """Why the memory exists, in a sentence or two: who stated it or how Reverie formed it,
+    and the owner's words it rests on (the formation policy is among the page's Details)."""
     if belief.status == BeliefStatus.DELETED:
         return "It was erased; only its tombstone remains."
     first = belief.sources.filter(owner=belief.owner_id).order_by("event__occurred_at").first()
     words = f" It rests on your words “{first.excerpt}”" if first and first.excerpt else ""
     if belief.authority == Authority.EXPLICIT:
         return f"You stated it (directly, or through an assistant acting for you).{words}"
-    policy = f" (formation policy {belief.formation.policy_version})" if belief.formation_id else ""
     if belief.model_proposed:
         origin = (
-            f"A language model proposed it from your words and Reverie's checks accepted "
-            f"it{policy}.{words}"
+            f"A language model proposed it from your words and Reverie's checks accepted it.{words}"
         )
     else:
-        origin = f"Reverie formed it on its own{policy}.{words}"
+        origin = f"Reverie formed it on its own.{words}"
     if belief.status == BeliefStatus.PROVISIONAL:
         return f"{origin} It was inferred, so it waits for you to confirm or reject it."
     return origin
+
+
+def belief_certainty(belief):
+    """How sure Reverie is of the memory, as the owner reads it."""
+    if belief.authority == Authority.EXPLICIT:
+        return "Yours: you stated or confirmed it. Nothing Reverie reads later replaces it."
+    percent = round(belief.confidence * 100)
+    return (
+        f"Inferred by Reverie from your conversations, about {percent}% sure. "
+        "Confirm it to make it yours."
+        if belief.status in LIVE_BELIEF_STATUSES
+        else f"Inferred by Reverie from your conversations, about {percent}% sure."
+    )
 
 
 class BeliefPagesAdmin(OwnerAdmin):
@@ -123,23 +135,12 @@ class MemoryAdmin(BeliefPagesAdmin):
 
     list_display = ("memory", "type", "status", "review_badge", "sensitivity", "updated_at")
     list_filter = (StatusFilter, "type", "sensitivity", "needs_review")
+    # What the owner reads first, in their words; the technical fields (keys, labels,
+    # revision, ids, the policy that formed it) under a closed "Details" disclosure.
     fieldsets = (
         ("Where it came from", {"fields": ("origin", "sources", "replaces", "replaced_by")}),
-        (None, {"fields": ("statement", "subject", "type", "status", "review_badge")}),
-        (
-            "How it is held",
-            {
-                "fields": (
-                    "authority",
-                    "polarity",
-                    "confidence",
-                    "sensitivity",
-                    "portability",
-                    "scope",
-                    "revision",
-                )
-            },
-        ),
+        (None, {"fields": ("statement", "type", "status", "review_badge")}),
+        ("How it is held", {"fields": ("how_sure", "sensitivity", "who_reads_it")}),
         (
             "When",
             {
@@ -154,7 +155,23 @@ class MemoryAdmin(BeliefPagesAdmin):
                 )
             },
         ),
-        ("Identity", {"fields": ("public_id",)}),
+        (
+            "Details",
+            {
+                "classes": ("collapse",),
+                "fields": (
+                    "subject",
+                    "authority",
+                    "polarity",
+                    "confidence",
+                    "portability",
+                    "scope",
+                    "revision",
+                    "formed_under",
+                    "public_id",
+                ),
+            },
+        ),
     )
     readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
     change_list_template = "review/memory/change_list.html"
@@ -185,6 +202,20 @@ class MemoryAdmin(BeliefPagesAdmin):
     @admin.display(description="Why it exists")
     def origin(self, belief):
         return belief_origin(belief)
+
+    @admin.display(description="How sure Reverie is")
+    def how_sure(self, belief):
+        return belief_certainty(belief)
+
+    @admin.display(description="Which assistants may read it")
+    def who_reads_it(self, belief):
+        if belief.scope == SCOPE_PRINCIPAL:
+            return "Every assistant of yours."
+        return f"Only your assistant “{belief.scope.partition(':')[2]}”."
+
+    @admin.display(description="Formation policy")
+    def formed_under(self, belief):
+        return belief.formation.policy_version if belief.formation_id else "-"
 
     @admin.display(description="Sources")
     def sources(self, belief):
@@ -321,7 +352,6 @@ class MemoryAdmin(BeliefPagesAdmin):
                 belief_id=belief.public_id,
                 expected_revision=data["expected_revision"],
                 statement=data["statement"],
-                subject=data["subject"] or None,
             )
         except ReverieError as error:
             self.message_user(
@@ -417,7 +447,7 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
     to the memory pages of ``MemoryAdmin``.
     """
 
-    list_display = ("memory", "type", "status", "sensitivity", "revision_seen", "decide")
+    list_display = ("memory", "type", "status", "sensitivity", "decide")
     list_filter = (QueueReasonFilter, "type", "sensitivity")
     actions = ["confirm_selected", "reject_selected"]
     change_list_template = "review/memory/queue.html"
@@ -475,28 +505,22 @@ class ReviewQueueAdmin(BeliefPagesAdmin):
     def has_review_permission(self, request):
         return request.user.is_active
 
-    @admin.display(description="Revision")
-    def revision_seen(self, belief):
-        # Posted with the list, so that a bulk action checks each memory
-        # against the revision the owner was shown, not the one it has by then.
-        return format_html(
-            '{}<input type="hidden" name="seen-revision-{}" value="{}">',
-            belief.revision,
-            belief.pk,
-            belief.revision,
-        )
-
     @admin.display(description="Decide")
     def decide(self, belief):
         # Buttons of the list's own form (nested forms are not allowed) that
-        # post it to the single-memory views instead.
+        # post it to the single-memory views instead. The hidden revision is posted
+        # with the list, so that a bulk action checks each memory against the
+        # revision the owner was shown, not the one it has by then.
         memories_admin = self.admin_site.get_model_admin(type(belief))
         back = urlencode({"next": reverse(f"{self.admin_site.name}:review_queue")})
         return format_html(
+            '<input type="hidden" name="seen-revision-{}" value="{}">'
             '<button type="submit" class="button" formaction="{}?{}" name="expected_revision" '
             'value="{}">Confirm</button> '
             '<button type="submit" class="button" formaction="{}?{}" name="expected_revision" '
             'value="{}">Reject</button>',
+            belief.pk,
+            belief.revision,
             memories_admin.action_url(belief, "confirm"),
             back,
             belief.revision,

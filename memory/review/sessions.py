@@ -27,16 +27,14 @@ class SessionAdmin(OwnerAdmin):
         "last_activity_at",
         "state",
     )
-    fields = (
-        "external_id",
-        "created_at",
-        "last_activity_at",
-        "closed_at",
-        "erased_at",
-        "scope",
-        "public_id",
+    fieldsets = (
+        (None, {"fields": ("created_at", "last_activity_at", "closed_at", "erased_at")}),
+        (
+            "Details",
+            {"classes": ("collapse",), "fields": ("external_id", "scope", "public_id")},
+        ),
     )
-    readonly_fields = fields
+    readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
     ordering = ("-last_activity_at", "-id")
     change_list_template = "review/session/change_list.html"
     change_form_template = "review/session/change_form.html"

@@ -178,15 +178,17 @@ class TestConfirmAndReject:
 
 
 class TestCorrect:
-    def test_the_form_shows_the_current_statement_and_revision(self, owner_client, owner):
+    def test_the_form_shows_the_current_statement_and_asks_for_the_wording_only(
+        self, owner_client, owner
+    ):
         belief = remember(owner, "User drives a BMW X3.", subject="vehicle:bmw-x3")
 
         response = owner_client.get(memory_url(belief, "correct"))
 
         body = response.content.decode()
         assert "User drives a BMW X3." in body
-        assert "version 1" in body
         assert 'name="expected_revision" value="1"' in body
+        assert 'name="subject"' not in body and "vehicle:bmw-x3" not in body
 
     def test_reviewing_a_correction_asks_for_confirmation_and_changes_nothing(
         self, owner_client, owner
@@ -213,6 +215,7 @@ class TestCorrect:
             {
                 "expected_revision": 1,
                 "statement": "User drives a Volvo XC60.",
+                # Not a field of the owner's form: the correction stays about the same thing.
                 "subject": "vehicle:volvo-xc60",
                 "_confirm": "1",
             },
@@ -225,12 +228,12 @@ class TestCorrect:
         assert (new.status, new.statement, new.subject) == (
             BeliefStatus.ACTIVE,
             "User drives a Volvo XC60.",
-            "vehicle:volvo-xc60",
+            "vehicle:bmw-x3",
         )
         assert response.redirect_chain[-1][0] == memory_url(new)
         assert page_messages(response) == ["Corrected: the new version replaces the old one."]
 
-    def test_an_empty_subject_keeps_the_current_one(self, owner_client, owner):
+    def test_the_correction_keeps_the_subject(self, owner_client, owner):
         belief = remember(owner, "User drives a BMW X3.", subject="vehicle:bmw-x3")
 
         owner_client.post(

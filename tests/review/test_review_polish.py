@@ -129,7 +129,7 @@ def test_the_operator_admin_is_branded_as_reveries(client, operator):
     assert "Reverie operator admin" in body and "Django administration" not in body
 
 
-def test_a_formed_memorys_page_names_the_formation_policy_that_formed_it(owner_client, owner):
+def test_a_formed_memorys_details_name_the_formation_policy_that_formed_it(owner_client, owner):
     session, (message,) = conversation(owner, "I just got an Apple Watch.")
     formation_consolidate(principal=owner, session_id=session.public_id)
     with principal_context(owner):
@@ -140,6 +140,7 @@ def test_a_formed_memorys_page_names_the_formation_policy_that_formed_it(owner_c
     )
 
     assert (
-        "Reverie formed it on its own (formation policy formation@2). It rests on your words "
-        "“I just got an Apple Watch.”" in page
+        "Reverie formed it on its own. It rests on your words “I just got an Apple Watch.”" in page
     )
+    details = page.split("<details")[1].split("</details>")[0]
+    assert "formation@2" in details and "formation@2" not in page.replace(details, "")
