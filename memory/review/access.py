@@ -40,6 +40,9 @@ def register_route_labels(labels):
 
 RECENT_READS = 10
 TOKEN_READS = 100
+# What an assistant read to answer someone, shown before its housekeeping reads (listing
+# memories or conversations to keep in step).
+FIRST_ROUTES = ("api:recall",)
 
 
 class AccessPageMixin:
@@ -56,12 +59,14 @@ class AccessPageMixin:
         ]
 
     def access_view(self, request):
-        tokens = access_by_token(principal=request.user, recent=RECENT_READS)
+        tokens = access_by_token(
+            principal=request.user, recent=RECENT_READS, first_routes=FIRST_ROUTES
+        )
         names = {str(row["token"].public_id): row["token"].name for row in tokens}
-        reads = [record for row in tokens for record in row["recent"]]
-        memories = self._memory_links(request, reads)
+        groups = [group for row in tokens for group in row["recent"]]
+        memories = self._memory_links(request, groups)
         for row in tokens:
-            row["recent"] = [self._read_view(record, memories) for record in row["recent"]]
+            row["recent"] = [self._group_view(group, memories) for group in row["recent"]]
         changes = [
             {"action": action, "token_name": names.get(action.target, "a deleted token")}
             for action in token_pause_history(principal=request.user)[:20]
@@ -101,7 +106,8 @@ class AccessPageMixin:
         )
 
     def _memory_links(self, request, records):
-        """{public id: (url, label)} of the owner's memories these records returned."""
+        """{public id: (url, label)} of the owner's memories these records (or groups of
+        them) returned."""
         ids = {public_id for record in records for public_id in record.memory_ids}
         beliefs = belief_list(principal=request.user).filter(public_id__in=ids)
         return {
@@ -110,6 +116,21 @@ class AccessPageMixin:
                 quoted(belief, limit=60),
             )
             for belief in beliefs
+        }
+
+    @staticmethod
+    def _group_view(group, memories):
+        what = ROUTE_LABELS.get(group.route, group.route)
+        return {
+            "at": group.last_at,
+            "first_at": group.first_at if group.count > 1 else None,
+            "what": f"{what} ×{group.count}" if group.count > 1 else what,
+            "memories": [
+                memories.get(public_id, (None, "a memory no longer held"))
+                for public_id in group.memory_ids
+            ],
+            "messages": group.messages,
+            "derived": group.derived,
         }
 
     @staticmethod

@@ -22,6 +22,7 @@ from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, Session
 from memory.review.processing import ModelProcessingMixin
+from memory.selectors.access import access_summary
 from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import session_list
 from memory.services.account import account_erase, account_erasure_request, account_export
@@ -76,6 +77,7 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
 
     def index(self, request, extra_context=None):
         memories_waiting, derived_waiting = self.queue_admin.waiting_counts(request)
+        access_tokens, access_reads, last_read_at = access_summary(principal=request.user)
         context = {
             "queue_count": memories_waiting + derived_waiting,
             "memories_waiting": memories_waiting,
@@ -89,6 +91,9 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
                 principal=request.user, statuses=LIVE_BELIEF_STATUSES
             ).count(),
             "session_count": session_list(principal=request.user).count(),
+            "access_tokens": access_tokens,
+            "access_reads": access_reads,
+            "last_read_at": last_read_at,
             **(extra_context or {}),
         }
         return super().index(request, context)

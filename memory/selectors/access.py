@@ -4,7 +4,8 @@ Every selector takes the principal and reads only that principal's records; on
 PostgreSQL row-level security agrees.
 """
 
-from datetime import timedelta
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 
 from django.db.models import Count, Max
 from django.utils import timezone
@@ -80,18 +81,77 @@ def access_record_failures(*, days=7, today=None):
     return {"today": counts.get(today, 0), "recent": sum(counts.values()), "days": days}
 
 
-def access_by_token(*, principal, now=None, days=7, recent=10):
+# How many of a token's newest records the Access page gathers into its recent reads.
+RECENT_RECORDS = 500
+
+
+def access_by_token(*, principal, now=None, days=7, recent=10, first_routes=()):
     """The principal's tokens, newest first, each with how many reads it made in the last
-    ``days`` days and its ``recent`` newest access records:
-    ``[{"token": ApiToken, "reads": int, "recent": [AccessRecord]}]``."""
+    ``days`` days, when it was last used (a request it authenticated, or a read it made,
+    whichever is later) and its ``recent`` newest groups of reads (``access_read_groups``,
+    those through ``first_routes`` first):
+    ``[{"token": ApiToken, "reads": int, "last_used_at": datetime | None,
+    "recent": [ReadGroup]}]``."""
     now = now or timezone.now()
     counts = access_reads_by_token(principal=principal, since=now - timedelta(days=days))
+    last_reads = dict(
+        AccessRecord.objects.filter(owner=principal)
+        .values_list("token_id")
+        .annotate(last=Max("created_at"))
+        .order_by()
+    )
     records = access_record_list(principal=principal)
-    return [
-        {
-            "token": token,
-            "reads": counts.get(token.pk, 0),
-            "recent": list(records.filter(token=token)[:recent]),
-        }
-        for token in api_token_list(principal=principal, include_revoked=True)
-    ]
+    rows = []
+    for token in api_token_list(principal=principal, include_revoked=True):
+        used = [at for at in (token.last_used_at, last_reads.get(token.pk)) if at is not None]
+        newest = list(records.filter(token=token)[:RECENT_RECORDS])
+        rows.append(
+            {
+                "token": token,
+                "reads": counts.get(token.pk, 0),
+                "last_used_at": max(used) if used else None,
+                "recent": access_read_groups(newest, first_routes=first_routes)[:recent],
+            }
+        )
+    return rows
+
+
+@dataclass
+class ReadGroup:
+    """Reads of one token through one route within one hour, gathered: an assistant that
+    lists memories every few seconds makes one line, not a page of them."""
+
+    route: str
+    count: int
+    first_at: datetime
+    last_at: datetime
+    memory_ids: list = field(default_factory=list)
+    messages: int = 0
+    derived: int = 0
+
+
+def access_read_groups(records, *, first_routes=()):
+    """``records`` (one token's, newest first) gathered by route and hour, newest first,
+    the groups through ``first_routes`` (recall, say) before the others."""
+    groups = {}
+    for record in records:
+        key = (record.route, record.created_at.replace(minute=0, second=0, microsecond=0))
+        group = groups.get(key)
+        if group is None:
+            group = groups[key] = ReadGroup(record.route, 0, record.created_at, record.created_at)
+        group.count += 1
+        group.first_at = min(group.first_at, record.created_at)
+        group.last_at = max(group.last_at, record.created_at)
+        group.memory_ids += [id for id in record.memory_ids if id not in group.memory_ids]
+        group.messages += len(record.message_ids)
+        group.derived += len(record.derived_ids)
+    newest = sorted(groups.values(), key=lambda group: group.last_at, reverse=True)
+    return sorted(newest, key=lambda group: group.route not in first_routes)
+
+
+def access_summary(*, principal, now=None, days=7):
+    """For the owner's home page: ``(tokens in use, reads in the last days, last read at)``."""
+    now = now or timezone.now()
+    tokens = api_token_list(principal=principal).count()
+    reads = AccessRecord.objects.filter(owner=principal, created_at__gte=now - timedelta(days=days))
+    return tokens, reads.count(), reads.aggregate(last=Max("created_at"))["last"]

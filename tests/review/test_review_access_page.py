@@ -67,8 +67,10 @@ def test_the_access_page_lists_each_token_with_its_reads_of_the_last_week(owner_
         r'phone app</a></td> <td>all memories, read only</td>.*?<td class="access-reads">2</td>',
         page,
     )
-    # The recent reads, each with what it was and links to the memories it returned.
-    assert page.count('class="access-read"') == 4
+    # The recent reads, each with what it was and links to the memories it returned; the
+    # phone's two recalls of this hour make one line.
+    assert page.count('class="access-read"') == 3
+    assert "recalled ×2" in page
     assert page.count(f'href="{memory_url(reads["kayak"])}" class="access-memory"') == 3
     assert "read a memory" in page and "recalled" in page
 
@@ -159,3 +161,40 @@ def test_a_paused_token_shows_as_paused(owner_client, owner, reads):
     page = text(owner_client.get(ACCESS))
 
     assert re.search(r'<td class="token-state">paused [^<]+</td>', page)
+
+
+def test_reads_through_one_route_within_an_hour_make_one_line_and_recalls_come_first(
+    owner_client, owner
+):
+    token = api_token_create(principal=owner, name="desktop assistant")[0]
+    kayak = remember(owner, "User owns a red kayak.")
+    for _ in range(24):
+        read(owner, token, route="api:memories")
+    read(owner, token, kayak)
+    for _ in range(3):
+        read(owner, token, route="api:memories")
+
+    page = text(owner_client.get(ACCESS))
+    lines = re.findall(r'<tr class="access-read"> <td>[^<]*</td> <td>([^<]+)</td>', page)
+
+    # The hour's recall first, then its 27 listings as one line.
+    assert lines == ["recalled", "listed memories ×27"]
+
+
+def test_last_used_is_the_latest_read(owner_client, owner):
+    token = api_token_create(principal=owner, name="desktop assistant")[0]
+    read(owner, token)
+
+    page = text(owner_client.get(ACCESS))
+    row = page.split(f'id="access-token-{token.public_id}"')[1].split("</tr>")[0]
+
+    assert "never" not in row
+
+
+def test_home_has_an_access_card(owner_client, owner, reads):
+    page = text(owner_client.get(reverse("review:index")))
+    card = page.split('id="card-access"')[1].split("</div> <div")[0]
+
+    assert '<div class="count">3</div>' in card
+    assert "reads of your memories in the last 7 days" in card
+    assert "by 2 assistant tokens" in card
