@@ -63,6 +63,8 @@ class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
     # Any active user may sign in (not only staff), throttled.
     login_form = OwnerAuthenticationForm
     lookup_refused_template = "review/lookup_refused.html"
+    password_change_template = "review/account/password_change_form.html"
+    password_change_done_template = "review/account/password_change_done.html"
 
     def __init__(self, name="review"):
         super().__init__(name)

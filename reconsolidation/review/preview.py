@@ -120,12 +120,15 @@ class AssistedPreviewMixin:
     def assisted_preview_view(self, request):
         self.require_surface()
         preview = assisted_preview_get(request.user, config=provider_config())
+        requests = [_described(entry, preview["budget"]) for entry in preview["requests"]]
         return self.render(
             request,
             "review/reconsolidation/model_preview.html",
             {
                 "title": "What would be sent to a language model",
                 **preview,
-                "requests": [_described(entry, preview["budget"]) for entry in preview["requests"]],
+                "requests": requests,
+                # Whether any request would send something: the page says what follows.
+                "sendable": any(not entry["deferred"] for entry in requests),
             },
         )

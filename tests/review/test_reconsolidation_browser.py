@@ -182,6 +182,8 @@ def test_the_operator_sees_why_reconsolidation_is_effectively_off(
         expect(row.locator(".certificate")).to_contain_text(
             "needs an evaluation certificate for its current code"
         )
+        # What a flag does is readable: not squeezed into a word a line.
+        assert row.locator("td.description").bounding_box()["width"] >= 300
         screenshots(page, "46-operator-flags")
         row.get_by_role("button", name="Turn on").click()
         expect(page.locator(".messagelist")).to_contain_text(

@@ -81,3 +81,11 @@ def test_erasing_removes_the_account_and_everything_in_it(owner_client, owner, o
         "Your account was erased, with every conversation and memory in it."
     ]
     assert "_auth_user_id" not in owner_client.session
+
+
+def test_the_password_change_pages_keep_the_sites_navigation(client, owner):
+    client.force_login(owner)
+
+    for name in ("review:password_change", "review:password_change_done"):
+        body = client.get(reverse(name)).content.decode()
+        assert 'id="review-nav"' in body, name

@@ -116,6 +116,10 @@ def test_an_owner_reviews_corrects_and_erases_memories(
         screenshots(page, "06-memories")
         page.click("#result_list >> text=User drives a BMW X3.")
         expect(page.locator(".review-statement")).to_have_text("User drives a BMW X3.")
+        # Its sources line up with the other values of the page.
+        source = page.locator(".field-sources .readonly li").first.bounding_box()
+        statement = page.locator(".field-statement .readonly").bounding_box()
+        assert abs(source["x"] - statement["x"]) < 2, (source, statement)
         screenshots(page, "07-memory")
 
         page.click("#correct-link")

@@ -133,7 +133,9 @@ def test_what_local_rules_keep_apart_is_counted_with_its_reason_and_never_shown(
 
 
 def test_it_says_whether_asking_a_model_is_switched_on(owner_client, bank, monkeypatch):
-    assert "Asking a model is switched off" in page(owner_client)
+    off = page(owner_client)
+    assert "Asking a model is switched off" in off
+    assert "below is what would be sent if it were switched on" in off
 
     monkeypatch.setattr(preview, "flag_enabled", lambda key: key == "reconsolidation_provider")
     body = page(owner_client)
@@ -149,6 +151,9 @@ def test_an_owner_who_opted_out_is_told_why_nothing_would_be_sent(owner_client, 
 
     assert 'data-reason="opted_out"' in body
     assert "You opted out of model processing" in body
+    # The page does not promise, above, requests it then does not show.
+    assert "below is what would be sent" not in body
+    assert "nothing would be sent now either" in body
     assert reverse("review:account_model_processing") in body
     assert "Pepper" not in body and 'class="review-request-facts"' not in body
 
