@@ -140,7 +140,7 @@ class CurrentFilter(DefaultChoiceFilter):
 
 
 class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
-    list_display = ("kind_label", "what", "status", "review", "updated_at")
+    list_display = ("kind_label", "what", "state", "review", "updated_at")
     list_display_links = ("what",)
     list_filter = (KindFilter, CurrentFilter, "review_state")
     kind_labels = KIND_LABELS
@@ -175,9 +175,20 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
             return "(restricted: its text is withheld)"
         return Truncator(derived.statement).chars(140) or "(erased)"
 
+    @admin.display(description="Status", ordering="status")
+    def state(self, derived):
+        # "Active" would say assistants read it, which they do not while it is out of recall.
+        if derived.status == DerivedMemory.Status.ACTIVE and not derived_recall_enabled():
+            return "Kept, not given to assistants now"
+        return derived.get_status_display()
+
     @admin.display(description="Review", ordering="review_state")
     def review(self, derived):
-        if derived.status == DerivedMemory.Status.ACTIVE and derived.review_state == "unreviewed":
+        if (
+            derived.status == DerivedMemory.Status.ACTIVE
+            and derived.review_state == "unreviewed"
+            and derived_recall_enabled()
+        ):
             return format_html('<span class="review-badge">{}</span>', "needs review")
         return derived.get_review_state_display()
 

@@ -85,7 +85,9 @@ def test_both_sections_are_in_the_navigation_and_have_short_paths(owner_client, 
     assert owner_client.get("/review/operations/")["Location"] == OPERATIONS
 
 
-def test_synthesis_lists_derived_memories_by_kind_with_their_review_state(owner_client, bank):
+def test_synthesis_lists_derived_memories_by_kind_with_their_review_state(
+    owner_client, bank, processing_on
+):
     body = text(owner_client.get(SYNTHESIS))
     summaries = text(owner_client.get(SYNTHESIS + "?kind=summary"))
 
@@ -392,6 +394,9 @@ def test_while_assistants_receive_no_derived_view_every_page_says_so(
     for url in (SYNTHESIS, derived_url(bank["merged"])):
         notice = text(owner_client.get(url)).split('id="not-in-recall">')[1].split("</div>")[0]
         assert notice.startswith("Your assistants do not receive derived views now"), url
+    listed = text(owner_client.get(SYNTHESIS)).split('id="result_list"')[1]
+    assert listed.count("Kept, not given to assistants now") == 4
+    assert "needs review" not in listed
 
 
 def test_the_operations_filter_names_kinds_as_every_other_page_does(owner_client, bank):
