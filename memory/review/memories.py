@@ -272,6 +272,7 @@ class MemoryAdmin(BeliefPagesAdmin):
             "delete_url": self.action_url(belief, "delete"),
             "history_url": self.action_url(belief, "history"),
             "derived": self._derived_about(request, belief),
+            "derived_in_recall": (surface := derived_surface()) is not None and surface.in_recall(),
             "readers": memory_readers(principal=request.user, memory_id=belief.public_id),
         }
 

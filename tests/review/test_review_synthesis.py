@@ -371,6 +371,8 @@ def test_while_assistants_receive_derived_views_home_and_queue_count_alike(
     assert "1 memory and 4 derived views wait for your decision." in queue
     assert "in use" in synthesis
     assert 'id="not-in-recall"' not in text(owner_client.get(SYNTHESIS))
+    metric, _ = bank.originals["units"]
+    assert 'id="derived-not-in-recall"' not in text(owner_client.get(memory_url(metric)))
 
 
 @pytest.mark.parametrize("off", ["capability", "kill_switch"])
@@ -394,6 +396,8 @@ def test_while_assistants_receive_no_derived_view_every_page_says_so(
     for url in (SYNTHESIS, derived_url(bank["merged"])):
         notice = text(owner_client.get(url)).split('id="not-in-recall">')[1].split("</div>")[0]
         assert notice.startswith("Your assistants do not receive derived views now"), url
+    metric, _ = bank.originals["units"]
+    assert 'id="derived-not-in-recall"' in text(owner_client.get(memory_url(metric)))
     listed = text(owner_client.get(SYNTHESIS)).split('id="result_list"')[1]
     assert listed.count("Kept, not given to assistants now") == 4
     assert "needs review" not in listed
