@@ -111,7 +111,7 @@ def test_an_owner_reads_what_reconsolidation_did_and_undoes_it(
 
 
 def test_with_the_surface_off_the_sections_are_not_there(live_server, owner, screenshots):
-    reconsolidated(owner)
+    bank = reconsolidated(owner)
     base = live_server.url
 
     with chromium_page() as page:
@@ -126,6 +126,16 @@ def test_with_the_surface_off_the_sections_are_not_there(live_server, owner, scr
             .startswith("Synthesis is switched off on this Reverie")
         )
         screenshots(page, "45-synthesis-switched-off")
+        response = page.goto(
+            f"{base}/review/reconsolidation/derivedmemory/{bank['merged'].public_id}/change/"
+        )
+        assert response.status == 404
+        assert "Synthesis is switched off" in page.locator("#section-unavailable").inner_text()
+        page.click("#review-nav >> text=Review queue")
+        assert page.locator("#derived-waiting-list").count() == 0
+        assert page.locator("#derived-held-back").count() == 0
+        page.goto(f"{base}/review/")
+        assert page.locator("#card-synthesis").count() == 0
 
 
 @pytest.mark.parametrize("off", ["capability", "kill_switch"])

@@ -120,6 +120,11 @@ def test_an_owner_reviews_corrects_and_erases_memories(
         source = page.locator(".field-sources .readonly li").first.bounding_box()
         statement = page.locator(".field-statement .readonly").bounding_box()
         assert abs(source["x"] - statement["x"]) < 2, (source, statement)
+        # The technical fields wait, closed, under Details.
+        subject = page.locator(".field-subject")
+        expect(subject).to_be_hidden()
+        page.locator("summary", has_text="Details").click()
+        expect(subject).to_contain_text("vehicle:bmw-x3")
         screenshots(page, "07-memory")
 
         page.click("#correct-link")
