@@ -18,9 +18,11 @@ from reconsolidation.planning import (
     notice_statement,
     suppression_fingerprint,
 )
+from reconsolidation.rows import rows_insert
 
 from .hypotheses import hypothesis_view
 from .summaries import (
+    LINEAGE_COLUMNS,
     summary_claims_create,
     summary_dependents,
     summary_lineage,
@@ -384,15 +386,10 @@ def _create(principal, plans, group):
             summaries.append((view, group.shown[plan], by_pk))
         else:
             lineage += [
-                Lineage(
-                    owner=principal,
-                    derived=view,
-                    belief_id=belief.pk,
-                    belief_revision=belief.revision,
-                )
+                (principal.pk, view.pk, belief.pk, belief.revision, Lineage.Role.SOURCE)
                 for belief in beliefs
             ]
-    Lineage.objects.bulk_create(lineage)
+    rows_insert(Lineage, LINEAGE_COLUMNS, lineage)
     summary_claims_create(principal, summaries)
 
 

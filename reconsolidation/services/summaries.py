@@ -7,6 +7,10 @@ plan's sources locked and rechecked; nothing here commits on its own.
 from memory.enums import BeliefType, Portability, Sensitivity, most_restrictive
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.summaries import SUMMARY_MIN_CLAIMS, summary_statement
+from reconsolidation.rows import rows_insert
+
+# The columns of a lineage row, in the order ``summary_lineage`` gives them.
+LINEAGE_COLUMNS = ["owner_id", "derived_id", "belief_id", "belief_revision", "role"]
 
 
 def summary_shown(plan, suppressed):
@@ -87,17 +91,18 @@ def _envelope(bounds, pick):
 
 
 def summary_lineage(principal, derived, plan, shown, beliefs):
-    """Lineage rows for every belief the summary read: ``source`` for the supports of its
-    shown claims, ``omitted`` for the rest, so that a change to either invalidates it."""
+    """Lineage rows for every belief the summary read, as ``LINEAGE_COLUMNS`` tuples:
+    ``source`` for the supports of its shown claims, ``omitted`` for the rest, so that a
+    change to either invalidates it."""
     stated = summary_restated_ids(shown)
-    # Ids rather than instances: a popular subject's summary has thousands of rows.
+    # Tuples rather than models: a popular subject's summary has thousands of rows.
     return [
-        Lineage(
-            owner_id=principal.pk,
-            derived_id=derived.pk,
-            belief_id=pk,
-            belief_revision=belief.revision,
-            role=Lineage.Role.SOURCE if pk in stated else Lineage.Role.OMITTED,
+        (
+            principal.pk,
+            derived.pk,
+            pk,
+            belief.revision,
+            Lineage.Role.SOURCE if pk in stated else Lineage.Role.OMITTED,
         )
         for pk, belief in sorted(beliefs.items())
     ]
@@ -120,13 +125,12 @@ def summary_claims_create(principal, summaries):
         for position, claim in enumerate(shown, start=1)
     )
     plans = [(claim, beliefs) for _, shown, beliefs in summaries for claim in shown]
-    ClaimSupport.objects.bulk_create(
-        ClaimSupport(
-            owner_id=principal.pk,
-            claim_id=row.pk,
-            belief_id=pk,
-            belief_revision=beliefs[pk].revision,
-        )
-        for row, (claim, beliefs) in zip(claims, plans, strict=True)
-        for pk in sorted(claim.belief_ids)
+    rows_insert(
+        ClaimSupport,
+        ["owner_id", "claim_id", "belief_id", "belief_revision"],
+        (
+            (principal.pk, row.pk, pk, beliefs[pk].revision)
+            for row, (claim, beliefs) in zip(claims, plans, strict=True)
+            for pk in sorted(claim.belief_ids)
+        ),
     )

@@ -213,7 +213,7 @@ def test_a_crash_between_planning_and_commit_leaves_nothing_half_applied(owner, 
     def crash(*args, **kwargs):
         raise RuntimeError("worker died")
 
-    monkeypatch.setattr(operations.Lineage.objects, "bulk_create", crash)
+    monkeypatch.setattr(operations, "rows_insert", crash)  # the lineage write
     with pytest.raises(RuntimeError):
         operation_apply(principal=owner, plan=plan)
 
