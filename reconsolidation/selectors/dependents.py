@@ -1,5 +1,8 @@
 """Which active derived memories depend on given originals."""
 
+from django.db.models import F
+
+from core.lookups import AnyOf
 from reconsolidation.models import DerivedMemory, Lineage
 
 
@@ -10,7 +13,7 @@ def active_dependents(principal, belief_ids, kinds=None):
     # Explicit ids, not a join, so that the lineage index drives the lookup
     # whatever the planner estimates.
     lineage = list(
-        Lineage.objects.filter(owner=principal, belief_id__in=list(belief_ids)).values_list(
+        Lineage.objects.filter(AnyOf(F("belief_id"), belief_ids), owner=principal).values_list(
             "derived_id", "belief_id"
         )
     )

@@ -11,7 +11,10 @@ never a comparison of every belief with every other.
 
 import hashlib
 
+from django.db.models import F
+
 from common.principal import principal_context
+from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief, BeliefSource
 from memory.search import belief_mentions
@@ -35,7 +38,7 @@ def _events(principal, belief_ids):
     """{belief pk: (source event ids, their session ids)} for the grounded ones among them."""
     found = {}
     for belief_id, event_id, session_id in BeliefSource.objects.filter(
-        owner=principal, belief_id__in=belief_ids
+        AnyOf(F("belief_id"), belief_ids), owner=principal
     ).values_list("belief_id", "event_id", "event__session_id"):
         events, sessions = found.setdefault(belief_id, (set(), set()))
         events.add(event_id)
@@ -46,7 +49,7 @@ def _events(principal, belief_ids):
 def _grounded(principal, belief_ids):
     """The ids among ``belief_ids`` of beliefs formed from at least one event."""
     return set(
-        BeliefSource.objects.filter(owner=principal, belief_id__in=belief_ids).values_list(
+        BeliefSource.objects.filter(AnyOf(F("belief_id"), belief_ids), owner=principal).values_list(
             "belief_id", flat=True
         )
     )
@@ -102,4 +105,4 @@ def hypothesis_inputs(principal, views, *, rotation=0):
             )
         if not wanted:
             return [], {}
-        return source_views(principal, pk__in=wanted), _events(principal, wanted)
+        return source_views(principal, AnyOf(F("id"), wanted)), _events(principal, wanted)

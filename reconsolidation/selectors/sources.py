@@ -11,11 +11,13 @@ from reconsolidation.planning import SourceView
 _FIELDS = [name for name in SourceView.__dataclass_fields__ if name != "pk"]
 
 
-def source_views(principal, **lookup):
-    """The principal's live beliefs matching ``lookup``, oldest first. The caller holds the
-    principal's context."""
+def source_views(principal, *conditions, **lookup):
+    """The principal's live beliefs matching ``conditions`` and ``lookup``, oldest first.
+    The caller holds the principal's context."""
     rows = (
-        Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup)
+        Belief.objects.filter(
+            *conditions, owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup
+        )
         .order_by("id")
         .values_list("id", *_FIELDS)
     )

@@ -11,9 +11,12 @@ are the owner's own records and are shown as usual.
 import hashlib
 from dataclasses import dataclass, field
 
+from django.db.models import F
+
 from common.principal import principal_context
 from core.errors import not_found
 from core.ids import parse_public_id
+from core.lookups import AnyOf
 from formation.subjects import shared_subjects
 from memory import search
 from memory.enums import BeliefStatus
@@ -126,7 +129,7 @@ def summary_inputs(principal, views):
         subjects = {subject for pk, subject in touched.items() if pk not in covered}
         if not subjects:
             return []
-        return source_views(principal, subject__in=subjects)
+        return source_views(principal, AnyOf(F("subject"), subjects))
 
 
 # Beliefs read per shared subject. A name that more memories mention is not
@@ -210,7 +213,7 @@ def entity_summary_inputs(principal, views, *, rotation=0):
             wanted.update(mentions)
             names.add(shared)
         return EntityInputs(
-            sources=source_views(principal, pk__in=wanted) if wanted else [],
+            sources=source_views(principal, AnyOf(F("id"), wanted)) if wanted else [],
             names=frozenset(names),
             summarised={shared: frozenset(ids) for shared, ids in covered.items()},
         )

@@ -10,6 +10,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from common.principal import principal_transaction
+from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_restrictive
 from memory.models import Belief, BeliefSource, FencedEvent
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
@@ -183,7 +184,7 @@ def _group_load(principal, plans):
     beliefs = {
         row[0]: LockedBelief._make(row)
         for row in Belief.objects.select_for_update()
-        .filter(owner=principal, pk__in={pk for plan in plans for pk in plan.belief_ids})
+        .filter(AnyOf(F("id"), {pk for plan in plans for pk in plan.belief_ids}), owner=principal)
         .order_by("id")
         .values_list("id", *LockedBelief._fields[1:])
     }
@@ -198,10 +199,15 @@ def _group_load(principal, plans):
     fenced_claims = {fingerprint for fingerprint, _ in fenced}
     sources = _grouped(
         BeliefSource.objects.filter(
+            AnyOf(
+                F("belief_id"),
+                [
+                    pk
+                    for pk in looked_up
+                    if pk in beliefs and beliefs[pk].fingerprint in fenced_claims
+                ],
+            ),
             owner=principal,
-            belief_id__in=[
-                pk for pk in looked_up if pk in beliefs and beliefs[pk].fingerprint in fenced_claims
-            ],
         ).values_list("belief_id", "event_id")
     )
     depending, same_subject = _dependents(principal, plans, looked_up)
@@ -254,7 +260,7 @@ def _dependents(principal, plans, looked_up):
     # Explicit ids, not subqueries, so that the lineage index drives the
     # lookups whatever the planner estimates.
     depending = _grouped(
-        Lineage.objects.filter(owner=principal, belief_id__in=looked_up).values_list(
+        Lineage.objects.filter(AnyOf(F("belief_id"), looked_up), owner=principal).values_list(
             "belief_id", "derived_id"
         )
     )

@@ -15,11 +15,12 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 
 from common.principal import principal_context
 from common.selectors.flags import flag_enabled
+from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
 from reconsolidation.models import Cursor, Lease, Lineage, Suppression
@@ -234,7 +235,7 @@ def _plan_slice(principal, cursor, size, report, *, now=None):
     the time hypothesis lifetimes are judged at (the wall clock when None)."""
     with principal_context(principal):
         keys = _slice(principal, cursor, size, report)
-        views = source_views(principal, claim_key__in=keys)
+        views = source_views(principal, AnyOf(F("claim_key"), keys))
         weighed, contested = _contested_views(principal, views)
         guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
         summarised = summary_inputs(principal, views)
