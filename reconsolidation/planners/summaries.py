@@ -14,6 +14,7 @@ import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import cached_property
 
 from formation.subjects import shared_subjects
 from memory.enums import BeliefStatus
@@ -85,7 +86,8 @@ class ClaimPlan:
         # would make each lookup as long as the claim's list of originals.
         return hash(self.fingerprint)
 
-    @property
+    # Computed once: the committing transaction asks for it with every check of a plan.
+    @cached_property
     def belief_ids(self):
         return frozenset(source.pk for source in self.supports)
 
@@ -113,7 +115,8 @@ class SummaryPlan:
         # their subject and scope.
         return hash((self.subject, self.scope))
 
-    @property
+    # Computed once: a popular subject's plan holds thousands of sources.
+    @cached_property
     def belief_ids(self):
         return frozenset(source.pk for source in self.sources)
 
