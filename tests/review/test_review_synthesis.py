@@ -331,6 +331,7 @@ def test_a_switched_off_section_says_so_in_the_sites_own_page(owner_client, owne
         assert response.status_code == 404, page
         assert f"{section} is switched off on this Reverie" in body, page
         assert 'id="review-nav"' in body
+        assert '<a href="/review/">Back to Home</a>' in body
         assert "URLconf" not in body and "urlpatterns" not in body
 
 
@@ -345,6 +346,7 @@ def test_another_owners_page_is_the_sites_own_not_found(client, other_owner, ban
 
     assert response.status_code == 404
     assert "There is nothing of yours at this address" in body
+    assert '<a href="/review/">Back to Home</a>' in body
     assert "switched off" not in body and "URLconf" not in body
 
 
