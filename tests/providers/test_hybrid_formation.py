@@ -420,11 +420,14 @@ def test_the_owners_memory_page_says_a_model_proposed_it(client, owner, kindle_a
 
     response = client.get(reverse("review:memory_belief_change", args=[model.public_id]))
 
+    body = response.content.decode()
     assert response.status_code == 200
     assert (
-        "A language model proposed it from your words and Reverie&#x27;s checks accepted it "
-        "(formation policy formation@4)." in response.content.decode()
+        "A language model proposed it from your words and Reverie&#x27;s checks accepted it."
+        in body
     )
+    # The policy is among the page's Details.
+    assert "formation@4" in body.split("<details")[1].split("</details>")[0]
 
 
 @pytest.mark.parametrize("behaviour", ["ungrounded", "foreign", "injection"])
