@@ -36,10 +36,12 @@ def test_no_page_asks_another_host_for_anything(live_server, owner, screenshots)
             *page.eval_on_selector_all("#review-nav a", "links => links.map(a => a.href)"),
             f"{live_server.url}/api/v1/docs/",
         ]
-        for url in pages:
+        for number, url in enumerate(pages):
             response = page.goto(url)
             assert response.ok, url
             page.wait_for_load_state("networkidle")
+            name = urlsplit(url).path.strip("/").replace("/", "-") or "home"
+            screenshots(page, f"60-{number:02d}-{name}")
         # ReDoc rendered the schema with what this server gave it.
         page.get_by_text("Reverie memory API").first.wait_for()
         screenshots(page, "api-docs")
