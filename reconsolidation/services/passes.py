@@ -24,6 +24,7 @@ from core.cycles import cycle_collection_paused
 from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
+from reconsolidation.consistent_subjects import consistent_remember, consistent_unchanged
 from reconsolidation.models import Cursor, Lease, Lineage, Suppression
 from reconsolidation.planners.claim_parts import claim_parts, turns
 from reconsolidation.planners.hypotheses import plan_hypotheses
@@ -37,7 +38,7 @@ from reconsolidation.planning import (
 )
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
-from reconsolidation.selectors.sources import claim_rows, source_views
+from reconsolidation.selectors.sources import claim_rows, source_views, subject_marks
 from reconsolidation.selectors.summaries import entity_summary_inputs, summary_inputs
 
 from .hypotheses import hypotheses_expire
@@ -173,8 +174,9 @@ def _contested_views(principal, views):
     touches would reload popular subjects in every slice. A contradiction whose
     turning side is not in this slice is found when the full scan reaches that
     side. A popular subject holds a turning claim in nearly every slice and
-    seldom a contradiction, so it is weighed through ``claim_rows`` and read as
-    views only when it contradicts itself.
+    seldom a contradiction, so it is weighed through ``claim_rows``, read as
+    views only when it contradicts itself, and weighed again only once one of
+    its live beliefs is added, changed or retired (``consistent_subjects``).
     """
     contested = set()
     for view in views:
@@ -191,13 +193,18 @@ def _contested_views(principal, views):
             contested.add(view.subject)
     if not contested:
         return set(), []
+    marks = subject_marks(principal, contested)
+    weighed = set(marks) - consistent_unchanged(principal.pk, marks)
     groups = {}
-    for row in claim_rows(principal, subject__in=contested):
+    for row in claim_rows(principal, subject__in=weighed) if weighed else ():
         groups.setdefault((row.subject, row.scope), []).append(row)
     # The groups ``plan_notices`` makes a plan of.
     contradicting = {
         subject for (subject, _), rows in groups.items() if len(rows) > 1 and contradicts(rows)
     }
+    consistent_remember(
+        principal.pk, {subject: marks[subject] for subject in weighed - contradicting}
+    )
     read = {row.pk for rows in groups.values() for row in rows}
     return read, source_views(principal, subject__in=contradicting) if contradicting else []
 
