@@ -24,3 +24,16 @@ export * from "./errors.js";
 export { type Call, DEFAULT_RETRIES, newIdempotencyKey, type QueryValue, type Retries, VERSION } from "./http.js";
 export type * from "./models.js";
 export { ChangeFeed, EPOCH } from "./pagination.js";
+export {
+  type CorrectToolInput,
+  type ForgetToolInput,
+  type JsonSchemaObject,
+  type RecallToolInput,
+  type RecallToolOutput,
+  type RememberToolInput,
+  type ReverieTool,
+  type ReverieTools,
+  reverieTools,
+  type ReverieToolsOptions,
+  type ToolMemory,
+} from "./tools.js";
