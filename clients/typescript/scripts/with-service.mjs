@@ -27,8 +27,9 @@ const PROJECT = process.env.REVERIE_PROJECT_DIR || resolve(here, "../../..");
 const PYTHON = process.env.REVERIE_PYTHON || join(PROJECT, ".venv", "bin", "python");
 const START_TIMEOUT_MS = 60_000;
 // alice is the tests' owner (with a read-only token, one for the throttled server and a
-// spare one to pause), bob the other owner, carol is erased by a test.
-const PRINCIPALS = ["alice", "bob", "carol"];
+// spare one to pause), bob the other owner, carol is erased by a test, erin runs the
+// README's snippet on an account of her own.
+const PRINCIPALS = ["alice", "bob", "carol", "erin"];
 
 // Run inside `manage.py shell`: the administrator's commands, in one process.
 const SETUP = `
