@@ -178,7 +178,12 @@ export class Transport {
   }
 
   /** One try: the whole answer (body included) within `timeoutMs`, or why not. */
-  private async attempt(call: Call, url: string, headers: Record<string, string>): Promise<Outcome> {
+  private async attempt(
+    call: Call,
+    url: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+  ): Promise<Outcome> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -189,8 +194,7 @@ export class Transport {
     call.signal?.addEventListener("abort", forward, { once: true });
     try {
       const init: RequestInit = { method: call.method, headers, signal: controller.signal };
-      if (call.content !== undefined) init.body = call.content;
-      else if (call.body !== undefined) init.body = JSON.stringify(call.body);
+      if (body !== undefined) init.body = body;
       const response = await this.options.fetch(url, init);
       const text = await response.text();
       return { kind: "answer", status: response.status, headers: response.headers, text };
@@ -210,6 +214,8 @@ export class Transport {
     const requestId = hex();
     const idempotencyKey = call.keyed ? (call.idempotencyKey ?? newIdempotencyKey()) : undefined;
     const headers = this.headers(call, requestId, idempotencyKey);
+    // Encoded once, before anything is sent: a body JSON cannot hold is the caller's error.
+    const body = call.content ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
     const url = `${this.options.baseUrl}${API_PREFIX}${call.path}${queryString(call.query)}`;
     const { attempts, maxRetryAfterMs } = this.options.retries;
     const label = `${call.method} ${API_PREFIX}${call.path}`;
@@ -219,7 +225,7 @@ export class Transport {
       }
       let outcome: Outcome;
       try {
-        outcome = await this.attempt(call, url, headers);
+        outcome = await this.attempt(call, url, headers, body);
       } catch (error) {
         throw new RequestAbortedError(`${label} was aborted.`, { requestId, cause: error });
       }
