@@ -110,7 +110,8 @@ export class ReverieClient {
   private readonly transport: Transport;
 
   constructor(options: ClientOptions = {}) {
-    this.baseUrl = apiUrl(options.baseUrl ?? environment("REVERIE_URL") ?? DEFAULT_URL);
+    const fromEnvironment = options.baseUrl === undefined ? environment("REVERIE_URL") : undefined;
+    this.baseUrl = fromEnvironment === undefined ? apiUrl(options.baseUrl ?? DEFAULT_URL) : apiUrl(fromEnvironment, "REVERIE_URL");
     const platformFetch = options.fetch ?? globalThis.fetch;
     this.transport = new Transport({
       baseUrl: this.baseUrl,

@@ -147,14 +147,16 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/** The error an error body names, or `null` when `body` is not one. */
-export function errorFromBody(status: number, body: unknown, requestId = ""): ApiError | null {
+/** The error an error body names, or `null` when `body` is not one; `note` is added to
+ * the service's message. */
+export function errorFromBody(status: number, body: unknown, requestId = "", note = ""): ApiError | null {
   const error = isRecord(body) ? body.error : undefined;
   if (!isRecord(error) || typeof error.code !== "string") return null;
   const code = error.code;
   const details = isRecord(error.details) ? error.details : {};
   const id = typeof error.request_id === "string" && error.request_id ? error.request_id : requestId;
-  const message = typeof error.message === "string" ? error.message : "";
+  const said = typeof error.message === "string" ? error.message : "";
+  const message = note ? `${said} ${note}`.trim() : said;
   const ErrorClass: ApiErrorClass = Object.hasOwn(ERROR_CLASSES, code)
     ? ERROR_CLASSES[code as ErrorCode]
     : ApiError;

@@ -102,8 +102,20 @@ export function newIdempotencyKey(): string {
   return `rc-${hex()}`;
 }
 
-/** The service's root from `baseUrl`, which may name the API (…/api/v1) or not. */
-export function apiUrl(baseUrl: string): string {
+/** The service's root from `baseUrl`, which may name the API (…/api/v1) or not. A value
+ * that is no http(s) address is a TypeError here, not a failure of every call later. */
+export function apiUrl(baseUrl: string, source = "baseUrl"): string {
+  let protocol = "";
+  try {
+    protocol = new URL(baseUrl).protocol;
+  } catch {
+    // Not a URL at all; said below.
+  }
+  if (protocol !== "http:" && protocol !== "https:") {
+    throw new TypeError(
+      `${source} must be the service's http(s) address, such as ${DEFAULT_URL}; it is ${JSON.stringify(baseUrl)}.`,
+    );
+  }
   const base = baseUrl.replace(/\/+$/, "");
   return base.endsWith(API_PREFIX) ? base.slice(0, -API_PREFIX.length) : base;
 }
@@ -128,6 +140,30 @@ function retryAfterMs(headers: Headers): number | null {
 function errorCode(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } } | null)?.cause;
   return typeof cause?.code === "string" ? cause.code : "";
+}
+
+// The platform's fetch says only "fetch failed"; what went wrong is in its cause's code.
+const CONNECTION_FAILURES: { readonly [code: string]: string } = {
+  ECONNREFUSED: "connection refused",
+  ENOTFOUND: "no such host",
+  EAI_AGAIN: "the host name could not be looked up",
+  EHOSTUNREACH: "the host is unreachable",
+  ENETUNREACH: "the network is unreachable",
+  UND_ERR_CONNECT_TIMEOUT: "connecting timed out",
+  ECONNRESET: "the connection was reset",
+  UND_ERR_SOCKET: "the connection closed before the answer came",
+};
+
+function connectionFailure(error: unknown): string {
+  const known = CONNECTION_FAILURES[errorCode(error)];
+  if (known !== undefined) return known;
+  let innermost = error;
+  while (innermost instanceof Error && innermost.cause instanceof Error) innermost = innermost.cause;
+  return innermost instanceof Error ? innermost.message : String(error);
+}
+
+function triesOf(count: number): string {
+  return count === 1 ? "1 try" : `${count} tries`;
 }
 
 /** Waits `ms`, or throws `RequestAbortedError` as soon as `signal` aborts. */
@@ -218,7 +254,8 @@ export class Transport {
     const body = call.content ?? (call.body === undefined ? undefined : JSON.stringify(call.body));
     const url = `${this.options.baseUrl}${API_PREFIX}${call.path}${queryString(call.query)}`;
     const { attempts, maxRetryAfterMs } = this.options.retries;
-    const label = `${call.method} ${API_PREFIX}${call.path}`;
+    // The address without its query, which may carry the caller's search terms.
+    const label = `${call.method} ${this.options.baseUrl}${API_PREFIX}${call.path}`;
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) {
         throw new RequestAbortedError(`${label} was aborted.`, { requestId, cause: call.signal.reason });
@@ -233,21 +270,22 @@ export class Transport {
       let wait: number | null = null;
       let failure: ReverieError;
       if (outcome.kind === "timeout") {
-        failure = new RequestTimeoutError(`${label} got no whole answer within ${this.options.timeoutMs} ms.`, {
-          requestId,
-          timeoutMs: this.options.timeoutMs,
-        });
+        failure = new RequestTimeoutError(
+          `${label}: no whole answer within ${this.options.timeoutMs} ms (timeoutMs), ${triesOf(attempt)}.`,
+          { requestId, timeoutMs: this.options.timeoutMs },
+        );
         if (!last && repeatable(call)) wait = this.backoff(attempt);
       } else if (outcome.kind === "unreachable") {
-        failure = new ServiceUnavailableError(`${label} failed: ${String(outcome.error)}`, {
-          requestId,
-          cause: outcome.error,
-        });
+        failure = new ServiceUnavailableError(
+          `${label}: ${connectionFailure(outcome.error)}, ${triesOf(attempt)}. ` +
+            `Is Reverie running at ${this.options.baseUrl}?`,
+          { requestId, cause: outcome.error },
+        );
         if (!last && (repeatable(call) || outcome.neverSent)) wait = this.backoff(attempt);
       } else {
         const answerId = outcome.headers.get("X-Request-ID") || requestId;
-        if (outcome.status >= 200 && outcome.status < 300) return this.result(call, outcome, answerId);
-        failure = this.failure(outcome, answerId);
+        if (outcome.status >= 200 && outcome.status < 300) return this.result(call, outcome, answerId, label);
+        failure = this.failure(outcome, answerId, label, attempt);
         if (!last && TRANSIENT_STATUSES.has(outcome.status)) {
           if (outcome.status === 429) {
             const after = retryAfterMs(outcome.headers);
@@ -263,32 +301,44 @@ export class Transport {
     }
   }
 
-  private failure(outcome: Extract<Outcome, { kind: "answer" }>, requestId: string): ReverieError {
+  private failure(
+    outcome: Extract<Outcome, { kind: "answer" }>,
+    requestId: string,
+    label: string,
+    tries: number,
+  ): ReverieError {
     let body: unknown = null;
     try {
       body = JSON.parse(outcome.text);
     } catch {
       // Not an error body; said below.
     }
-    const error = errorFromBody(outcome.status, body, requestId);
+    const note =
+      outcome.status === 401 && !this.options.token
+        ? "No token was sent: pass `token` to ReverieClient, or set REVERIE_TOKEN."
+        : "";
+    const error = errorFromBody(outcome.status, body, requestId, note);
     if (error !== null) return error;
     if (outcome.status === 429) {
       return new RateLimitedError("Too many requests.", { code: "rate_limited", status: 429, requestId });
     }
     const type = outcome.headers.get("Content-Type") ?? "no content type";
-    return new ServiceUnavailableError(
-      `The service answered ${outcome.status} without an error body (${type}).`,
-      { requestId, status: outcome.status },
-    );
+    const answered = `${label}: answered ${outcome.status} (${type}) without an error body of Reverie's API`;
+    // A gateway's error means the service behind it is down; any other status from
+    // something that is not the API most often means baseUrl names another server.
+    const hint = TRANSIENT_STATUSES.has(outcome.status)
+      ? `, ${triesOf(tries)}: the service, or a proxy before it, is unavailable.`
+      : `. Is ${this.options.baseUrl} Reverie's address?`;
+    return new ServiceUnavailableError(answered + hint, { requestId, status: outcome.status });
   }
 
-  private result(call: Call, outcome: Extract<Outcome, { kind: "answer" }>, requestId: string): unknown {
+  private result(call: Call, outcome: Extract<Outcome, { kind: "answer" }>, requestId: string, label: string): unknown {
     if (outcome.text === "" && call.answer === undefined) return null;
     let data: unknown;
     try {
       data = JSON.parse(outcome.text);
     } catch {
-      throw new InvalidResponseError(`The service answered ${outcome.status} with a body that is not JSON.`, {
+      throw new InvalidResponseError(`${label}: answered ${outcome.status} with a body that is not JSON.`, {
         requestId,
         status: outcome.status,
       });
@@ -297,7 +347,7 @@ export class Transport {
       const problems = problemsOf(data, call.answer);
       if (problems.length > 0) {
         throw new InvalidResponseError(
-          `The service's answer to ${call.method} ${API_PREFIX}${call.path} breaks the API's schema: ${problems.join("; ")}`,
+          `${label}: the answer breaks the API's schema: ${problems.join("; ")}`,
           { requestId, status: outcome.status, problems },
         );
       }

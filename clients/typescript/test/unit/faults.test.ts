@@ -17,6 +17,7 @@ import {
   ReverieClient,
   ReverieError,
   ServiceUnavailableError,
+  UnauthenticatedError,
 } from "../../src/index.js";
 import { FAST, json, SAMPLE_ID, SESSION, type Scripted, scripted } from "../support.js";
 
@@ -273,6 +274,99 @@ describe("retries of transient failures", () => {
     const client = new ReverieClient({ baseUrl: url, token: "t", retries: FAST });
     const error = await rejection(client.sessionList(), ServiceUnavailableError);
     assert.equal(error.status, null);
+  });
+});
+
+// What a script prints when a call fails: the address it called, what went wrong in
+// words, and what to check.
+describe("the message of a failure", () => {
+  test("a refused connection names the address, the refusal and the tries", async () => {
+    const server = await serving(() => undefined);
+    const url = server.url;
+    await server.close();
+    servers.splice(servers.indexOf(server), 1);
+    const client = new ReverieClient({ baseUrl: url, token: "t", retries: FAST });
+    const error = await rejection(client.recall("what tea?"), ServiceUnavailableError);
+    assert.equal(
+      error.message,
+      `POST ${url}/api/v1/recall: connection refused, 3 tries. Is Reverie running at ${url}?`,
+    );
+  });
+
+  test("a timeout names the address, the limit and the tries", async () => {
+    const server = await serving(() => {
+      // Never answers.
+    });
+    const error = await rejection(clientFor(server, { timeoutMs: 100 }).sessionList({ limit: 5 }), RequestTimeoutError);
+    assert.equal(error.message, `GET ${server.url}/api/v1/sessions: no whole answer within 100 ms (timeoutMs), 3 tries.`);
+  });
+
+  test("a wrong token says so in the service's words", async () => {
+    const server = await serving((_, __, response) =>
+      json(response, 401, {
+        error: { code: "unauthenticated", message: "The token is not valid.", details: {}, request_id: "r-2" },
+      }),
+    );
+    const error = await rejection(clientFor(server).sessionList(), UnauthenticatedError);
+    assert.equal(error.message, "unauthenticated: The token is not valid. [request_id=r-2]");
+  });
+
+  test("a refusal of a call sent without a token says how to give one", async () => {
+    const server = await serving((_, __, response) =>
+      json(response, 401, {
+        error: { code: "unauthenticated", message: "No credentials.", details: {}, request_id: "r-3" },
+      }),
+    );
+    const client = new ReverieClient({ baseUrl: server.url, token: "", retries: FAST });
+    const error = await rejection(client.sessionList(), UnauthenticatedError);
+    assert.equal(server.requests[0]?.headers.authorization, undefined);
+    assert.equal(
+      error.message,
+      "unauthenticated: No credentials. No token was sent: pass `token` to ReverieClient, or set REVERIE_TOKEN. [request_id=r-3]",
+    );
+  });
+
+  test("an answer from a server that is not the API asks whether the address is Reverie's", async () => {
+    const server = await serving((_, __, response) => {
+      response.writeHead(404, { "Content-Type": "text/html" });
+      response.end("<html>not here</html>");
+    });
+    const error = await rejection(clientFor(server).sessionList(), ServiceUnavailableError);
+    assert.equal(
+      error.message,
+      `GET ${server.url}/api/v1/sessions: answered 404 (text/html) without an error body of Reverie's API. ` +
+        `Is ${server.url} Reverie's address?`,
+    );
+  });
+
+  test("a gateway's error page says the service is unavailable after the tries", async () => {
+    const server = await serving((_, __, response) => {
+      response.writeHead(503, { "Content-Type": "text/plain" });
+      response.end("down");
+    });
+    const error = await rejection(clientFor(server).sessionList(), ServiceUnavailableError);
+    assert.match(error.message, /: answered 503 \(text\/plain\) .*, 3 tries: the service, or a proxy before it, is unavailable\.$/);
+  });
+
+  test("an address that is not http(s) is a TypeError when the client is made", () => {
+    assert.throws(() => new ReverieClient({ baseUrl: "127.0.0.1:8000" }), {
+      name: "TypeError",
+      message: 'baseUrl must be the service\'s http(s) address, such as http://127.0.0.1:8000; it is "127.0.0.1:8000".',
+    });
+    assert.throws(() => new ReverieClient({ baseUrl: "localhost" }), TypeError);
+    assert.equal(new ReverieClient({ baseUrl: "https://memory.example/api/v1/" }).baseUrl, "https://memory.example");
+  });
+
+  test("a REVERIE_URL that is not http(s) is named as the culprit", () => {
+    const before = process.env.REVERIE_URL;
+    process.env.REVERIE_URL = "127.0.0.1:8131";
+    try {
+      assert.throws(() => new ReverieClient(), { name: "TypeError", message: /^REVERIE_URL must be the service's http\(s\) address/ });
+      assert.equal(new ReverieClient({ baseUrl: "http://127.0.0.1:9" }).baseUrl, "http://127.0.0.1:9");
+    } finally {
+      if (before === undefined) delete process.env.REVERIE_URL;
+      else process.env.REVERIE_URL = before;
+    }
   });
 });
 
