@@ -2,7 +2,8 @@
 // stands in for a provider's, so it runs as it is: against `make run`, with the token it
 // printed (REVERIE_URL defaults to http://127.0.0.1:8000):
 //
-//   npm run build:example && REVERIE_TOKEN=rvk_... node .build/examples/ai-sdk-agent.js
+//   npm run build:example
+//   REVERIE_URL=http://127.0.0.1:${PORT:-8000} REVERIE_TOKEN=$TOKEN node .build/examples/ai-sdk-agent.js
 //
 // With a real model, replace `model` (say, `openai("gpt-4.1-mini")` from @ai-sdk/openai):
 // the tools and the turn stay as they are.
