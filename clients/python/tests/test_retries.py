@@ -93,6 +93,47 @@ def test_an_unreachable_service_is_service_unavailable():
     ):
         c.session_list()
     assert raised.value.status_code is None
+    assert str(raised.value) == (
+        f"GET http://127.0.0.1:{port}/api/v1/sessions: connection refused, {FAST.attempts} "
+        f"tries. Is Reverie running at http://127.0.0.1:{port}?"
+    )
+
+
+def test_a_timeout_says_so_without_the_query_string():
+    def answer(request):
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    with (
+        ReverieClient(
+            "http://reverie.test", token="t", transport=httpx.MockTransport(answer), retries=FAST
+        ) as c,
+        pytest.raises(ServiceUnavailableError) as raised,
+    ):
+        c.session_list(limit=5)
+    assert str(raised.value) == (
+        "GET http://reverie.test/api/v1/sessions: no whole answer within the client's "
+        f"timeout, {FAST.attempts} tries."
+    )
+
+
+def test_a_page_that_is_not_the_apis_names_the_address_asked():
+    def answer(request):
+        return httpx.Response(
+            403, text="<html>Forbidden</html>", headers={"Content-Type": "text/html"}
+        )
+
+    with (
+        ReverieClient(
+            "http://proxy.test/", token="t", transport=httpx.MockTransport(answer), retries=FAST
+        ) as c,
+        pytest.raises(ServiceUnavailableError) as raised,
+    ):
+        c.recall("what tea?")
+    assert raised.value.status_code == 403
+    assert str(raised.value) == (
+        "POST http://proxy.test/api/v1/recall answered 403 (text/html) without an error body "
+        "of Reverie's API. Is http://proxy.test Reverie's address?"
+    )
 
 
 def test_a_write_the_service_keeps_no_key_for_is_not_retried_once_sent():

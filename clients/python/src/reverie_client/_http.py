@@ -157,9 +157,12 @@ def failure(response: httpx.Response) -> ReverieError:
     error = error_from_body(response.status_code, body, request_id)
     if error is not None:
         return error
+    url = response.request.url
     return ServiceUnavailableError(
-        f"The service answered {response.status_code} without an error body "
-        f"({response.headers.get('Content-Type', 'no content type')}).",
+        f"{response.request.method} {url.copy_with(query=None)} answered "
+        f"{response.status_code} ({response.headers.get('Content-Type', 'no content type')}) "
+        f"without an error body of Reverie's API. Is {url.scheme}://{url.netloc.decode()} "
+        "Reverie's address?",
         status_code=response.status_code,
     )
 
@@ -176,8 +179,24 @@ def result(call: Call[T], response: httpx.Response) -> T:
     return decode(call.returns, data)
 
 
-def unreachable(call: Call[Any], exc: httpx.HTTPError) -> ServiceUnavailableError:
-    return ServiceUnavailableError(f"{call.method} {call.path} failed: {exc!r}")
+def unreachable(
+    call: Call[Any], exc: httpx.HTTPError, *, base_url: str, attempts: int
+) -> ServiceUnavailableError:
+    """The error for ``call`` that got no whole answer from ``base_url`` in ``attempts``
+    tries, in words a script's reader can act on. The query string is left out: it
+    may carry the caller's search text."""
+    base = base_url.rstrip("/")
+    tries = f"{attempts} {'try' if attempts == 1 else 'tries'}"
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        what = "connection refused" if "refused" in str(exc).lower() else "could not connect"
+        return ServiceUnavailableError(
+            f"{call.method} {base}{call.path}: {what}, {tries}. Is Reverie running at {base}?"
+        )
+    if isinstance(exc, httpx.TimeoutException):
+        what = "no whole answer within the client's timeout"
+    else:
+        what = f"the connection broke before a whole answer came ({type(exc).__name__})"
+    return ServiceUnavailableError(f"{call.method} {base}{call.path}: {what}, {tries}.")
 
 
 def api_url(base_url: str) -> str:

@@ -97,7 +97,7 @@ class ReverieClient:
             except httpx.HTTPError as exc:
                 wait = self.retries.after_exception(call, attempt, exc)
                 if wait is None:
-                    raise unreachable(call, exc) from exc
+                    raise unreachable(call, exc, base_url=self.base_url, attempts=attempt) from exc
             else:
                 if response.is_success:
                     return result(call, response)
