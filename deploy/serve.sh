@@ -29,9 +29,14 @@ fi
 "$PY" manage.py collectstatic --no-input -v 0
 "$PY" manage.py sync_schedules >/dev/null
 
-"$PY" manage.py qcluster &
+# Each in a session of its own, so that a signal sent to this script's whole process
+# group (a service manager's stop, `kill -- -PGID`) reaches them only through stop(),
+# one main process each: sent straight to django-q2's sentinel as well, SIGTERM kills
+# it mid-handshake and leaves the cluster's main process waiting for it forever.
+# (systemd: KillMode=mixed, so that the stop signal goes to this script alone.)
+setsid "$PY" manage.py qcluster &
 QCLUSTER_PID=$!
-"$PY" -m gunicorn config.wsgi:application -c deploy/gunicorn.conf.py &
+setsid "$PY" -m gunicorn config.wsgi:application -c deploy/gunicorn.conf.py &
 WEB_PID=$!
 
 stop() {
@@ -39,6 +44,6 @@ stop() {
     kill -TERM "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
     wait "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
 }
-trap stop INT TERM EXIT
+trap stop INT TERM HUP EXIT
 echo "reverie serving on ${REVERIE_BIND:-127.0.0.1:8000}: gunicorn pid $WEB_PID, qcluster pid $QCLUSTER_PID"
 wait -n "$WEB_PID" "$QCLUSTER_PID"

@@ -25,19 +25,20 @@ TOKEN=$(printf '%s\n' "$DEMO" | sed -n 's/^demo API token.*: //p')
 # certifies it with the shipped labelled fixture and switches it on.
 RECONSOLIDATION=$($PY manage.py demo_reconsolidation)
 
-$PY manage.py qcluster &
+# Each in a session of its own, as deploy/serve.sh says why: Ctrl-C or a signal to this
+# script's process group stops them through stop(), one main process each.
+setsid $PY manage.py qcluster &
 QCLUSTER_PID=$!
-$PY manage.py runserver "127.0.0.1:${PORT}" --noreload &
+setsid $PY manage.py runserver "127.0.0.1:${PORT}" --noreload &
 WEB_PID=$!
 
 stop() {
     trap - INT TERM EXIT
-    # qcluster shuts down cleanly on SIGTERM (a plain SIGINT may not reach a
-    # background job), so both children are stopped here, by pid.
+    # Both children are stopped here, by pid: qcluster shuts down cleanly on SIGTERM.
     kill -TERM "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
     wait "$WEB_PID" "$QCLUSTER_PID" 2>/dev/null || true
 }
-trap stop INT TERM EXIT
+trap stop INT TERM HUP EXIT
 
 cat <<TXT
 
