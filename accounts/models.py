@@ -20,7 +20,8 @@ class User(AbstractUser):
         "opted out of model processing", default=False, editable=False
     )
 
-    class Meta(AbstractUser.Meta):
+    # django-stubs declares no Meta on AbstractUser; Django's abstract model has one.
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
         verbose_name = "principal"
         verbose_name_plural = "principals"

@@ -8,6 +8,8 @@ password. The link is Django's password-reset token: it expires after
 the token is derived from the password itself. No e-mail is sent.
 """
 
+from collections.abc import Callable
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
@@ -22,7 +24,7 @@ from .models import OperatorAction
 
 # The page a link opens is on the owner review site, which is built on this app: the site
 # registers it (``register_password_page``) instead of this app naming the site's routes.
-_password_page = []
+_password_page: list[Callable[..., str]] = []
 
 
 def register_password_page(path):

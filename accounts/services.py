@@ -298,7 +298,7 @@ def _token_lookup(principal_setting):
     return _token_lookups[principal_setting]
 
 
-_token_lookups = {}
+_token_lookups: dict[str | None, CompiledLookup] = {}
 
 
 def api_token_authenticate(secret, *, principal_setting=None):

@@ -15,7 +15,7 @@ class VendorSQL(migrations.operations.base.Operation):
 
     reversible = True
     reduces_to_sql = True
-    vendors = ()
+    vendors: tuple[str, ...] = ()
 
     def state_forwards(self, app_label, state):
         pass

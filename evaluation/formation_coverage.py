@@ -13,6 +13,7 @@ Nothing is written anywhere, and the dataset is read in place.
 
 import time
 from collections import Counter
+from typing import Any
 
 from evaluation.locomo import Conversation, Dataset, DialogSession
 from formation.candidates import PROPOSER_MODEL, ExtractionRequest
@@ -36,7 +37,7 @@ ROW_FIGURES = (
 def coverage(dataset: Dataset, *, extractor=None) -> dict:
     """Coverage figures of a parsed dataset, per conversation and overall."""
     extractor = extractor or DeterministicExtractor()
-    report = {
+    report: dict[str, Any] = {
         "conversations": [],
         "facts": 0,
         "covered": 0,
@@ -78,7 +79,7 @@ def _read_as_owner(
     """Extract from the conversation's sessions in order with ``principal`` as the owner,
     counting into ``report`` and ``row``; the ids of the turns an accepted proposal was
     read from."""
-    accepted_turns = set()
+    accepted_turns: set[str] = set()
     ledger = KnownLedger()
     for dialog in conversation.sessions:
         messages = _session_messages(conversation.sample_id, dialog, principal)

@@ -7,6 +7,7 @@ The reply is untrusted data: ``parse_proposals`` accepts exactly the schema
 
 import json
 import re
+from typing import Any
 
 from memory.enums import BeliefType, Polarity
 
@@ -30,7 +31,7 @@ Answer with JSON only, in the given schema."""
 
 # The name the request gives its schema; the fake provider answers requests by it.
 SCHEMA_NAME = "memory_proposals"
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["proposals"],

@@ -45,7 +45,7 @@ class DerivedSurface:
     in_recall: object
 
 
-_surface = []
+_surface: list[DerivedSurface] = []
 
 
 def register_derived_surface(surface):

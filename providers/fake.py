@@ -40,6 +40,7 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
 
 SHARED_BEHAVIOURS = (
     "valid",
@@ -66,7 +67,7 @@ class FakeRequest:
     # The JSON object of the user message; empty when it is not one.
     user: dict
     # What ``FakeProvider.set`` scripted, by name; a name not scripted is absent.
-    scripts: Mapping[str, object]
+    scripts: Mapping[str, Any]
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,9 @@ owner's id answers 404 exactly like a missing one. The admin's own forms are
 read-only: nobody adds, edits or deletes a row through them.
 """
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ChangeList
@@ -34,7 +37,7 @@ class OwnerAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     rows: any other lookup could fail in the database (``core.admin_lookups``).
     """
 
-    actions = None
+    actions: Sequence[Any] | None = None
 
     def response_action(self, request, queryset):
         # The selection is posted as database keys; anything but digits would
@@ -143,6 +146,16 @@ class DefaultChoiceFilter(admin.SimpleListFilter):
     def chosen(self, queryset, value):
         """``queryset`` narrowed to the choice ``value``."""
         raise NotImplementedError
+
+
+def fieldset_fields(fieldsets: Sequence[tuple[Any, Mapping[str, Any]]]) -> tuple[str, ...]:
+    """Every field ``fieldsets`` shows, in order: those set side by side on one line
+    (a tuple in a fieldset's ``fields``) each in its place."""
+    names: list[str] = []
+    for _, options in fieldsets:
+        for entry in options["fields"]:
+            names.extend([entry] if isinstance(entry, str) else entry)
+    return tuple(names)
 
 
 def redirect_back(request, default):

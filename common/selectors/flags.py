@@ -18,7 +18,7 @@ from core.errors import validation_error
 KILL_SWITCH = "maintenance_kill_switch"
 
 # Values read with ``max_age``: {key: (value, monotonic time read)}, per process.
-_recent = {}
+_recent: dict[str, tuple[bool, float]] = {}
 
 
 @dataclass(frozen=True)

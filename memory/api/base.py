@@ -68,7 +68,7 @@ class ApiView(APIView):
     """
 
     # Surface flags that must all be on for the route to exist.
-    surfaces = ("memory_api",)
+    surfaces: tuple[str, ...] = ("memory_api",)
     # Routes over the whole account (export, erasure, the access log, token
     # controls, derived memories and operations): only for a token of full reach.
     needs_full_reach = False
