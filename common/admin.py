@@ -17,7 +17,7 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django_q import models as q_models
 
-from accounts.models import User
+from accounts.operators import operator_of
 from common.models import Flag
 from common.selectors.flags import flag_list
 from common.services.flags import flag_set
@@ -59,9 +59,7 @@ class FlagAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/common/flag/change_list.html", context)
 
     def toggle_view(self, request: HttpRequest, key: str) -> HttpResponse:
-        actor = request.user
-        if not isinstance(actor, User):
-            raise PermissionDenied
+        actor = operator_of(request)
         if request.method != "POST" or not self.has_change_permission(request):
             raise PermissionDenied
         try:
