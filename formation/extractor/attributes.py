@@ -96,8 +96,11 @@ _ALLERGY_RE = re.compile(
 
 
 def attribute(
-    clause: Clause, subject: str, statement: str, start: int, confidence: float = 0.8
-) -> Proposal:
+    clause: Clause, subject: str | None, statement: str, start: int, confidence: float = 0.8
+) -> Proposal | None:
+    """An attribute proposal; None when the words made no valid ``subject``."""
+    if subject is None:
+        return None
     return Proposal(
         type=BeliefType.ATTRIBUTE,
         subject=subject,

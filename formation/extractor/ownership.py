@@ -240,6 +240,7 @@ def _retract(
         return
     reader.retracted_mentions.append(frozenset(mentioned))
     matches = reader.owned.matches(mentioned)
+    subject: str | None
     if len(matches) == 1:
         subject = matches[0]
     elif matches or not alone:

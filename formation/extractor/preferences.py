@@ -184,6 +184,8 @@ def read_preferences(clause: Clause, reader: MessageReader) -> None:
         if not value or what.split()[-1] in PRONOUN_VALUES:
             continue
         subject = S.subject_key("topic", f"favorite {what}")
+        if subject is None:
+            continue
         statement = f"User's {match.group('fav').lower()} {what} is {value}."
         reader.add(
             Proposal(

@@ -136,8 +136,9 @@ class MessageReader:
         self.negatives: list[Proposal] = []
         self.retracted_mentions: list[frozenset[str]] = []
 
-    def add(self, proposal: Proposal) -> None:
-        if proposal.subject and not self.tally.exhausted:
+    def add(self, proposal: Proposal | None) -> None:
+        """Keep ``proposal``; None (a claim with no valid subject) is passed over."""
+        if proposal is not None and proposal.subject and not self.tally.exhausted:
             self.tally.proposed += 1
             self.positives.append(proposal)
 

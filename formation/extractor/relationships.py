@@ -66,16 +66,19 @@ def kin_phrase(match: re.Match[str]) -> str:
 
 def _relationship(
     clause: Clause,
-    subject: str,
+    subject: str | None,
     statement: str,
     start: int,
     confidence: float,
     *,
     mention: bool = False,
-) -> Proposal:
+) -> Proposal | None:
     """A relationship proposal. A relative the clause only mentions ("I'm staying with my
     sister until Sunday") keeps a time the relationship began, never the clause's end:
-    they do not stop being a sister when the stay does."""
+    they do not stop being a sister when the stay does. None when the words made no valid
+    ``subject``."""
+    if subject is None:
+        return None
     temporal = hint(clause.temporal, start)
     if mention:
         temporal = (

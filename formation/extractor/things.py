@@ -40,7 +40,7 @@ class NounPhrase:
     """A thing as the message names it, and where in the phrase its name ends."""
 
     words: list[str]
-    kind: str | None
+    kind: str
     quantity: str = ""
     name: str = ""
     end: int = 0
@@ -178,7 +178,7 @@ def noun_phrases(text: str, **options: bool) -> tuple[list[NounPhrase], int]:
     while len(phrases) < 8:
         phrase = _noun_phrase(text[offset:], **options)
         sibling = phrases[-1].kind if phrases else None
-        if sibling in _PRODUCT_KINDS:
+        if sibling is not None and sibling in _PRODUCT_KINDS:
             if phrase is None:
                 phrase = _noun_phrase(text[offset:], **{**options, "allow_unknown": True})
             if phrase is not None and phrase.kind == "item":
