@@ -168,7 +168,7 @@ class Challenge(OwnedModel):
             models.Index(fields=["owner", "fingerprint"]),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"challenge {self.public_id} ({self.state})"
 
 
