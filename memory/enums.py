@@ -33,7 +33,7 @@ MESSAGE_EVENT_TYPE_CHOICES = [(str(t), str(t)) for t in MESSAGE_EVENT_TYPES]
 
 # Who may author which kind of event. The owner authors user messages; other
 # people in the conversation author participant messages.
-MESSAGE_AUTHOR_KIND = {
+MESSAGE_AUTHOR_KIND: dict[str, str] = {
     EventType.USER_MESSAGE: "principal",
     EventType.ASSISTANT_MESSAGE: "assistant",
     EventType.PARTICIPANT_MESSAGE: "participant",
