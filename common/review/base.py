@@ -12,17 +12,28 @@ from typing import TYPE_CHECKING, Any
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.views.main import ChangeList
+from django.core.exceptions import PermissionDenied
 from django.db.models import Model, QuerySet
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
+from accounts.models import User
 from core.admin_lookups import DeclaredLookupsOnly
 from core.errors import ReverieError
 
 if TYPE_CHECKING:
     from django.contrib.admin.filters import _ListFilterChoices
+
+
+def owner_of(request: HttpRequest) -> User:
+    """The owner a review-site request is made by. The site lets only signed-in accounts
+    through its views; a request without one is refused all the same."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
 
 
 class PublicIdChangeList(ChangeList):
