@@ -90,7 +90,7 @@ def challenge_raise(
 
 
 def kept_before(
-    *, principal: User, fingerprints: Iterable[str], events: Iterable[Event]
+    *, principal: User, fingerprints: Iterable[str], events: Iterable[Event | int]
 ) -> set[tuple[str, int]]:
     """{(fingerprint, event pk)} of the challenges the owner kept, among ``fingerprints`` and
     ``events``: a proposal read again from one of those messages stays closed."""

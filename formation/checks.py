@@ -9,7 +9,7 @@ both decide alike wherever no stored state is involved. Reasons are the service'
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol, TypedDict
+from typing import Generic, Protocol, TypedDict, TypeVar
 
 from django.conf import settings
 from django.utils import timezone
@@ -32,6 +32,9 @@ class SourceMessage(Protocol):
     def text(self) -> str: ...
 
 
+_S = TypeVar("_S", bound=SourceMessage)
+
+
 class TemporalBounds(TypedDict):
     """When a checked claim holds: aware datetimes, or None where the claim said nothing."""
 
@@ -49,12 +52,12 @@ class Rejected(Exception):
 
 
 @dataclass(frozen=True)
-class Checked:
+class Checked(Generic[_S]):
     """A proposal that passed every check needing no database."""
 
     candidate: MemoryCandidate
     # The cited messages (events, or the messages of an extraction request), in order.
-    sources: tuple[SourceMessage, ...]
+    sources: tuple[_S, ...]
     statement: str
     # valid_from, valid_until and expires_at: aware datetimes or None.
     temporal: TemporalBounds
@@ -76,15 +79,13 @@ def _shape(candidate: MemoryCandidate, scope: str) -> None:
         raise Rejected("malformed")
 
 
-def _sources(
-    candidate: MemoryCandidate, messages_by_id: Mapping[str, SourceMessage]
-) -> tuple[SourceMessage, ...]:
+def _sources(candidate: MemoryCandidate, messages_by_id: Mapping[str, _S]) -> tuple[_S, ...]:
     """The cited messages, each a user message the owner wrote, whatever the extractor
     claims, so that no extractor can grant itself trust by citing someone else's words."""
     ids = tuple(candidate.source_ids or ())
     if not ids:
         raise Rejected("provenance")
-    sources: list[SourceMessage] = []
+    sources: list[_S] = []
     for source_id in ids:
         message = messages_by_id.get(str(source_id))
         if (
@@ -123,10 +124,10 @@ def proposal_check(
     candidate: MemoryCandidate,
     *,
     scope: str,
-    messages_by_id: Mapping[str, SourceMessage],
+    messages_by_id: Mapping[str, _S],
     seen: set[tuple[str, str, str]],
     now: datetime | None = None,
-) -> Checked:
+) -> Checked[_S]:
     """Shape, provenance, content, temporal and duplicate checks, in that order.
 
     ``messages_by_id`` maps the prefix's message ids (strings) to objects with

@@ -4,6 +4,8 @@ Ordered enumerations list their members from least to most restrictive, so that
 "the most restrictive of several values" is the one with the highest index.
 """
 
+from collections.abc import Iterable
+
 from django.db import models
 
 # Scopes are shared with accounts' API tokens, so they are defined in core; memory names
@@ -109,7 +111,7 @@ class Portability(models.TextChoices):
     LOCAL = "local"
 
 
-def most_restrictive(enum, values):
+def most_restrictive(enum: type[models.TextChoices], values: Iterable[str]) -> str:
     """The most restrictive member of an ordered enumeration among ``values``."""
     order = list(enum.values)
     return max(values, key=order.index)

@@ -38,7 +38,7 @@ def clauses(text):
                 yield clause
 
 
-def excerpt_for(text, statement):
+def excerpt_for(text: str, statement: str) -> str:
     """The clause of ``text`` that best supports ``statement``, masked and bounded.
 
     The clause sharing most words with the statement wins, the earliest on a

@@ -186,7 +186,7 @@ def sensitive_categories(text):
     }
 
 
-def classify_sensitivity(text):
+def classify_sensitivity(text: str) -> Sensitivity:
     """The sensitivity a text implies on its own: sensitive topics, personal details, or normal."""
     if sensitive_categories(text):
         return Sensitivity.SENSITIVE

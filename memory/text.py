@@ -29,7 +29,7 @@ SUBJECT_MAX_CHARS = 200
 MAX_QUERY_TERMS = 16
 
 
-def normalise_statement(statement):
+def normalise_statement(statement: str) -> str:
     """Case-, width- and spacing-insensitive form of a statement, for equality."""
     text = unicodedata.normalize("NFKC", statement).casefold()
     text = _SPACE_RE.sub(" ", text).strip()
@@ -60,13 +60,13 @@ def claim_key(subject, type, polarity, statement):
     return hashlib.sha256(material).hexdigest()
 
 
-def claim_fingerprint(subject, statement):
+def claim_fingerprint(subject: str, statement: str) -> str:
     """Stable hash of a claim: equal subject and normalised statement, equal hash."""
     material = f"{subject}\x1f{normalise_statement(statement)}".encode()
     return hashlib.sha256(material).hexdigest()
 
 
-def is_valid_subject(subject):
+def is_valid_subject(subject: object) -> bool:
     return (
         isinstance(subject, str)
         and len(subject) <= SUBJECT_MAX_CHARS
@@ -74,7 +74,7 @@ def is_valid_subject(subject):
     )
 
 
-def words(text):
+def words(text: str) -> list[str]:
     """Lower-cased words of ``text``, apostrophes kept inside words."""
     return [match.group(0).casefold() for match in _WORD_RE.finditer(text)]
 

@@ -1,10 +1,11 @@
 from django.db.models import Count, OuterRef, Q, Subquery
 
+from accounts.models import User
 from core.errors import not_found
 from core.ids import parse_public_id
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Event, Run, Session
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 
 
 def session_list(*, principal, reach=FULL_REACH):
@@ -32,7 +33,9 @@ def session_summaries(*, principal):
     )
 
 
-def session_get(*, principal, session_id, for_update=False, reach=FULL_REACH):
+def session_get(
+    *, principal: User, session_id: object, for_update: bool = False, reach: Reach = FULL_REACH
+) -> Session:
     sessions = session_list(principal=principal, reach=reach)
     if for_update:
         sessions = sessions.select_for_update()

@@ -3,11 +3,13 @@
 import logging
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
@@ -190,7 +192,9 @@ def _event_create(session, *, event_type, author_kind, author_name, parts, text,
     )
 
 
-def system_event_append(*, principal, session_id, event_type, payload):
+def system_event_append(
+    *, principal: User, session_id: object, event_type: str, payload: dict[str, Any]
+) -> Event:
     """Append a content-free system event (``memory.*``) to a session's log, open or closed.
 
     Unlike a message it is not activity: the session's idle clock is left alone,
