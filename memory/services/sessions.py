@@ -23,7 +23,7 @@ from memory.enums import (
     is_valid_scope,
 )
 from memory.models import Event, Run, Session
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 from memory.screening import classify_sensitivity
 from memory.selectors.sessions import run_get, session_get
 
@@ -33,7 +33,7 @@ EXTERNAL_ID_MAX_CHARS = 200
 AUTHOR_NAME_MAX_CHARS = 120
 
 
-def _check_external_id(external_id, field="external_id"):
+def _check_external_id(external_id: object, field: str = "external_id") -> str | None:
     if external_id is None:
         return None
     if not isinstance(external_id, str) or not external_id.strip():
@@ -53,7 +53,14 @@ def _check_aware(value, field):
     return value
 
 
-def session_create(*, principal, scope=None, external_id=None, started_at=None, reach=FULL_REACH):
+def session_create(
+    *,
+    principal: User,
+    scope: str | None = None,
+    external_id: object = None,
+    started_at: datetime | None = None,
+    reach: Reach = FULL_REACH,
+) -> Session:
     """Open a session in ``scope`` (the reach's own scope when None).
 
     An ``external_id`` names a conversation within its scope: a second call with it
@@ -85,7 +92,7 @@ def session_create(*, principal, scope=None, external_id=None, started_at=None, 
             return named.get()
 
 
-def session_close(*, principal, session_id, reach=FULL_REACH):
+def session_close(*, principal: User, session_id: object, reach: Reach = FULL_REACH) -> Session:
     """Close a session: an immediate formation boundary. Closing twice changes nothing."""
     reach.check_write()
     with principal_transaction(principal):
@@ -243,15 +250,15 @@ def _claim_sequence(principal, session_id, reach):
 
 def event_append(
     *,
-    principal,
-    session_id,
-    event_type,
-    parts,
-    author_name="",
-    external_id=None,
-    occurred_at=None,
-    reach=FULL_REACH,
-):
+    principal: User,
+    session_id: object,
+    event_type: str,
+    parts: object,
+    author_name: str = "",
+    external_id: object = None,
+    occurred_at: datetime | None = None,
+    reach: Reach = FULL_REACH,
+) -> Event:
     """Append a message to a session's log.
 
     Only message events come from callers; run, session and memory events are
