@@ -39,7 +39,7 @@ def demo_reconsolidation(
     """Certify (if need be), switch on and reconsolidate ``username``'s bank; say what."""
     certificate = matching_certificate(CAPABILITY)
     certified_now = certificate is None
-    if certified_now:
+    if certificate is None:
         out_dir = Path(out_dir or Path(settings.BASE_DIR) / "var/evaluation/demo-reconsolidation")
         evaluate_reconsolidation(DEFAULT_FIXTURES, k=10, out_dir=out_dir)
         certificate = certify(
