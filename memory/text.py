@@ -40,7 +40,7 @@ _CLAIM_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _ARTICLES = frozenset({"a", "an", "the"})
 
 
-def claim_words(statement):
+def claim_words(statement: str) -> tuple[str, ...]:
     """The statement's words, in order, without case, punctuation or articles."""
     return tuple(
         word
@@ -49,7 +49,7 @@ def claim_words(statement):
     )
 
 
-def claim_key(subject, type, polarity, statement):
+def claim_key(subject: str, type: str, polarity: str, statement: str) -> str:
     """Stable hash of what a claim says, looser than its fingerprint: articles, case and
     punctuation aside, word order kept. Equal keys are candidates for being the same claim
     (reconsolidation finds them through an index); "" for a statement without words."""
@@ -79,9 +79,9 @@ def words(text: str) -> list[str]:
     return [match.group(0).casefold() for match in _WORD_RE.finditer(text)]
 
 
-def content_words(text):
+def content_words(text: str) -> list[str]:
     """Words of ``text`` that are not stopwords, in order, without repeats."""
-    seen = []
+    seen: list[str] = []
     for word in words(text):
         word = word.replace("’", "'")
         if word not in STOPWORDS and word not in seen:
@@ -89,13 +89,13 @@ def content_words(text):
     return seen
 
 
-def query_terms(query):
+def query_terms(query: str | None) -> list[str]:
     """Search terms of a recall query: its content words, at most ``MAX_QUERY_TERMS``.
 
     Apostrophes split a word ("watch's" -> "watch", "s") as both full-text
     parsers do, and single letters are dropped with the rest of the noise.
     """
-    terms = []
+    terms: list[str] = []
     for word in content_words(query or ""):
         for piece in word.split("'"):
             if len(piece) > 1 and piece not in STOPWORDS and piece not in terms:
@@ -103,7 +103,7 @@ def query_terms(query):
     return terms[:MAX_QUERY_TERMS]
 
 
-def topic_subject(statement):
+def topic_subject(statement: str) -> str:
     """``topic:<key>`` from the first content words of a statement.
 
     Used when an explicit memory names no subject; the key is deterministic so

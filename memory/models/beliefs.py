@@ -120,7 +120,7 @@ class Belief(OwnedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"belief {self.public_id} ({self.status})"
 
 
