@@ -46,14 +46,29 @@ def _audit_record(belief, action, *, actor, from_status="", details=None):
     )
 
 
-def audit(belief, action, *, actor, from_status="", details=None):
+def audit(
+    belief: Belief,
+    action: str,
+    *,
+    actor: str,
+    from_status: str = "",
+    details: dict[str, Any] | None = None,
+) -> AuditRecord:
     """Record one change to ``belief`` (already saved with its new revision)."""
     record = _audit_record(belief, action, actor=actor, from_status=from_status, details=details)
     record.save(force_insert=True)
     return record
 
 
-def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
+def set_status(
+    belief: Belief,
+    status: str,
+    *,
+    action: str,
+    actor: str,
+    extra_fields: Sequence[str] = (),
+    details: dict[str, Any] | None = None,
+) -> Belief:
     """Move a locked belief to ``status``: revision, audit and counts together."""
     old_status = belief.status
     belief.status = status
