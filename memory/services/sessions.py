@@ -1,6 +1,7 @@
 """Sessions, their append-only event logs, and runs."""
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any
@@ -47,7 +48,7 @@ def _check_external_id(external_id: object, field: str = "external_id") -> str |
     return external_id
 
 
-def _check_aware(value, field):
+def _check_aware(value: object, field: str) -> datetime | None:
     if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
         raise validation_error(f"{field} must be a datetime with a timezone.", field=field)
     return value
@@ -115,7 +116,7 @@ def session_close(*, principal: User, session_id: object, reach: Reach = FULL_RE
         return session
 
 
-def _check_parts(parts):
+def _check_parts(parts: object) -> tuple[list[dict[str, str]], str]:
     """Validate message parts; return them normalised and their joined text."""
     limits = settings.REVERIE_LIMITS
     if not isinstance(parts, (list, tuple)) or not parts:
@@ -126,7 +127,7 @@ def _check_parts(parts):
             field="parts",
             limit=limits["event_max_parts"],
         )
-    clean = []
+    clean: list[dict[str, str]] = []
     for index, part in enumerate(parts):
         field = f"parts[{index}]"
         if not isinstance(part, dict):
@@ -158,7 +159,16 @@ def _check_parts(parts):
     return clean, "\n".join(part["text"] for part in clean if part["text"])
 
 
-def _append(session, *, event_type, author_kind, author_name="", parts=(), text="", **fields):
+def _append(
+    session: Session,
+    *,
+    event_type: str,
+    author_kind: str,
+    author_name: str = "",
+    parts: Sequence[dict[str, str]] = (),
+    text: str = "",
+    **fields: Any,
+) -> Event:
     """Append to a session the caller has locked; return the new event.
 
     The lock on the session row (``select_for_update``; on SQLite the
@@ -181,7 +191,16 @@ def _append(session, *, event_type, author_kind, author_name="", parts=(), text=
     )
 
 
-def _event_create(session, *, event_type, author_kind, author_name, parts, text, **fields):
+def _event_create(
+    session: Session,
+    *,
+    event_type: str,
+    author_kind: str,
+    author_name: str,
+    parts: Sequence[dict[str, str]],
+    text: str,
+    **fields: Any,
+) -> Event:
     """The event at the sequence number ``session`` has just taken, labelled by its text
     as a memory saying the same would be (a system event has none: ordinary)."""
     return Event.objects.create(
@@ -223,7 +242,7 @@ def system_event_append(
         )
 
 
-def _claim_sequence(principal, session_id, reach):
+def _claim_sequence(principal: User, session_id: object, reach: Reach) -> Session | None:
     """Take the next sequence number of the principal's open session ``session_id`` that
     ``reach`` sees in one statement, which also locks the session until commit; return
     the session as updated, or None when there is no such open session.
@@ -286,7 +305,7 @@ def event_append(
             f"author_name must be a string of at most {AUTHOR_NAME_MAX_CHARS} characters.",
             field="author_name",
         )
-    message = {
+    message: dict[str, Any] = {
         "event_type": event_type,
         "author_kind": MESSAGE_AUTHOR_KIND[event_type],
         "author_name": author_name,
@@ -315,7 +334,7 @@ def event_append(
         return _append(session, external_id=external_id, **message)
 
 
-def run_create(*, principal, session_id, reach=FULL_REACH):
+def run_create(*, principal: User, session_id: object, reach: Reach = FULL_REACH) -> Run:
     """Start an assistant run in an open session."""
     reach.check_write()
     with principal_transaction(principal):
@@ -327,14 +346,16 @@ def run_create(*, principal, session_id, reach=FULL_REACH):
         return Run.objects.create(owner=principal, session=session)
 
 
-_RUN_EVENT = {
+_RUN_EVENT: dict[str, str] = {
     RunStatus.COMPLETED: EventType.RUN_COMPLETED,
     RunStatus.FAILED: EventType.RUN_FAILED,
     RunStatus.WAITING: EventType.RUN_WAITING,
 }
 
 
-def _run_transition(*, principal, run_id, status, reach, error_code=""):
+def _run_transition(
+    *, principal: User, run_id: object, status: str, reach: Reach, error_code: str = ""
+) -> Run:
     reach.check_write()
     with principal_transaction(principal):
         run = run_get(principal=principal, run_id=run_id, for_update=True, reach=reach)
@@ -375,7 +396,9 @@ def _run_transition(*, principal, run_id, status, reach, error_code=""):
         return run
 
 
-def _request_formation(session, *, derivation_key, reason, not_before):
+def _request_formation(
+    session: Session, *, derivation_key: str, reason: str, not_before: datetime
+) -> Event | None:
     """Flag a locked session for formation, once per derivation key."""
     if Event.objects.filter(derivation_key=derivation_key).exists():
         return None
@@ -388,7 +411,9 @@ def _request_formation(session, *, derivation_key, reason, not_before):
     )
 
 
-def _request_formation_after_run(*, principal, session_id, run_id, reason):
+def _request_formation_after_run(
+    *, principal: User, session_id: object, run_id: object, reason: str
+) -> None:
     """The post-run hook: flag the session, due once it has been idle for the window.
 
     Idempotent (the derivation key names the run), and it never raises: the
@@ -411,14 +436,16 @@ def _request_formation_after_run(*, principal, session_id, run_id, reason):
         logger.exception("could not flag session %s for formation after run %s", session_id, run_id)
 
 
-def run_complete(*, principal, run_id, reach=FULL_REACH):
+def run_complete(*, principal: User, run_id: object, reach: Reach = FULL_REACH) -> Run:
     """Mark a run completed (terminal) and log ``run.completed``."""
     return _run_transition(
         principal=principal, run_id=run_id, status=RunStatus.COMPLETED, reach=reach
     )
 
 
-def run_fail(*, principal, run_id, error_code="", reach=FULL_REACH):
+def run_fail(
+    *, principal: User, run_id: object, error_code: str = "", reach: Reach = FULL_REACH
+) -> Run:
     """Mark a run failed (terminal) and log ``run.failed`` with a short error code."""
     if not isinstance(error_code, str) or len(error_code) > 80:
         raise validation_error("error_code must be at most 80 characters.", field="error_code")
@@ -431,7 +458,7 @@ def run_fail(*, principal, run_id, error_code="", reach=FULL_REACH):
     )
 
 
-def run_wait(*, principal, run_id, reach=FULL_REACH):
+def run_wait(*, principal: User, run_id: object, reach: Reach = FULL_REACH) -> Run:
     """Mark a run as waiting (for the user or a tool); it can still complete or fail."""
     return _run_transition(
         principal=principal, run_id=run_id, status=RunStatus.WAITING, reach=reach
