@@ -26,6 +26,7 @@ test: install
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 # After a change to pyproject.toml's dependencies or groups: re-resolve and hash.
 lock: install

@@ -9,7 +9,7 @@ from pathlib import Path
 DEV_ENV = Path(__file__).resolve().parent / "var" / "dev.env"
 
 
-def main():
+def main() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     if DEV_ENV.exists():
         os.environ.setdefault("REVERIE_ENV_FILE", str(DEV_ENV))

@@ -7,19 +7,25 @@ the machine's administrator does the rest from the shell. Each change an
 operator makes goes through a service that records it in the operator trail.
 """
 
+from typing import Any
+
 from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.forms import ModelForm
+from django.http import HttpRequest
 
 from .models import ApiToken, OperatorAction, User
+from .operators import operator_of
 from .services import api_token_revoke, principal_activation_set
 
 
 class ContentFreeAdmin(admin.ModelAdmin):
     """Never add or delete; subclasses say what, if anything, may change."""
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -54,12 +60,14 @@ class PrincipalAdmin(ContentFreeAdmin):
         "last_login",
     )
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: User, form: "ModelForm[User]", change: bool
+    ) -> None:
         if "is_active" in form.changed_data:
             principal_activation_set(
                 principal=User.objects.get(pk=obj.pk),
                 active=obj.is_active,
-                actor=request.user,
+                actor=operator_of(request),
                 via=OperatorAction.Via.ADMIN,
             )
 
@@ -82,21 +90,20 @@ class ApiTokenAdmin(ContentFreeAdmin):
     )
     actions = ["revoke_selected"]
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # The change page is read-only; revocation is the list's action.
         return False
 
     @admin.action(description="Revoke selected tokens", permissions=["revoke"])
-    def revoke_selected(self, request, queryset):
+    def revoke_selected(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        actor = operator_of(request)
         revoked = 0
         for token in queryset:
-            api_token_revoke(
-                token_id=token.public_id, actor=request.user, via=OperatorAction.Via.ADMIN
-            )
+            api_token_revoke(token_id=token.public_id, actor=actor, via=OperatorAction.Via.ADMIN)
             revoked += 1
         self.message_user(request, f"{revoked} token(s) revoked.", messages.SUCCESS)
 
-    def has_revoke_permission(self, request):
+    def has_revoke_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm("accounts.change_apitoken")
 
 
@@ -117,5 +124,5 @@ class OperatorActionAdmin(ContentFreeAdmin):
         "details",
     )
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

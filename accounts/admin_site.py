@@ -1,9 +1,12 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from core.admin_lookups import DeclaredLookupsSite
 
 from .forms import OperatorAuthenticationForm
-from .operators import is_operator
+from .operators import is_operator, operator_of
 from .services import admin_lookup_refusal_record
 from .site_login import SiteLoginMixin
 
@@ -21,10 +24,12 @@ class OperatorAdminSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
     site_url = None
     login_form = OperatorAuthenticationForm
 
-    def has_permission(self, request):
+    def has_permission(self, request: HttpRequest) -> bool:
         return is_operator(request.user)
 
-    def lookups_refused(self, request, *, model_admin, lookups):
+    def lookups_refused(
+        self, request: HttpRequest, *, model_admin: "admin.ModelAdmin[Any]", lookups: list[str]
+    ) -> None:
         admin_lookup_refusal_record(
-            actor=request.user, model_label=model_admin.opts.label_lower, lookups=lookups
+            actor=operator_of(request), model_label=model_admin.opts.label_lower, lookups=lookups
         )

@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.apps import AppConfig
+from django.apps.registry import Apps
 from django.contrib.admin import apps as admin_apps
 from django.db.models.signals import post_migrate
 
@@ -8,7 +11,7 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = "Principals"
 
-    def ready(self):
+    def ready(self) -> None:
         # After every migrate (and the test runner's flushes): the operator
         # role exists with exactly its permissions.
         post_migrate.connect(_sync_operator_role, dispatch_uid="accounts.operator_role")
@@ -21,7 +24,9 @@ class OperatorAdminConfig(admin_apps.AdminConfig):
     default_site = "accounts.admin_site.OperatorAdminSite"
 
 
-def _sync_operator_role(sender, using, apps=None, **kwargs):
+def _sync_operator_role(
+    sender: AppConfig, using: str, apps: Apps | None = None, **kwargs: Any
+) -> None:
     from django.apps import apps as global_apps
 
     from .operators import operator_role_sync

@@ -1,14 +1,25 @@
 """The operator trail: every operator or administrator action, content-free; and the
 owner's own choices about model processing, which operators must be able to see."""
 
-from django.db import connection
+from typing import Any
 
-from .models import OperatorAction
+from django.db import connection
+from django.db.models import QuerySet
+
+from .models import OperatorAction, User
 
 SHELL_ACTOR = "administrator (shell)"
 
 
-def operator_action_record(*, action, actor=None, via, principal=None, target="", details=None):
+def operator_action_record(
+    *,
+    action: str,
+    actor: User | None = None,
+    via: str,
+    principal: User | None = None,
+    target: object = "",
+    details: dict[str, Any] | None = None,
+) -> OperatorAction:
     """Record an operator action; call it inside the action's own transaction.
 
     ``actor`` is the operator's account (None for the machine's administrator
@@ -27,7 +38,7 @@ def operator_action_record(*, action, actor=None, via, principal=None, target=""
     )
 
 
-def operator_actions_for(*, principal):
+def operator_actions_for(*, principal: User) -> QuerySet[OperatorAction]:
     """What operators and the administrator did that concerned ``principal``, newest first.
 
     The owner's own choices, made on the review site or through the API, are not among them.

@@ -10,27 +10,32 @@ itself, and is ignored.
 """
 
 import ipaddress
+from collections.abc import Iterable
 from functools import lru_cache
 
 from django.conf import settings
 from django.http import HttpRequest
 
+_Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+_Network = ipaddress.IPv4Network | ipaddress.IPv6Network
+
 
 @lru_cache(maxsize=8)
-def _networks(proxies):
+def _networks(proxies: tuple[str, ...]) -> tuple[_Network, ...]:
     return tuple(ipaddress.ip_network(proxy, strict=False) for proxy in proxies)
 
 
-def _address(text):
+def _address(text: str) -> _Address | None:
     try:
         address = ipaddress.ip_address(text.strip())
     except ValueError:
         return None
     # A dual-stack socket reports an IPv4 client as ::ffff:a.b.c.d.
-    return getattr(address, "ipv4_mapped", None) or address
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return mapped or address
 
 
-def _trusted(address, networks):
+def _trusted(address: _Address | None, networks: Iterable[_Network]) -> bool:
     return address is not None and any(address in network for network in networks)
 
 

@@ -1,3 +1,5 @@
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm
@@ -11,10 +13,17 @@ REFUSED = (
 )
 
 
-class ThrottledLoginMixin:
+if TYPE_CHECKING:
+    # The mixin's host, for the checker: at run time the form class comes after it.
+    _LoginFormBase = AuthenticationForm
+else:
+    _LoginFormBase = object
+
+
+class ThrottledLoginMixin(_LoginFormBase):
     """Refuse sign-ins past the failure limits (see ``accounts.login_throttle``)."""
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")
         if not username or not password:

@@ -34,9 +34,10 @@ import hashlib
 import ipaddress
 import secrets
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.conf import settings
-from django.core.cache import caches
+from django.core.cache import BaseCache, caches
 from django.db import transaction
 
 from core.errors import not_found, validation_error
@@ -48,7 +49,7 @@ from .sign_in_cache import SignInDatabaseCache
 CACHE_ALIAS = "sign_in"
 
 
-def _cache():
+def _cache() -> BaseCache:
     return caches[CACHE_ALIAS]
 
 
@@ -65,16 +66,16 @@ class LoginAttempt:
     username_failures: int
 
 
-def _digest(*parts):
+def _digest(*parts: str) -> str:
     # Hashed: the cache is no place for usernames or addresses.
     return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()
 
 
-def _username(username):
+def _username(username: str | None) -> str:
     return (username or "").strip().lower()
 
 
-def _address(address):
+def _address(address: str | None) -> str:
     """What an address counts as: an IPv6 client as its /64, which one subscriber holds whole."""
     try:
         parsed = ipaddress.ip_address(address or "")
@@ -85,11 +86,18 @@ def _address(address):
     return str(parsed)
 
 
-def _generation_keys(username, address):
+class _Keys(TypedDict):
+    address_key: str
+    pair_key: str
+    username_key: str
+    backoff_key: str
+
+
+def _generation_keys(username: str, address: str) -> tuple[str, str]:
     return f"sign-in:gen:user:{_digest(username)}", f"sign-in:gen:addr:{_digest(address)}"
 
 
-def _keys(username, address):
+def _keys(username: str, address: str) -> _Keys:
     """The counters' keys. Each names the generation of its username and address, which
     clearing replaces: the counters of an old generation are never read again."""
     cache = _cache()
@@ -105,7 +113,7 @@ def _keys(username, address):
     }
 
 
-def _count_add(key):
+def _count_add(key: str) -> int:
     """Count one at ``key``, opening a window if none is open; return the count."""
     cache, window = _cache(), settings.REVERIE_LOGIN["window_seconds"]
     for _ in range(3):
@@ -124,7 +132,7 @@ def _count_add(key):
     raise RuntimeError("The sign-in cache neither adds nor counts.")
 
 
-def _count_remove(key):
+def _count_remove(key: str) -> None:
     cache = _cache()
     try:
         count = cache.decr(key)
@@ -134,7 +142,7 @@ def _count_remove(key):
         cache.delete(key)  # Redis recreated an expired key (see _count_add).
 
 
-def _backoff_seconds(failures):
+def _backoff_seconds(failures: int) -> int:
     limits = settings.REVERIE_LOGIN
     steps = failures - limits["failures_per_username"]
     return min(limits["backoff_max_seconds"], 2 ** min(steps, 30))
@@ -150,7 +158,7 @@ def login_attempt_begin(*, username: str, address: str) -> LoginAttempt:
     keys = _keys(_username(username), _address(address))
     username_failures = cache.get(keys["username_key"], 0)
 
-    def refused():
+    def refused() -> LoginAttempt:
         _count_remove(keys["address_key"])
         _count_remove(keys["pair_key"])
         return LoginAttempt(refused=True, username_failures=username_failures, **keys)

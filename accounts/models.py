@@ -20,7 +20,8 @@ class User(AbstractUser):
         "opted out of model processing", default=False, editable=False
     )
 
-    class Meta(AbstractUser.Meta):
+    # django-stubs declares no Meta on AbstractUser; Django's abstract model has one.
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]
         swappable = "AUTH_USER_MODEL"
         verbose_name = "principal"
         verbose_name_plural = "principals"
@@ -67,11 +68,11 @@ class ApiToken(models.Model):
         verbose_name = "API token"
         ordering = ["-created_at", "-id"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
 
     @property
-    def is_active(self):
+    def is_active(self) -> bool:
         return self.revoked_at is None
 
 
@@ -151,5 +152,5 @@ class OperatorAction(models.Model):
         indexes = [models.Index(fields=["principal", "-created_at"])]
         verbose_name = "operator action"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.actor_name} {self.get_action_display()}"

@@ -8,30 +8,32 @@ password. The link is Django's password-reset token: it expires after
 the token is derived from the password itself. No e-mail is sent.
 """
 
+from collections.abc import Callable
+
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.contrib.auth.tokens import default_token_generator
 from django.db import transaction
+from django.db.models import Field
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
 from core.errors import conflict, validation_error
 
 from .audit import operator_action_record
-from .models import OperatorAction
+from .models import OperatorAction, User
 
 # The page a link opens is on the owner review site, which is built on this app: the site
 # registers it (``register_password_page``) instead of this app naming the site's routes.
-_password_page = []
+_password_page: list[Callable[..., str]] = []
 
 
-def register_password_page(path):
+def register_password_page(path: Callable[..., str]) -> None:
     """Make ``path(*, uidb64, token)``, the path of the page that sets a password from a
     one-time link, the one the links lead to (the last registered wins)."""
     _password_page[:] = [path]
 
 
-def password_link_issue(*, principal):
+def password_link_issue(*, principal: User) -> str:
     """A one-time link for ``principal`` to set a password; recorded in their trail."""
     if not principal.is_active:
         raise conflict("The account is not active.", field="principal")
@@ -50,10 +52,10 @@ def password_link_issue(*, principal):
     return settings.REVERIE_PUBLIC_URL.rstrip("/") + path
 
 
-def principal_create(*, username):
+def principal_create(*, username: str) -> tuple[User, str]:
     """A new owner account with no usable password, and the link to set one."""
-    User = get_user_model()
     field = User._meta.get_field(User.USERNAME_FIELD)
+    assert isinstance(field, Field)  # the user name is a column of the user's own table
     try:
         username = field.clean(username, None)
     except Exception as error:  # Django's ValidationError, in its own words

@@ -8,7 +8,11 @@ background task health. Only members of this group may enter ``/admin/``
 administrator works from the shell and is trusted with everything.
 """
 
-from django.contrib.auth.models import Group, Permission
+from django.contrib.auth.models import AnonymousUser, Group, Permission
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest
+
+from .models import User
 
 OPERATOR_GROUP = "operator"
 OPERATOR_PERMISSIONS = (
@@ -26,7 +30,7 @@ OPERATOR_PERMISSIONS = (
 )
 
 
-def operator_role_sync():
+def operator_role_sync() -> Group:
     """Create the operator group, or bring its permissions back to exactly the role's."""
     group, _ = Group.objects.get_or_create(name=OPERATOR_GROUP)
     wanted = [
@@ -37,11 +41,20 @@ def operator_role_sync():
     return group
 
 
-def is_operator(user):
+def operator_of(request: HttpRequest) -> User:
+    """The account an admin request is made by. The admin lets only signed-in operators
+    through its views; a request without an account is refused all the same."""
+    user = request.user
+    if not isinstance(user, User):
+        raise PermissionDenied
+    return user
+
+
+def is_operator(user: User | AnonymousUser) -> bool:
     return user.is_active and user.is_staff and user.groups.filter(name=OPERATOR_GROUP).exists()
 
 
-def operator_grant(*, user):
+def operator_grant(*, user: User) -> User:
     """Make ``user`` an operator (the administrator's ``manage.py operators add``)."""
     user.is_staff = True
     user.save(update_fields=["is_staff"])
@@ -49,7 +62,7 @@ def operator_grant(*, user):
     return user
 
 
-def operator_revoke(*, user):
+def operator_revoke(*, user: User) -> User:
     user.groups.remove(*Group.objects.filter(name=OPERATOR_GROUP))
     user.is_staff = False
     user.save(update_fields=["is_staff"])

@@ -1,9 +1,15 @@
+import uuid
+
+from django.db.models import QuerySet
+
 from core.errors import not_found
 
 from .models import ApiToken, OperatorAction, User
 
 
-def api_token_list(*, principal=None, include_revoked=False):
+def api_token_list(
+    *, principal: User | None = None, include_revoked: bool = False
+) -> QuerySet[ApiToken]:
     tokens = ApiToken.objects.select_related("principal")
     if principal is not None:
         tokens = tokens.filter(principal=principal)
@@ -12,7 +18,7 @@ def api_token_list(*, principal=None, include_revoked=False):
     return tokens.order_by("-created_at", "-id")
 
 
-def api_token_get(*, principal, token_id):
+def api_token_get(*, principal: User, token_id: uuid.UUID | str) -> ApiToken:
     """One of ``principal``'s tokens; another owner's answers like a missing one."""
     token = ApiToken.objects.filter(principal=principal, public_id=token_id).first()
     if token is None:
@@ -20,7 +26,7 @@ def api_token_get(*, principal, token_id):
     return token
 
 
-def model_processing_allowed(principal):
+def model_processing_allowed(principal: User) -> bool:
     """Whether anything of ``principal``'s may be sent to a language model: True unless the
     owner opted out.
 
@@ -39,7 +45,7 @@ _MODEL_PROCESSING_ACTIONS = (
 )
 
 
-def model_processing_history(*, principal):
+def model_processing_history(*, principal: User) -> QuerySet[OperatorAction]:
     """When ``principal`` opted out of model processing or allowed it again, newest first."""
     return OperatorAction.objects.filter(
         principal=principal, action__in=_MODEL_PROCESSING_ACTIONS
@@ -49,7 +55,7 @@ def model_processing_history(*, principal):
 _TOKEN_PAUSE_ACTIONS = (OperatorAction.Action.TOKEN_PAUSED, OperatorAction.Action.TOKEN_RESUMED)
 
 
-def token_pause_history(*, principal):
+def token_pause_history(*, principal: User) -> QuerySet[OperatorAction]:
     """When ``principal`` paused or resumed one of their tokens, newest first (``target``
     is the token's public id)."""
     return OperatorAction.objects.filter(

@@ -10,9 +10,12 @@ and so is an owner opting out of model processing or allowing it again.
 
 import hashlib
 import secrets
+import uuid
+from collections.abc import Callable, Iterable
 from datetime import timedelta
 
 from django.db import connection, transaction
+from django.db.models import QuerySet
 from django.db.models.expressions import RawSQL
 from django.utils import timezone
 
@@ -29,21 +32,26 @@ NAME_MAX_CHARS = 100
 # turn each read into a write.
 LAST_USED_RESOLUTION = timedelta(minutes=1)
 
+# A token's public id, as a UUID or as the text of one.
+TokenId = uuid.UUID | str
+# ``common.principal.principal_setting``: (principal id SQL, *, when=SQL) -> SQL.
+PrincipalSetting = Callable[..., str]
 
-def token_digest(secret):
+
+def token_digest(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()
 
 
 def api_token_create(
     *,
-    principal,
-    name,
-    created_by=None,
-    via=None,
-    scope=SCOPE_PRINCIPAL,
-    read_only=False,
-    include_sensitive=True,
-):
+    principal: User,
+    name: str,
+    created_by: User | None = None,
+    via: str | None = None,
+    scope: str = SCOPE_PRINCIPAL,
+    read_only: bool = False,
+    include_sensitive: bool = True,
+) -> tuple[ApiToken, str]:
     """Issue a token for ``principal``; return ``(token, secret)``.
 
     The secret is not stored and cannot be shown again. ``via`` names the
@@ -86,7 +94,7 @@ def api_token_create(
     return token, secret
 
 
-def _token_for_update(token_id, principal=None):
+def _token_for_update(token_id: TokenId, principal: User | None = None) -> ApiToken:
     tokens = ApiToken.objects.select_for_update().filter(public_id=token_id)
     if principal is not None:
         tokens = tokens.filter(principal=principal)
@@ -96,7 +104,13 @@ def _token_for_update(token_id, principal=None):
     return token
 
 
-def api_token_revoke(*, token_id, principal=None, actor=None, via=None):
+def api_token_revoke(
+    *,
+    token_id: TokenId,
+    principal: User | None = None,
+    actor: User | None = None,
+    via: str | None = None,
+) -> ApiToken:
     """Revoke a token; it stops working at once. Revoking twice changes nothing.
 
     An owner passes ``principal`` (only their own tokens are found); an
@@ -118,7 +132,7 @@ def api_token_revoke(*, token_id, principal=None, actor=None, via=None):
         return token
 
 
-def api_token_pause(*, token_id, principal, via):
+def api_token_pause(*, token_id: TokenId, principal: User, via: str) -> ApiToken:
     """The owner pauses one of their tokens: it is refused on every route at once, until
     resumed. Pausing a paused token changes and records nothing. Returns the token.
 
@@ -129,12 +143,12 @@ def api_token_pause(*, token_id, principal, via):
     return _token_pause_set(token_id=token_id, principal=principal, via=via, paused=True)
 
 
-def api_token_resume(*, token_id, principal, via):
+def api_token_resume(*, token_id: TokenId, principal: User, via: str) -> ApiToken:
     """The owner resumes a paused token: it works again at once. Returns the token."""
     return _token_pause_set(token_id=token_id, principal=principal, via=via, paused=False)
 
 
-def _token_pause_set(*, token_id, principal, via, paused):
+def _token_pause_set(*, token_id: TokenId, principal: User, via: str, paused: bool) -> ApiToken:
     with transaction.atomic():
         # Locked, so that of two submissions racing (two tabs, a retried
         # request) the second finds nothing to change and records nothing.
@@ -156,7 +170,9 @@ def _token_pause_set(*, token_id, principal, via, paused):
         return token
 
 
-def api_token_rotate(*, token_id, created_by=None, via=None):
+def api_token_rotate(
+    *, token_id: TokenId, created_by: User | None = None, via: str | None = None
+) -> tuple[ApiToken, str]:
     """Replace a live token with a new one of the same name; return ``(token, secret)``.
 
     The machine's administrator's tool (the shell): the new secret is shown to
@@ -188,7 +204,9 @@ def api_token_rotate(*, token_id, created_by=None, via=None):
         return token, secret
 
 
-def principal_activation_set(*, principal, active, actor, via):
+def principal_activation_set(
+    *, principal: User, active: bool, actor: User | None, via: str
+) -> User:
     """An operator activates or deactivates an account; recorded. Returns the principal."""
     if not isinstance(active, bool):
         raise validation_error("active must be true or false.", field="is_active")
@@ -208,7 +226,9 @@ def principal_activation_set(*, principal, active, actor, via):
     return principal
 
 
-def admin_lookup_refusal_record(*, actor, model_label, lookups):
+def admin_lookup_refusal_record(
+    *, actor: User | None, model_label: str, lookups: Iterable[str]
+) -> OperatorAction:
     """Record that an operator asked an admin list for lookups it does not offer.
 
     The list refused them before any query ran (``core.admin_lookups``); a
@@ -226,7 +246,7 @@ def admin_lookup_refusal_record(*, actor, model_label, lookups):
         )
 
 
-def model_processing_set(*, principal, allowed):
+def model_processing_set(*, principal: User, allowed: bool) -> User:
     """The owner allows model processing of their data, or opts out of all of it, on the
     review site; recorded.
 
@@ -268,12 +288,12 @@ def model_processing_set(*, principal, allowed):
     return principal
 
 
-def _token_lookup(principal_setting):
+def _token_lookup(principal_setting: PrincipalSetting | None) -> CompiledLookup[ApiToken]:
     """The statement that finds a token by its digest, compiled once (it runs on every
     request)."""
     if principal_setting not in _token_lookups:
 
-        def build(digest):
+        def build(digest: str) -> QuerySet[ApiToken]:
             # No ordering: the digest is unique.
             tokens = (
                 ApiToken.objects.select_related("principal")
@@ -298,10 +318,12 @@ def _token_lookup(principal_setting):
     return _token_lookups[principal_setting]
 
 
-_token_lookups = {}
+_token_lookups: dict[PrincipalSetting | None, CompiledLookup[ApiToken]] = {}
 
 
-def api_token_authenticate(secret, *, principal_setting=None):
+def api_token_authenticate(
+    secret: object, *, principal_setting: PrincipalSetting | None = None
+) -> tuple[User, ApiToken] | None:
     """The active principal a presented secret belongs to, with its token; or None.
 
     A token its owner has paused is refused with ``forbidden`` (the caller holds

@@ -25,25 +25,33 @@ count on the same row (one address, one username at one address) take turns.
 
 import base64
 import pickle
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any
 
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.db import DatabaseCache
 from django.db import connections, models, router, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
 from django.utils.timezone import now as tz_now
 
 TABLE = "accounts_sign_in_cache"
 
 
 class SignInDatabaseCache(DatabaseCache):
-    def _connection(self):
+    # Set by DatabaseCache.__init__ from the table the cache is configured with.
+    _table: str
+
+    def _connection(self) -> BaseDatabaseWrapper:
         return connections[router.db_for_write(self.cache_model_class)]
 
-    def _names(self, connection):
+    def _names(self, connection: BaseDatabaseWrapper) -> tuple[str, str, str, str]:
         quote = connection.ops.quote_name
         return quote(self._table), quote("cache_key"), quote("value"), quote("expires")
 
     @staticmethod
-    def _expires(connection, value):
+    def _expires(connection: BaseDatabaseWrapper, value: Any) -> datetime:
         expression = models.Expression(output_field=models.DateTimeField())
         converters = connection.ops.get_db_converters(expression) + expression.get_db_converters(
             connection
@@ -53,14 +61,14 @@ class SignInDatabaseCache(DatabaseCache):
         return value
 
     @staticmethod
-    def _now(connection):
+    def _now(connection: BaseDatabaseWrapper) -> Any:
         # Expiries are stored to the second, as DatabaseCache writes them.
         return connection.ops.adapt_datetimefield_value(tz_now().replace(microsecond=0))
 
-    def get_many(self, keys, version=None):
-        if not keys:
-            return {}
+    def get_many(self, keys: Iterable[str], version: int | None = None) -> dict[str, Any]:
         key_map = {self.make_and_validate_key(key, version=version): key for key in keys}
+        if not key_map:
+            return {}
         connection = connections[router.db_for_read(self.cache_model_class)]
         table, key_column, value_column, expires_column = self._names(connection)
         with connection.cursor() as cursor:
@@ -77,7 +85,13 @@ class SignInDatabaseCache(DatabaseCache):
             if self._expires(connection, expires) >= now
         }
 
-    def add(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def add(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> bool:
         made_key = self.make_and_validate_key(key, version=version)
         connection = self._connection()
         table, key_column, _, expires_column = self._names(connection)
@@ -88,7 +102,7 @@ class SignInDatabaseCache(DatabaseCache):
             )
             return super().add(key, value, timeout, version)
 
-    def incr(self, key, delta=1, version=None):
+    def incr(self, key: str, delta: int = 1, version: int | None = None) -> int:
         """Add ``delta`` to the number at ``key`` and return it; its expiry stays as it was.
 
         Raises ``ValueError`` when there is no such key (or it has expired), as Django's does.
@@ -115,10 +129,10 @@ class SignInDatabaseCache(DatabaseCache):
             )
         return value
 
-    def _cull(self, db, cursor, now, num):
+    def _cull(self, db: str, cursor: CursorWrapper, now: datetime, num: int) -> None:
         pass
 
-    def purge_expired(self):
+    def purge_expired(self) -> int:
         """Delete the expired rows no transaction holds; return how many were deleted.
 
         Never waits for a row: run outside a request, its locks last one statement.
@@ -138,9 +152,9 @@ class SignInDatabaseCache(DatabaseCache):
             )
             return cursor.rowcount
 
-    def _encode(self, value):
+    def _encode(self, value: Any) -> str:
         return base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
 
     @staticmethod
-    def _decode(connection, stored):
+    def _decode(connection: BaseDatabaseWrapper, stored: Any) -> Any:
         return pickle.loads(base64.b64decode(connection.ops.process_clob(stored).encode()))

@@ -3,5 +3,5 @@
 from .login_throttle import login_throttle_purge
 
 
-def login_throttle_purge_task():
+def login_throttle_purge_task() -> int:
     return login_throttle_purge()

@@ -20,7 +20,7 @@ class BenchmarkCommand(BaseCommand):
     (``None`` for a command that touches no database itself).
     """
 
-    database_prefix = "reverie_bench"
+    database_prefix: str | None = "reverie_bench"
 
     def handle(self, *args, **options):
         connection = connections[DEFAULT_DB_ALIAS]

@@ -6,15 +6,18 @@ overview); no model holding memory text is registered on ``/admin/``.
 """
 
 import re
+from typing import Any
 
 from django.contrib import admin, messages
 from django.contrib.auth.models import Group
 from django.core.exceptions import PermissionDenied
-from django.http import HttpResponseRedirect
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, path, reverse
 from django_q import models as q_models
 
+from accounts.operators import operator_of
 from common.models import Flag
 from common.selectors.flags import flag_list
 from common.services.flags import flag_set
@@ -25,13 +28,13 @@ from core.errors import ReverieError
 class FlagAdmin(admin.ModelAdmin):
     """Every catalogued flag with its effective value and a toggle."""
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         return [
             path(
                 "<str:key>/toggle/",
@@ -41,7 +44,9 @@ class FlagAdmin(admin.ModelAdmin):
             *super().get_urls(),
         ]
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         context = {
@@ -53,13 +58,12 @@ class FlagAdmin(admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/common/flag/change_list.html", context)
 
-    def toggle_view(self, request, key):
+    def toggle_view(self, request: HttpRequest, key: str) -> HttpResponse:
+        actor = operator_of(request)
         if request.method != "POST" or not self.has_change_permission(request):
             raise PermissionDenied
         try:
-            flag = flag_set(
-                key=key, enabled=request.POST.get("enabled") == "on", actor=request.user
-            )
+            flag = flag_set(key=key, enabled=request.POST.get("enabled") == "on", actor=actor)
         except ReverieError as error:
             self.message_user(request, error.message, messages.ERROR)
         else:
@@ -71,18 +75,18 @@ class FlagAdmin(admin.ModelAdmin):
 class ReadOnlyListAdmin(admin.ModelAdmin):
     """A list and nothing else: no page per row, no add, change or delete."""
 
-    actions = None
+    actions: list[Any] | None = None
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         opts = self.model._meta
         return [
             path(
@@ -115,7 +119,7 @@ class TaskHealthAdmin(ReadOnlyListAdmin):
     list_filter = ("success", "func")
     ordering = ("-stopped",)
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[q_models.Task]:
         return (
             super()
             .get_queryset(request)
@@ -123,7 +127,7 @@ class TaskHealthAdmin(ReadOnlyListAdmin):
         )
 
     @admin.display(description="error")
-    def error_class(self, task):
+    def error_class(self, task: q_models.Task) -> str:
         if task.success:
             return ""
         # A failure's result is its traceback text: show its last line's

@@ -8,7 +8,7 @@ class CommonConfig(AppConfig):
     name = "common"
     verbose_name = "Service"
 
-    def ready(self):
+    def ready(self) -> None:
         from accounts.onboarding import register_password_page
 
         from .review.password import password_set_path

@@ -4,7 +4,7 @@ Without it each page view logged a "Not Found: /favicon.ico" warning, noise in t
 operator's log that hid the warnings that matter.
 """
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_safe
 
@@ -18,5 +18,5 @@ ICON = (
 
 @require_safe
 @cache_control(public=True, max_age=86400)
-def favicon(request):
+def favicon(request: HttpRequest) -> HttpResponse:
     return HttpResponse(ICON, content_type="image/svg+xml")

@@ -21,10 +21,10 @@ class FlagSpec:
     capability: str = ""
     # Flags that must be effectively on for this one to be: a capability whose
     # output the owner could not inspect must not run.
-    requires: tuple = ()
+    requires: tuple[str, ...] = ()
 
     @property
-    def default(self):
+    def default(self) -> bool:
         return settings.REVERIE_FLAG_DEFAULTS[self.key]
 
 
@@ -97,7 +97,8 @@ CATALOGUE = {
 }
 
 
-def certificate_refusal(capability):
+def certificate_refusal(capability: str) -> str | None:
     """Why ``capability`` may not be on now, or None; asked of the app configured in
     ``REVERIE_CERTIFICATE_CHECK`` (the evaluation app), which ``memory`` does not import."""
-    return import_string(settings.REVERIE_CERTIFICATE_CHECK)(capability)
+    refusal: str | None = import_string(settings.REVERIE_CERTIFICATE_CHECK)(capability)
+    return refusal

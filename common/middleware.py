@@ -1,6 +1,9 @@
 """Request rules every page and route of the service follows, whatever app answers it."""
 
+from collections.abc import Callable
+
 from django.core.exceptions import SuspiciousOperation
+from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
 
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
@@ -20,10 +23,10 @@ class RejectNulBytesMiddleware:
     NUL in text fields themselves.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         forms = [request.GET]
         # Not the API's: it takes JSON only, and a form read here would reach
         # its views as data instead of being refused as a media type.
@@ -45,10 +48,10 @@ class NoStoreMiddleware:
     """``Cache-Control: no-store`` (and private) on every response of the API and the sites,
     so that no browser or proxy cache keeps a copy of memory content."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if request.path.startswith(PRIVATE_PREFIXES):
             add_never_cache_headers(response)
@@ -77,10 +80,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
 class SameOriginContentMiddleware:
     """A ``Content-Security-Policy`` on every page that keeps its loads on this server."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if response.get("Content-Type", "").startswith("text/html"):
             response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)

@@ -18,7 +18,7 @@ class OwnedModel(models.Model):
         abstract = True
 
 
-def new_public_id():
+def new_public_id() -> uuid.UUID:
     return uuid.uuid4()
 
 
@@ -39,7 +39,7 @@ class Flag(models.Model):
         # The name it had when flags lived in ``memory``.
         db_table = "memory_flag"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.key
 
 
@@ -53,5 +53,5 @@ class Heartbeat(models.Model):
         # The name it had when health lived in ``memory``.
         db_table = "memory_heartbeat"
 
-    def __str__(self):
+    def __str__(self) -> str:
         return self.name

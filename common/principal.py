@@ -13,30 +13,36 @@ security, only the application's own owner filters apply and no transaction is
 opened for reads.
 """
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from typing import TYPE_CHECKING
 
 from django.db import DEFAULT_DB_ALIAS, connections, transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 
-_current_principal_id = ContextVar("reverie_principal_id", default=None)
+if TYPE_CHECKING:
+    from accounts.models import User
+
+_current_principal_id: ContextVar[int | None] = ContextVar("reverie_principal_id", default=None)
 
 
-def current_principal_id():
+def current_principal_id() -> int | None:
     """The id set by the innermost ``principal_context``, or None."""
     return _current_principal_id.get()
 
 
-def _set_database_principal(connection, value):
+def _set_database_principal(connection: BaseDatabaseWrapper, value: str) -> None:
     _set_transaction_setting(connection, "app.principal_id", value)
 
 
-def _set_transaction_setting(connection, name, value):
+def _set_transaction_setting(connection: BaseDatabaseWrapper, name: str, value: str) -> None:
     with connection.cursor() as cursor:
         cursor.execute("SELECT set_config(%s, %s, true)", [name, value])
 
 
 @contextmanager
-def principal_context(principal, *, using=DEFAULT_DB_ALIAS):
+def principal_context(principal: "User | None", *, using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     """Scope the database to ``principal`` (a user or None) for the block."""
     principal_id = None if principal is None else principal.pk
     connection = connections[using]
@@ -76,7 +82,9 @@ def principal_context(principal, *, using=DEFAULT_DB_ALIAS):
 
 
 @contextmanager
-def principal_transaction(principal, *, using=DEFAULT_DB_ALIAS):
+def principal_transaction(
+    principal: "User | None", *, using: str = DEFAULT_DB_ALIAS
+) -> Iterator[None]:
     """``principal_context`` in an atomic block: for services that write.
 
     Outside any transaction, the block is the transaction: on PostgreSQL the
@@ -92,7 +100,9 @@ def principal_transaction(principal, *, using=DEFAULT_DB_ALIAS):
         yield
 
 
-def principal_activate(principal, *, already_set=False, using=DEFAULT_DB_ALIAS):
+def principal_activate(
+    principal: "User", *, already_set: bool = False, using: str = DEFAULT_DB_ALIAS
+) -> None:
     """Make ``principal`` the principal of the transaction already open.
 
     For authentication that happens inside a request: the request middleware
@@ -109,7 +119,7 @@ def principal_activate(principal, *, already_set=False, using=DEFAULT_DB_ALIAS):
     _current_principal_id.set(principal.pk)
 
 
-def principal_setting(principal_id, *, when):
+def principal_setting(principal_id: str, *, when: str) -> str:
     """PostgreSQL: an expression for the select list of the statement that finds a principal,
     which makes the principal whose id is ``principal_id`` (SQL) the transaction's on the row
     found, if that row meets ``when`` (SQL), and keeps the setting as it was otherwise.
@@ -125,7 +135,7 @@ def principal_setting(principal_id, *, when):
 
 
 @contextmanager
-def discovery_context(purpose, *, using=DEFAULT_DB_ALIAS):
+def discovery_context(purpose: str, *, using: str = DEFAULT_DB_ALIAS) -> Iterator[None]:
     """Let background work find due work across owners, through content-free rows only.
 
     On PostgreSQL this opens the read-only discovery policies for ``purpose``

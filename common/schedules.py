@@ -1,9 +1,16 @@
 """The maintenance schedules, declared in code and synced into django-q2's table."""
 
+from collections.abc import Callable
+from typing import Any
+
 from django_q.models import Schedule
 
+# One schedule as django-q2's Schedule takes it: "name" and "func" with the Schedule
+# fields of its timing and repeats.
+ScheduleSpec = dict[str, Any]
 
-def every(seconds):
+
+def every(seconds: int) -> ScheduleSpec:
     """Schedule fields for "every ``seconds``": whole minutes, or a cron with seconds."""
     if seconds >= 60 and seconds % 60 == 0:
         return {"schedule_type": Schedule.MINUTES, "minutes": seconds // 60, "cron": None}
@@ -14,27 +21,29 @@ def every(seconds):
 # imports them. Each is (schedules, run_once): ``schedules()`` returns schedule specs
 # like the ones below; ``run_once()`` does the work once by hand and returns lines of
 # text for ``run_maintenance --once``.
-_extensions = []
+_extensions: list[tuple[Callable[[], list[ScheduleSpec]], Callable[[], str]]] = []
 
 
-def maintenance_extend(*, schedules, run_once):
+def maintenance_extend(
+    *, schedules: Callable[[], list[ScheduleSpec]], run_once: Callable[[], str]
+) -> None:
     """Add an app's maintenance to the declared schedules and to ``run_maintenance``."""
     if (schedules, run_once) not in _extensions:
         _extensions.append((schedules, run_once))
 
 
-def maintenance_run_once_hooks():
+def maintenance_run_once_hooks() -> list[Callable[[], str]]:
     return [run_once for _, run_once in _extensions]
 
 
-def declared_schedules():
+def declared_schedules() -> list[ScheduleSpec]:
     return [
         *SCHEDULES,
         *(spec for schedules, _ in _extensions for spec in schedules()),
     ]
 
 
-SCHEDULES = [
+SCHEDULES: list[ScheduleSpec] = [
     {
         # Sign-in counters whose window has ended, in the database without Redis.
         "name": "accounts.sign_in_purge",
@@ -56,7 +65,7 @@ SCHEDULES = [
 ]
 
 
-def schedules_sync():
+def schedules_sync() -> list[str]:
     """Create or update every declared schedule; running it again changes nothing."""
     specs = declared_schedules()
     for spec in specs:

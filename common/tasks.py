@@ -3,5 +3,5 @@
 from common.services.heartbeat import heartbeat_record
 
 
-def worker_heartbeat_task():
+def worker_heartbeat_task() -> None:
     heartbeat_record()

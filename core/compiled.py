@@ -8,27 +8,34 @@ in, so the SQL, the select list and the instances built are exactly the ORM's.
 """
 
 import threading
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
 
 from django.db import connections
-from django.db.models.query import get_related_populators
+from django.db.models import Model, QuerySet
+
+# Django's own (the ORM builds related instances with it); django-stubs leaves it out.
+from django.db.models.query import get_related_populators  # type: ignore[attr-defined]
+
+_M = TypeVar("_M", bound=Model)
 
 
 class _Slot(str):
     """A value that marks where a parameter goes in the compiled statement."""
 
 
-class CompiledLookup:
+class CompiledLookup(Generic[_M]):
     """``build(*slots)`` returns the queryset, with ``slots`` (one per value passed to
     ``first``) where the values go; ``first(*values)`` then returns the first model
     instance it finds for those values, its ``select_related`` relations populated, or
     None. Annotations are computed by the database but not set on the instance."""
 
-    def __init__(self, build, *, values):
+    def __init__(self, build: Callable[..., QuerySet[_M]], *, values: int) -> None:
         self._build = build
         self._values = values
         self._local = threading.local()
 
-    def first(self, *values, using="default"):
+    def first(self, *values: object, using: str = "default") -> _M | None:
         if len(values) != self._values:
             raise TypeError(f"expected {self._values} values, got {len(values)}")
         statement = self._statement(using)
@@ -40,15 +47,15 @@ class CompiledLookup:
             row = cursor.fetchone()
         return None if row is None else statement.instance(row)
 
-    def _statement(self, using):
-        compiled = self._local.__dict__.setdefault("statements", {})
+    def _statement(self, using: str) -> "_Statement[_M]":
+        compiled: dict[str, _Statement[_M]] = self._local.__dict__.setdefault("statements", {})
         if using not in compiled:
             compiled[using] = _Statement(self._build, self._values, using)
         return compiled[using]
 
 
-class _Statement:
-    def __init__(self, build, values, using):
+class _Statement(Generic[_M]):
+    def __init__(self, build: Callable[..., QuerySet[_M]], values: int, using: str) -> None:
         slots = [_Slot(f"\x00compiled-lookup-slot-{index}") for index in range(values)]
         queryset = build(*slots)[:1]
         compiler = queryset.query.get_compiler(using=using)
@@ -72,7 +79,7 @@ class _Statement:
         self._attnames = [column[0].target.attname for column in select[self._model_columns]]
         self._related = get_related_populators(klass_info, select, using)
 
-    def instance(self, row):
+    def instance(self, row: tuple[Any, ...]) -> _M:
         if self._converters:
             row = next(self._compiler.apply_converters([row], self._converters))
         instance = self._model.from_db(self._db, self._attnames, row[self._model_columns])

@@ -1,5 +1,7 @@
 """The one error class services raise, with codes from a closed vocabulary."""
 
+from typing import Any
+
 HTTP_STATUS_BY_CODE = {
     "validation_error": 400,
     "unauthenticated": 401,
@@ -22,7 +24,7 @@ class ReverieError(Exception):
     (field names, limits, current revision) and never holds memory text.
     """
 
-    def __init__(self, code, message, **details):
+    def __init__(self, code: str, message: str, **details: Any) -> None:
         if code not in HTTP_STATUS_BY_CODE:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
@@ -30,18 +32,18 @@ class ReverieError(Exception):
         self.message = message
         self.details = details
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"ReverieError({self.code!r}, {self.message!r}, {self.details!r})"
 
 
-def validation_error(message, **details):
+def validation_error(message: str, **details: Any) -> ReverieError:
     return ReverieError("validation_error", message, **details)
 
 
-def not_found(kind):
+def not_found(kind: str) -> ReverieError:
     # The same answer whether the row is missing or belongs to someone else.
     return ReverieError("not_found", f"No such {kind}.")
 
 
-def conflict(message, **details):
+def conflict(message: str, **details: Any) -> ReverieError:
     return ReverieError("conflict", message, **details)

@@ -3,7 +3,7 @@ import uuid
 from core.errors import validation_error
 
 
-def parse_public_id(value, field):
+def parse_public_id(value: object, field: str) -> uuid.UUID:
     """A public id as a UUID; a malformed one is a validation error naming ``field``."""
     if isinstance(value, uuid.UUID):
         return value

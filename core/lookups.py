@@ -1,7 +1,11 @@
 """Query lookups the ORM does not ship."""
 
+from typing import Any
+
 from django.core.exceptions import EmptyResultSet
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Lookup
+from django.db.models.sql.compiler import SQLCompiler
 
 
 class AnyOf(Lookup):
@@ -20,10 +24,12 @@ class AnyOf(Lookup):
     lookup_name = "any_of"
     prepare_rhs = False
 
-    def get_prep_lookup(self):
+    def get_prep_lookup(self) -> list[Any]:
         return [value for value in dict.fromkeys(self.rhs) if value is not None]
 
-    def as_sql(self, compiler, connection):
+    def as_sql(
+        self, compiler: SQLCompiler, connection: BaseDatabaseWrapper
+    ) -> tuple[str, tuple[Any, ...]]:
         if not self.rhs:
             raise EmptyResultSet
         lhs, lhs_params = self.process_lhs(compiler, connection)

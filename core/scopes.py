@@ -10,6 +10,6 @@ SCOPE_PATTERN = r"^(principal|assistant:[a-z0-9][a-z0-9_-]{0,62})$"
 _SCOPE_RE = re.compile(SCOPE_PATTERN)
 
 
-def is_valid_scope(value):
+def is_valid_scope(value: object) -> bool:
     """``principal`` (every assistant of the owner) or ``assistant:<slug>``."""
     return isinstance(value, str) and bool(_SCOPE_RE.match(value))

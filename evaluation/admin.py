@@ -1,4 +1,7 @@
+from typing import Any
+
 from django.contrib import admin
+from django.http import HttpRequest
 
 from .models import Certificate
 
@@ -12,11 +15,11 @@ class CertificateAdmin(admin.ModelAdmin):
     readonly_fields = [field.name for field in Certificate._meta.fields]
 
     @admin.display(description="code digest")
-    def short_code_digest(self, certificate):
+    def short_code_digest(self, certificate: Certificate) -> str:
         return certificate.code_digest[:12]
 
-    def has_add_permission(self, request):
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False

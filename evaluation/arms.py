@@ -9,14 +9,18 @@ categories, facts); scoring happens in the parent process, from this record.
 """
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Max
 
+from accounts.models import User
 from common.principal import principal_context
 from core.errors import ReverieError
+from formation.candidates import MemoryCandidateExtractor
 from formation.services import formation_extractor, formation_sweep
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Belief, BeliefSource, Event
@@ -25,6 +29,7 @@ from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.passes import reconsolidation_pass
 
+from .locomo import Dataset, Question
 from .scoring import fuse
 from .services.importer import import_conversations, principal_username
 
@@ -68,7 +73,7 @@ ARMS = {
 }
 
 
-def banks_for(question_text, speakers):
+def banks_for(question_text: str, speakers: Sequence[str]) -> list[str]:
     """The speakers whose banks answer a question: those it names, or both if it names both or
     neither."""
     named = [
@@ -79,23 +84,25 @@ def banks_for(question_text, speakers):
     return named if len(named) == 1 else list(speakers)
 
 
-def replay_clock(principal):
+def replay_clock(principal: User) -> datetime | None:
     """The replayed bank's "now": the time of its newest evidence (message), or None for an
     empty bank. Conversations recorded long ago would otherwise be judged by the day the
     evaluation runs, when every hypothesis over them is past its lifetime. Only messages
     count: the import closes each session and formation flags it today, and those events
     would set the clock back to the wall clock."""
     with principal_context(principal):
-        return Event.objects.filter(owner=principal, event_type__in=MESSAGE_EVENT_TYPES).aggregate(
-            newest=Max("occurred_at")
-        )["newest"]
+        newest: datetime | None = Event.objects.filter(
+            owner=principal, event_type__in=MESSAGE_EVENT_TYPES
+        ).aggregate(newest=Max("occurred_at"))["newest"]
+        return newest
 
 
-def reconsolidate_bank(principal):
+def reconsolidate_bank(principal: User) -> tuple[int, dict[str, int]]:
     """Run passes over one bank until a full scan has completed; return their counts.
 
     The passes judge hypothesis lifetimes by the bank's replay clock."""
-    passes, outcomes = 0, {}
+    passes = 0
+    outcomes: dict[str, int] = {}
     now = replay_clock(principal)
     while True:
         report = reconsolidation_pass(principal=principal, now=now)
@@ -110,9 +117,11 @@ def reconsolidate_bank(principal):
             raise RuntimeError("reconsolidation passes do not complete a full scan")
 
 
-def reconsolidate_all(principals):
+def reconsolidate_all(principals: Iterable[User]) -> dict[str, Any]:
     """Reconsolidate every bank, one principal at a time; return what was done and derived."""
-    passes, outcomes, derived = 0, {}, {}
+    passes = 0
+    outcomes: dict[str, int] = {}
+    derived: dict[str, int] = {}
     for principal in principals:
         bank_passes, bank_outcomes = reconsolidate_bank(principal)
         passes += bank_passes
@@ -130,7 +139,7 @@ def reconsolidate_all(principals):
     }
 
 
-def form_all(extractor=None):
+def form_all(extractor: MemoryCandidateExtractor | None = None) -> int:
     """Consolidate every due session; return the number of consolidations."""
     extractor = extractor or formation_extractor()
     total = 0
@@ -142,7 +151,7 @@ def form_all(extractor=None):
 class _Bank:
     """One principal's bank, with the map from its events to qualified turn ids."""
 
-    def __init__(self, principal, sample_id):
+    def __init__(self, principal: User, sample_id: str) -> None:
         self.principal = principal
         self.now = replay_clock(principal)
         with principal_context(principal):
@@ -153,7 +162,9 @@ class _Bank:
                 .values_list("public_id", "external_id")
             }
 
-    def ask(self, text, *, include, limit):
+    def ask(
+        self, text: str, *, include: Sequence[str], limit: int
+    ) -> list[tuple[tuple[str, Any], dict[str, Any]]]:
         # The evaluation measures derived recall before any certificate allows it.
         with derived_recall_evaluating(now=self.now):
             result = recall(principal=self.principal, query=text, include=include, limit=limit)
@@ -174,13 +185,14 @@ class _Bank:
         ]
 
 
-def run_arm(arm, dataset, *, k):
+def run_arm(arm: Arm, dataset: Dataset, *, k: int) -> dict[str, Any]:
     """Import, form (if the arm does) and ask every question; return the arm's record."""
     import_conversations(dataset)
     consolidations = form_all() if arm.forms else 0
-    User = get_user_model()
     reconsolidation = reconsolidate_all(User.objects.order_by("pk")) if arm.reconsolidates else None
-    observations, beliefs, turn_texts = [], [], {}
+    observations: list[dict[str, Any]] = []
+    beliefs: list[dict[str, Any]] = []
+    turn_texts: dict[str, str] = {}
     for conversation in dataset.conversations:
         banks = {
             speaker: _Bank(
@@ -205,7 +217,9 @@ def run_arm(arm, dataset, *, k):
     }
 
 
-def _observe(question, speakers, banks, arm, k):
+def _observe(
+    question: Question, speakers: Sequence[str], banks: dict[str, _Bank], arm: Arm, k: int
+) -> dict[str, Any]:
     asked = banks_for(question.text, speakers)
     try:
         rankings = [
@@ -229,11 +243,13 @@ def _observe(question, speakers, banks, arm, k):
     }
 
 
-def _collect_beliefs(bank, speaker, beliefs, turn_texts):
+def _collect_beliefs(
+    bank: _Bank, speaker: str, beliefs: list[dict[str, Any]], turn_texts: dict[str, str]
+) -> None:
     """Every formed belief of the bank with the turns it cites (for coverage and fabrication)."""
     principal = bank.principal
     with principal_context(principal):
-        sources = {}
+        sources: dict[int, list[str]] = {}
         for belief_id, event_id, text in BeliefSource.objects.filter(owner=principal).values_list(
             "belief_id", "event__public_id", "event__text"
         ):
@@ -255,11 +271,12 @@ def _collect_beliefs(bank, speaker, beliefs, turn_texts):
             )
 
 
-def database_description():
+def database_description() -> str:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.execute("SHOW server_version")
         else:
             cursor.execute("SELECT sqlite_version()")
-        version = cursor.fetchone()[0]
+        row = cursor.fetchone()
+        version = row[0] if row else "unknown"
     return f"{connection.vendor} {version}"

@@ -4,10 +4,21 @@ and prices, and the privacy settings that decide what leaves the machine and to 
 import hashlib
 import json
 from decimal import Decimal
+from typing import TypedDict, overload
 
 from django.conf import settings
 
 from providers.config import ProviderConfig, provider_config
+
+
+class ProviderTerms(TypedDict):
+    """What a provider-assisted certificate binds (stored in its ``provider_terms``)."""
+
+    base_url: str
+    model: str
+    input_price: str
+    output_price: str
+    privacy: str
 
 
 def privacy_digest(config: ProviderConfig) -> str:
@@ -22,7 +33,11 @@ def price_text(price: Decimal) -> str:
     return f"{price.normalize():f}"
 
 
-def provider_terms(config: ProviderConfig | None = None) -> dict | None:
+@overload
+def provider_terms(config: ProviderConfig) -> ProviderTerms: ...
+@overload
+def provider_terms(config: None = None) -> ProviderTerms | None: ...
+def provider_terms(config: ProviderConfig | None = None) -> ProviderTerms | None:
     """What a certificate of provider-assisted work binds, or None when no provider is
     configured: another server, model, price or egress policy needs new evidence, since each
     changes what the capability does, what it costs or what may leave."""
@@ -38,7 +53,7 @@ def provider_terms(config: ProviderConfig | None = None) -> dict | None:
     }
 
 
-def binding_text(terms: dict) -> str:
+def binding_text(terms: ProviderTerms) -> str:
     """``terms`` as one string, which results.json and a certificate's provider_binding hold."""
     return (
         f"{terms['base_url']} {terms['model']} "

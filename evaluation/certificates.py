@@ -12,14 +12,16 @@ capability's flag may be on.
 import hashlib
 import json
 import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.conf import settings
 
 from providers.config import price_refusal, provider_config
 
 from .arms import ARMS
-from .bindings import binding_text, provider_terms
+from .bindings import ProviderTerms, binding_text, provider_terms
 from .formation_evaluation import sha256
 from .models import Certificate
 from .provenance import code_digest, policy_versions
@@ -56,7 +58,8 @@ class Capability:
     name: str
     arm: str
     policy: str
-    thresholds: dict
+    # {"metric": {"min" | "max": value}}
+    thresholds: dict[str, dict[str, float]]
     # The evaluation whose results certify it: "recall" (``evaluate``),
     # "reconsolidation" (``evaluate_reconsolidation``) or "qualification"
     # (``qualify_provider``, for the capabilities that call a provider).
@@ -66,37 +69,37 @@ class Capability:
     provider: bool = False
     # SHA-256 of the data its evaluation must have read, by input ("fixtures",
     # "qualification"); certify checks the files themselves.
-    datasets: dict = field(default_factory=dict)
+    datasets: dict[str, str] = field(default_factory=dict)
     # For reconsolidation: the least a labelled fixture must hold
     # ({"merges" | "notices" | "no_merge_traps": count}).
-    fixture_minimums: dict = field(default_factory=dict)
+    fixture_minimums: dict[str, int] = field(default_factory=dict)
     # Capabilities whose current certificates this one's rests on.
-    upstream: tuple = ()
+    upstream: tuple[str, ...] = ()
     # For a capability certified by provider qualification: which ("formation" or
     # "reconsolidation"), whose shipped data ``datasets["qualification"]`` pins.
     qualification: str = ""
 
     @property
-    def how(self):
+    def how(self) -> str:
         return HOW_TO_CERTIFY[self.evaluation].format(
             arm=self.arm, capability=self.name, qualification=self.qualification
         )
 
 
-def capability(name):
-    config = settings.REVERIE_CAPABILITIES.get(name)
+def capability(name: str) -> Capability:
+    config: dict[str, Any] | None = settings.REVERIE_CAPABILITIES.get(name)
     if config is None:
         known = ", ".join(sorted(settings.REVERIE_CAPABILITIES)) or "none"
         raise CertificationError(f"unknown capability {name!r} (configured: {known})")
     return Capability(name=name, **config)
 
 
-def current_binding(spec):
+def current_binding(spec: Capability) -> tuple[str, str]:
     """The policy version and code digest a certificate of ``spec`` must carry now."""
     return policy_versions().get(spec.policy, ""), code_digest([spec.policy])
 
 
-def current_terms(spec):
+def current_terms(spec: Capability) -> ProviderTerms | dict[str, str] | None:
     """The provider terms a certificate of ``spec`` must carry now: {} for a capability that
     calls none, None when it calls one and none is configured."""
     if not spec.provider:
@@ -104,16 +107,16 @@ def current_terms(spec):
     return provider_terms()
 
 
-def current_provider(spec):
+def current_provider(spec: Capability) -> str | None:
     """``current_terms`` as the string a certificate's provider_binding holds: "" for a
     capability that calls none, None when it calls one and none is configured."""
-    terms = current_terms(spec)
-    if terms is None:
-        return None
-    return binding_text(terms) if terms else ""
+    if not spec.provider:
+        return ""
+    terms = provider_terms()
+    return None if terms is None else binding_text(terms)
 
 
-def upstream_refusal(spec):
+def upstream_refusal(spec: Capability) -> str:
     """Why a capability this one rests on has no current certificate with real evidence, or "".
 
     The upstream certificate's metrics must meet the upstream's thresholds as configured
@@ -136,9 +139,11 @@ def upstream_refusal(spec):
     return ""
 
 
-def threshold_failures(metrics, thresholds):
+def threshold_failures(
+    metrics: dict[str, Any], thresholds: dict[str, dict[str, float]]
+) -> list[str]:
     """Readable failures of ``metrics`` against ``{"metric": {"min"|"max": value}}``."""
-    failures = []
+    failures: list[str] = []
     for metric, bounds in sorted(thresholds.items()):
         value = metrics.get(metric)
         if value is None or (isinstance(value, float) and math.isnan(value)):
@@ -151,7 +156,7 @@ def threshold_failures(metrics, thresholds):
     return failures
 
 
-def _recall_metrics(results, spec):
+def _recall_metrics(results: dict[str, Any], spec: Capability) -> dict[str, Any]:
     cases = [case for case in results.get("cases", []) if case.get("arm") == spec.arm]
     return arm_metrics(
         results["labels"],
@@ -161,7 +166,7 @@ def _recall_metrics(results, spec):
     )
 
 
-def _reconsolidation_metrics(results, spec):
+def _reconsolidation_metrics(results: dict[str, Any], spec: Capability) -> dict[str, Any]:
     return reconsolidation_metrics(
         results["labels"]["cases"],
         results["observed"][spec.arm],
@@ -169,7 +174,7 @@ def _reconsolidation_metrics(results, spec):
     )
 
 
-def _fixture_counts(cases):
+def _fixture_counts(cases: Iterable[dict[str, Any]]) -> dict[str, int]:
     labels = [case["labels"] for case in cases]
     return {
         "merges": sum(len(label.get("merge", [])) for label in labels),
@@ -178,7 +183,9 @@ def _fixture_counts(cases):
     }
 
 
-def _reconsolidation_inputs(results, spec):
+def _reconsolidation_inputs(
+    results: dict[str, Any], spec: Capability
+) -> tuple[dict[str, Any], str]:
     """The results with the labels of the shipped fixture, and its digest.
 
     The labels are read from the fixture in the repository, which must be the
@@ -210,7 +217,7 @@ def _reconsolidation_inputs(results, spec):
     return {**results, "labels": {"cases": cases}}, digest
 
 
-def _qualification_inputs(results, spec):
+def _qualification_inputs(results: dict[str, Any], spec: Capability) -> tuple[dict[str, Any], str]:
     """The results with the labels of the shipped qualification data, and its digest.
 
     The file must be one this installation signed and of this capability; the data
@@ -238,7 +245,7 @@ def _qualification_inputs(results, spec):
     return {**results, "labels": cases}, digest
 
 
-RECOMPUTE = {
+RECOMPUTE: dict[str, Callable[[dict[str, Any], Capability], dict[str, Any]]] = {
     "recall": _recall_metrics,
     "reconsolidation": _reconsolidation_metrics,
     "qualification": lambda results, spec: qualification_metrics(
@@ -251,7 +258,7 @@ RECOMPUTE = {
 }
 
 
-def certify(*, raw_results, capability_name):
+def certify(*, raw_results: bytes, capability_name: str) -> Certificate:
     """Check ``raw_results`` (the bytes of results.json) for a capability; store and return the
     certificate, or raise ``CertificationError`` with every reason."""
     spec = capability(capability_name)
@@ -329,7 +336,7 @@ def certify(*, raw_results, capability_name):
     )
 
 
-def matching_certificate(capability_name):
+def matching_certificate(capability_name: str) -> Certificate | None:
     """The newest certificate that still matches the capability's current code and provider
     terms (server, model, prices, privacy), or None."""
     spec = capability(capability_name)
@@ -357,10 +364,11 @@ TERM_CHANGES = (
 )
 
 
-def changes_since(certificate, spec):
+def changes_since(certificate: Certificate, spec: Capability) -> list[str]:
     """What differs now from what ``certificate`` was issued for, in the operator's words."""
-    changes = []
-    terms, issued = current_terms(spec) or {}, certificate.provider_terms
+    changes: list[str] = []
+    terms: dict[str, Any] = {**(current_terms(spec) or {})}
+    issued = certificate.provider_terms
     if terms and not issued:
         changes.append("certificates bind the provider's prices and egress rules too")
     else:
@@ -375,11 +383,11 @@ def changes_since(certificate, spec):
     return changes
 
 
-def _and(items):
+def _and(items: Sequence[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def certificate_refusal(capability_name):
+def certificate_refusal(capability_name: str) -> str | None:
     """Why the capability may not be on now, or None when a matching certificate exists."""
     try:
         spec = capability(capability_name)
@@ -401,8 +409,7 @@ def certificate_refusal(capability_name):
     policy_version, _ = current_binding(spec)
     how = spec.how
     newest = Certificate.objects.filter(capability=spec.name).order_by("-issued_at", "-id").first()
-    changes = changes_since(newest, spec) if newest is not None else []
-    if changes:
+    if newest is not None and (changes := changes_since(newest, spec)):
         return (
             f"{spec.name} has no certificate for what runs now: since certificate {newest.pk} "
             f"was issued ({newest.issued_at:%Y-%m-%d}), {_and(changes)}; {how}."

@@ -16,6 +16,7 @@ wires in can run inside any capability.
 """
 
 import ast
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -23,12 +24,12 @@ from django.apps import apps
 from django.conf import settings
 
 
-def _base():
+def _base() -> Path:
     return Path(settings.BASE_DIR)
 
 
 @cache
-def project_packages():
+def project_packages() -> frozenset[str]:
     """The project's packages: its installed apps and ``core``, which they build on. Anything
     else (Django, the standard library, settings) is not ours to digest."""
     base = _base()
@@ -38,7 +39,7 @@ def project_packages():
     return frozenset({"core", *installed})
 
 
-def module_file(name):
+def module_file(name: str) -> Path | None:
     """The file of project module ``name``, or None when it is not one."""
     if name.split(".")[0] not in project_packages():
         return None
@@ -50,15 +51,23 @@ def module_file(name):
     return None
 
 
-def _prefixes(name):
+def _project_file(name: str) -> Path:
+    """The file of ``name``, a module known to be the project's."""
+    path = module_file(name)
+    if path is None:
+        raise LookupError(f"{name} is not a module of the project")
+    return path
+
+
+def _prefixes(name: str) -> list[str]:
     parts = name.split(".")
     return [".".join(parts[:end]) for end in range(1, len(parts) + 1)]
 
 
-def _absolute(node, module, is_package):
+def _absolute(node: ast.ImportFrom, module: str, is_package: bool) -> str:
     """The module an ``ImportFrom`` node names, resolved against ``module``."""
     if not node.level:
-        return node.module
+        return node.module or ""
     package = module.split(".")
     if not is_package:
         package = package[:-1]
@@ -68,10 +77,10 @@ def _absolute(node, module, is_package):
 
 
 @cache
-def _imports(name, text):
+def _imports(name: str, text: str) -> frozenset[str]:
     tree = ast.parse(text)
-    is_package = module_file(name).name == "__init__.py"
-    found = set()
+    is_package = _project_file(name).name == "__init__.py"
+    found: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -84,14 +93,14 @@ def _imports(name, text):
     return frozenset(found)
 
 
-def project_imports(name):
+def project_imports(name: str) -> set[str]:
     """The project modules that module ``name`` imports."""
-    text = module_file(name).read_text(encoding="utf-8")
+    text = _project_file(name).read_text(encoding="utf-8")
     return {imported for imported in _imports(name, text) if module_file(imported)}
 
 
 @cache
-def app_modules():
+def app_modules() -> frozenset[str]:
     """The modules defining the installed project apps' ``AppConfig``s (``memory.apps``, ...)."""
     return frozenset(
         type(config).__module__
@@ -100,14 +109,12 @@ def app_modules():
     )
 
 
-def import_closure(entries):
+def import_closure(entries: Iterable[str]) -> set[str]:
     """Every project module ``entries`` and the project's app modules import, transitively,
     with those modules themselves."""
     starts = [*entries, *sorted(app_modules())]
-    seen, pending = (
-        set(),
-        [prefix for entry in starts for prefix in _prefixes(entry) if module_file(prefix)],
-    )
+    seen: set[str] = set()
+    pending = [prefix for entry in starts for prefix in _prefixes(entry) if module_file(prefix)]
     while pending:
         name = pending.pop()
         if name in seen:
@@ -117,7 +124,7 @@ def import_closure(entries):
     return seen
 
 
-def closure_files(entries):
+def closure_files(entries: Iterable[str]) -> list[str]:
     """The files of ``import_closure(entries)``, relative to the project, sorted."""
     base = _base()
-    return sorted(str(module_file(name).relative_to(base)) for name in import_closure(entries))
+    return sorted(str(_project_file(name).relative_to(base)) for name in import_closure(entries))

@@ -11,12 +11,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 
+from accounts.models import User
 from common.services.flags import flag_set
 from reconsolidation.services.passes import reconsolidation_pass
 
 from .certificates import certify, matching_certificate
+from .models import Certificate
 from .reconsolidation_runner import DEFAULT_FIXTURES, evaluate_reconsolidation
 
 CAPABILITY = "reconsolidation"
@@ -27,16 +28,18 @@ MAX_PASSES = 20
 
 @dataclass(frozen=True)
 class DemoReconsolidation:
-    certificate: object
+    certificate: Certificate
     certified_now: bool
     applied: int
 
 
-def demo_reconsolidation(*, username, out_dir=None):
+def demo_reconsolidation(
+    *, username: str, out_dir: str | Path | None = None
+) -> DemoReconsolidation:
     """Certify (if need be), switch on and reconsolidate ``username``'s bank; say what."""
     certificate = matching_certificate(CAPABILITY)
     certified_now = certificate is None
-    if certified_now:
+    if certificate is None:
         out_dir = Path(out_dir or Path(settings.BASE_DIR) / "var/evaluation/demo-reconsolidation")
         evaluate_reconsolidation(DEFAULT_FIXTURES, k=10, out_dir=out_dir)
         certificate = certify(
@@ -45,7 +48,7 @@ def demo_reconsolidation(*, username, out_dir=None):
     # The surface first: the capability may not be on while its owner cannot see it.
     flag_set(key="reconsolidation_surface", enabled=True)
     flag_set(key=CAPABILITY, enabled=True)
-    owner = get_user_model().objects.get(username=username)
+    owner = User.objects.get(username=username)
     applied = 0
     for _ in range(MAX_PASSES):
         report = reconsolidation_pass(principal=owner)

@@ -13,10 +13,16 @@ Nothing is written anywhere, and the dataset is read in place.
 
 import time
 from collections import Counter
+from typing import Any
 
 from evaluation.locomo import Conversation, Dataset, DialogSession
-from formation.candidates import PROPOSER_MODEL, ExtractionRequest
-from formation.extraction import KnownLedger, extraction_decide, user_message
+from formation.candidates import (
+    PROPOSER_MODEL,
+    ExtractionMessage,
+    ExtractionRequest,
+    MemoryCandidateExtractor,
+)
+from formation.extraction import CandidateDecision, KnownLedger, extraction_decide, user_message
 from formation.extractor import DeterministicExtractor
 from formation.scoring import fabricated
 from formation.services import MAX_CONSUMED
@@ -33,10 +39,12 @@ ROW_FIGURES = (
 )
 
 
-def coverage(dataset: Dataset, *, extractor=None) -> dict:
+def coverage(
+    dataset: Dataset, *, extractor: MemoryCandidateExtractor | None = None
+) -> dict[str, Any]:
     """Coverage figures of a parsed dataset, per conversation and overall."""
     extractor = extractor or DeterministicExtractor()
-    report = {
+    report: dict[str, Any] = {
         "conversations": [],
         "facts": 0,
         "covered": 0,
@@ -73,12 +81,16 @@ def coverage(dataset: Dataset, *, extractor=None) -> dict:
 
 
 def _read_as_owner(
-    conversation: Conversation, principal: str, extractor, report: dict, row: Counter
+    conversation: Conversation,
+    principal: str,
+    extractor: MemoryCandidateExtractor,
+    report: dict[str, Any],
+    row: Counter[str],
 ) -> set[str]:
     """Extract from the conversation's sessions in order with ``principal`` as the owner,
     counting into ``report`` and ``row``; the ids of the turns an accepted proposal was
     read from."""
-    accepted_turns = set()
+    accepted_turns: set[str] = set()
     ledger = KnownLedger()
     for dialog in conversation.sessions:
         messages = _session_messages(conversation.sample_id, dialog, principal)
@@ -99,7 +111,9 @@ def _read_as_owner(
     return accepted_turns
 
 
-def _session_messages(sample_id: str, dialog: DialogSession, principal: str) -> tuple:
+def _session_messages(
+    sample_id: str, dialog: DialogSession, principal: str
+) -> tuple[ExtractionMessage, ...]:
     """The session's turns as the messages of ``principal``'s bank: theirs are the owner's,
     the other speaker's are a participant's. Ids are "<sample>:<turn>"."""
     return tuple(
@@ -115,7 +129,12 @@ def _session_messages(sample_id: str, dialog: DialogSession, principal: str) -> 
     )
 
 
-def _count_decision(decision, by_id: dict, report: dict, row: Counter) -> bool:
+def _count_decision(
+    decision: CandidateDecision,
+    by_id: dict[str, ExtractionMessage],
+    report: dict[str, Any],
+    row: Counter[str],
+) -> bool:
     """Count one decision into ``report`` and ``row``; whether it was accepted."""
     candidate = decision.candidate
     row["proposals"] += 1
@@ -136,7 +155,10 @@ def _count_decision(decision, by_id: dict, report: dict, row: Counter) -> bool:
 
 
 def _count_facts(
-    conversation: Conversation, accepted_turns: dict[str, set[str]], report: dict, row: Counter
+    conversation: Conversation,
+    accepted_turns: dict[str, set[str]],
+    report: dict[str, Any],
+    row: Counter[str],
 ) -> None:
     """Count the conversation's facts, and those an accepted proposal was read from the
     evidence of, into ``row``; note each covered one in ``report``."""

@@ -14,12 +14,15 @@ nothing: formation_provider is certified by provider qualification
 
 import hashlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from evaluation.formation_coverage import coverage
-from evaluation.locomo import DatasetError, load_dataset
+from evaluation.locomo import Dataset, DatasetError, load_dataset
+from formation.candidates import MemoryCandidateExtractor
 from formation.hybrid import HybridExtractor
-from formation.scoring import load_corpus, score
+from formation.scoring import CorpusItem, load_corpus, score
 from formation.services import configured_extractor
 from providers.config import provider_config
 
@@ -37,21 +40,23 @@ class InputError(ValueError):
     message says why."""
 
 
-def sha256(data):
+def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def inputs_digest(dataset_bytes, heldout_bytes):
+def inputs_digest(dataset_bytes: bytes, heldout_bytes: bytes) -> str:
     return sha256(bytes.fromhex(sha256(dataset_bytes)) + bytes.fromhex(sha256(heldout_bytes)))
 
 
-def formation_labels(dataset, heldout):
+def formation_labels(dataset: Dataset, heldout: Sequence[CorpusItem]) -> dict[str, Any]:
     """What the metrics are counted against: every fact of the dataset, and the number of
     held-out items."""
     return {"facts": _fact_keys(dataset), "heldout_items": len(heldout)}
 
 
-def _observations(dataset, heldout, extractor):
+def _observations(
+    dataset: Dataset, heldout: Sequence[CorpusItem], extractor: MemoryCandidateExtractor
+) -> dict[str, Any]:
     report = coverage(dataset, extractor=extractor)
     quality = score(heldout, extractor=extractor)
     return {
@@ -69,7 +74,7 @@ def _observations(dataset, heldout, extractor):
     }
 
 
-def _fact_keys(dataset):
+def _fact_keys(dataset: Dataset) -> list[str]:
     return [
         f"{conversation.sample_id}:{number}"
         for conversation in dataset.conversations
@@ -77,11 +82,11 @@ def _fact_keys(dataset):
     ]
 
 
-def _ratio(part, whole):
+def _ratio(part: int, whole: int) -> float:
     return round(part / whole, 4) if whole else 0.0
 
 
-def _arm_figures(facts, observed):
+def _arm_figures(facts: set[str], observed: dict[str, Any]) -> dict[str, Any]:
     heldout = observed["heldout"]
     covered = set(observed["covered_facts"]) & facts
     return {
@@ -94,7 +99,7 @@ def _arm_figures(facts, observed):
     }
 
 
-def formation_metrics(results, arm=PROVIDER):
+def formation_metrics(results: dict[str, Any], arm: str = PROVIDER) -> dict[str, Any]:
     """The provider arm's metrics, recomputed from the recorded observations."""
     labels, observed = results["labels"], results["observed"]
     facts = set(labels["facts"])
@@ -119,10 +124,17 @@ def formation_metrics(results, arm=PROVIDER):
 
 
 def formation_results(
-    *, dataset, dataset_bytes, heldout, heldout_bytes, deterministic, assisted, provider
-):
+    *,
+    dataset: Dataset,
+    dataset_bytes: bytes,
+    heldout: Sequence[CorpusItem],
+    heldout_bytes: bytes,
+    deterministic: MemoryCandidateExtractor,
+    assisted: MemoryCandidateExtractor,
+    provider: str,
+) -> dict[str, Any]:
     """results.json of one formation evaluation (``evaluate_formation``)."""
-    results = {
+    results: dict[str, Any] = {
         "meta": {
             "evaluation": "formation",
             "policy_versions": policy_versions(),
@@ -142,7 +154,7 @@ def formation_results(
 
 def evaluate_formation(
     *, locomo: str | Path, heldout: str | Path = HELDOUT, out_dir: str | Path
-) -> dict:
+) -> dict[str, Any]:
     """Run both arms over the LoCoMo file ``locomo`` and the labelled corpus ``heldout``,
     write ``out_dir``/results.json and return the results, or raise ``InputError``.
 

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from .scoring import evidence_ids
 
@@ -72,7 +73,7 @@ class Conversation:
     facts: tuple[Fact, ...]
 
     @property
-    def turn_ids(self):
+    def turn_ids(self) -> set[str]:
         return {turn.dia_id for session in self.sessions for turn in session.turns}
 
 
@@ -80,10 +81,10 @@ class Conversation:
 class Dataset:
     conversations: tuple[Conversation, ...]
     digest: str
-    quirks: Counter = field(default_factory=Counter)
+    quirks: Counter[str] = field(default_factory=Counter)
 
 
-def session_time(value, previous):
+def session_time(value: object, previous: datetime) -> datetime:
     """A session's "1:56 pm on 8 May, 2023" as an aware datetime (UTC), else ``previous``."""
     if isinstance(value, str):
         cleaned = " ".join(value.replace(",", " ").split())
@@ -95,7 +96,7 @@ def session_time(value, previous):
     return previous
 
 
-def load_dataset(raw):
+def load_dataset(raw: bytes | str) -> Dataset:
     """Parse the bytes of a LoCoMo-format file into a ``Dataset``, or raise ``DatasetError``."""
     try:
         data = json.loads(raw)
@@ -103,8 +104,8 @@ def load_dataset(raw):
         raise DatasetError(f"not JSON: {error}") from None
     if not isinstance(data, list) or not data:
         raise DatasetError("expected a non-empty JSON list of conversations")
-    quirks = Counter()
-    conversations = []
+    quirks: Counter[str] = Counter()
+    conversations: list[Conversation] = []
     for index, entry in enumerate(data):
         if not isinstance(entry, dict) or not isinstance(entry.get("conversation"), dict):
             raise DatasetError(f"item {index} has no 'conversation' object")
@@ -132,11 +133,17 @@ def read_dataset(path: str | Path) -> Dataset:
         raise DatasetError(f"{path} is not a LoCoMo-format dataset: {error}") from None
 
 
-def _conversation(entry, index, quirks):
+def _conversation(entry: dict[str, Any], index: int, quirks: Counter[str]) -> Conversation:
     body = entry["conversation"]
-    speakers = (body.get("speaker_a"), body.get("speaker_b"))
-    if not all(isinstance(speaker, str) and speaker.strip() for speaker in speakers):
+    speaker_a, speaker_b = body.get("speaker_a"), body.get("speaker_b")
+    if not (
+        isinstance(speaker_a, str)
+        and speaker_a.strip()
+        and isinstance(speaker_b, str)
+        and speaker_b.strip()
+    ):
         raise DatasetError(f"item {index} does not name speaker_a and speaker_b")
+    speakers = (speaker_a, speaker_b)
     sample_id = str(entry.get("sample_id") or f"conversation-{index}")
     sessions = _sessions(body, quirks)
     if not sessions:
@@ -156,20 +163,21 @@ def _conversation(entry, index, quirks):
     return conversation
 
 
-def _sessions(body, quirks):
-    numbered = {}
-    for key, turns in body.items():
+def _sessions(body: dict[str, Any], quirks: Counter[str]) -> tuple[DialogSession, ...]:
+    numbered: dict[int, list[Any]] = {}
+    for key, value in body.items():
         match = _SESSION_KEY.match(key)
-        if match and isinstance(turns, list):
-            numbered[int(match.group(1))] = turns
+        if match and isinstance(value, list):
+            numbered[int(match.group(1))] = value
     for key in body:
         match = _SESSION_DATE_KEY.match(key)
         if match and int(match.group(1)) not in numbered:
             quirks["session dates without a session"] += 1
-    sessions, moment = [], FALLBACK_TIME
+    sessions: list[DialogSession] = []
+    moment = FALLBACK_TIME
     for number in sorted(numbered):
         moment = session_time(body.get(f"session_{number}_date_time"), moment)
-        turns = []
+        turns: list[Turn] = []
         for raw in numbered[number]:
             turn = _turn(raw)
             if turn is None:
@@ -181,7 +189,7 @@ def _sessions(body, quirks):
     return tuple(sessions)
 
 
-def _turn(raw):
+def _turn(raw: object) -> Turn | None:
     if not isinstance(raw, dict):
         return None
     dia_id, speaker, text = raw.get("dia_id"), raw.get("speaker"), raw.get("text")
@@ -195,8 +203,8 @@ def _turn(raw):
     return Turn(dia_id=dia_id, speaker=speaker, text=text, caption=caption)
 
 
-def _questions(raw, sample_id):
-    questions = []
+def _questions(raw: object, sample_id: str) -> tuple[Question, ...]:
+    questions: list[Question] = []
     for index, entry in enumerate(raw if isinstance(raw, list) else []):
         if not isinstance(entry, dict) or not isinstance(entry.get("question"), str):
             continue
@@ -212,8 +220,8 @@ def _questions(raw, sample_id):
     return tuple(questions)
 
 
-def _facts(raw):
-    facts = []
+def _facts(raw: object) -> tuple[Fact, ...]:
+    facts: list[Fact] = []
     for per_session in (raw if isinstance(raw, dict) else {}).values():
         if not isinstance(per_session, dict):
             continue

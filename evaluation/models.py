@@ -30,5 +30,5 @@ class Certificate(models.Model):
     class Meta:
         indexes = [models.Index(fields=["capability", "policy_version", "code_digest"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.capability} ({self.policy_version}, {self.code_digest[:12]})"

@@ -1,6 +1,7 @@
 """What a result or certificate is bound to: policy versions and digests of code and data."""
 
 import hashlib
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -44,12 +45,12 @@ POLICY_ENTRIES = {
 }
 
 
-def code_files(parts=tuple(POLICY_ENTRIES)):
+def code_files(parts: Iterable[str] = tuple(POLICY_ENTRIES)) -> list[str]:
     """The files the named parts' digest covers, relative to the project, sorted."""
     return sorted(set().union(*(closure_files(POLICY_ENTRIES[part]) for part in parts)))
 
 
-def code_digest(parts=tuple(POLICY_ENTRIES)):
+def code_digest(parts: Iterable[str] = tuple(POLICY_ENTRIES)) -> str:
     """SHA-256 over the named parts' code: each file's path and contents, in a fixed order.
 
     Read once per process: the code a process runs does not change while it runs (a deploy,
@@ -60,7 +61,7 @@ def code_digest(parts=tuple(POLICY_ENTRIES)):
 
 
 @cache
-def _code_digest(parts):
+def _code_digest(parts: tuple[str, ...]) -> str:
     digest = hashlib.sha256()
     base = Path(settings.BASE_DIR)
     for relative in code_files(parts):
@@ -69,19 +70,19 @@ def _code_digest(parts):
     return digest.hexdigest()
 
 
-def code_digests_read():
+def code_digests_read() -> None:
     """Read every part's digest now: a serving process calls this as it starts, before its
     first request."""
     for part in POLICY_ENTRIES:
         code_digest([part])
 
 
-def code_digests_forget():
+def code_digests_forget() -> None:
     """Forget the digests read so far, for a test that changes what a file holds."""
     _code_digest.cache_clear()
 
 
-def policy_versions():
+def policy_versions() -> dict[str, str]:
     return {
         # Not ``formation_extractor()``: that asks whether formation_provider is
         # certified, which asks for these versions.

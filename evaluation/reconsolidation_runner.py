@@ -21,20 +21,22 @@ charge, uncertain ones included, is kept in the observations.
 import hashlib
 import json
 import time
-from datetime import timedelta
+from collections.abc import Callable, Collection, Iterable, Sequence
+from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any, TypedDict
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 from django.utils.dateparse import parse_datetime
 
+from accounts.models import User
 from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import BeliefStatus, EventType
-from memory.models import Belief
+from memory.models import Belief, Session
 from memory.selectors.recall import recall
 from memory.services.account import account_purge
 from memory.services.beliefs import belief_delete, belief_import
@@ -69,13 +71,13 @@ class FixtureError(ValueError):
     pass
 
 
-def read_fixtures(path):
+def read_fixtures(path: str | Path) -> tuple[list[dict[str, Any]], str]:
     """The cases of a JSON-lines fixture and the digest of its bytes."""
     try:
         raw = Path(path).read_bytes()
     except OSError as error:
         raise FixtureError(f"cannot read {path}: {error.strerror}") from None
-    cases = []
+    cases: list[dict[str, Any]] = []
     for number, line in enumerate(raw.decode("utf-8").splitlines(), start=1):
         if not line.strip():
             continue
@@ -95,14 +97,15 @@ class _Rollback(Exception):
     """Leaves a case's transaction without committing anything."""
 
 
-def _load(principal, case):
+def _load(principal: User, case: dict[str, Any]) -> dict[str, Belief]:
     """The case's beliefs, by key, each with a message in every session it cites."""
-    sessions, beliefs = {}, {}
+    sessions: dict[str, tuple[Session, datetime]] = {}
+    beliefs: dict[str, Belief] = {}
     first_session_at = timezone.now().replace(microsecond=0) - timedelta(
         days=FIRST_SESSION_DAYS_AGO
     )
     for spec in case["beliefs"]:
-        events = []
+        events: list[Any] = []
         for label in spec["sessions"]:
             if label not in sessions:
                 sessions[label] = (
@@ -139,11 +142,11 @@ def _load(principal, case):
     return beliefs
 
 
-def _moment(value):
+def _moment(value: str | None) -> datetime | None:
     return parse_datetime(value) if value else None
 
 
-def _delete(principal, case, beliefs):
+def _delete(principal: User, case: dict[str, Any], beliefs: dict[str, Belief]) -> None:
     for spec in case["beliefs"]:
         if spec.get("delete_after_pass"):
             with principal_context(principal):
@@ -153,7 +156,7 @@ def _delete(principal, case, beliefs):
             )
 
 
-def _derived(principal, keys):
+def _derived(principal: User, keys: dict[int, str]) -> list[dict[str, Any]]:
     """Every derived memory of the principal, whatever its status, in the case's keys."""
     with principal_context(principal):
         rows = list(
@@ -170,7 +173,7 @@ def _derived(principal, keys):
                 "scope",
             )
         )
-        sources = {}
+        sources: dict[int, list[int]] = {}
         for derived_id, belief_id in Lineage.objects.filter(
             owner=principal, derived__in=[row["id"] for row in rows], role=Lineage.Role.SOURCE
         ).values_list("derived_id", "belief_id"):
@@ -180,7 +183,7 @@ def _derived(principal, keys):
                 owner=principal, pk__in={b for ids in sources.values() for b in ids}
             ).values_list("pk", flat=True)
         )
-        claims = {}
+        claims: dict[int, list[dict[str, Any]]] = {}
         for claim in (
             SummaryClaim.objects.filter(owner=principal, derived__in=[row["id"] for row in rows])
             .order_by("derived_id", "position")
@@ -203,7 +206,14 @@ def _derived(principal, keys):
     ]
 
 
-def _ranking(principal, query, keys_by_public_id, *, include, k):
+def _ranking(
+    principal: User,
+    query: str,
+    keys_by_public_id: dict[str, str],
+    *,
+    include: Sequence[str],
+    k: int,
+) -> list[dict[str, Any]]:
     # The evaluation measures derived recall before any certificate allows it.
     with derived_recall_evaluating():
         result = recall(principal=principal, query=query, include=include, limit=k)
@@ -215,7 +225,14 @@ def _ranking(principal, query, keys_by_public_id, *, include, k):
     ]
 
 
-def _observe(principal, case, beliefs, observation, *, k):
+def _observe(
+    principal: User,
+    case: dict[str, Any],
+    beliefs: dict[str, Belief],
+    observation: dict[str, Any],
+    *,
+    k: int,
+) -> None:
     keys = {belief.pk: key for key, belief in beliefs.items()}
     observation["derived"] = _derived(principal, keys)
     by_public_id = {str(belief.public_id): key for key, belief in beliefs.items()}
@@ -229,11 +246,11 @@ def _observe(principal, case, beliefs, observation, *, k):
         )
 
 
-def _assisted_reviews(principal, holder, *, live=False):
+def _assisted_reviews(principal: User, holder: str, *, live: bool = False) -> list[Any]:
     """Model-assisted merge and topic reviews of the bank, in rounds until a round applies
     nothing; their reports. ``live``: under the egress rules and the owner's choice, as
     the maintenance slot calls them (provider qualification), not as an evaluation run."""
-    reports = []
+    reports: list[Any] = []
     for _ in range(REVIEWS_PER_BANK):
         applied = 0
         for review in (assisted_review, topic_review):
@@ -256,7 +273,20 @@ def _assisted_reviews(principal, holder, *, live=False):
     return reports
 
 
-def _provider_calls(principal):
+class ProviderCallRow(TypedDict):
+    """One provider call of a bank's reviews, content-free."""
+
+    stage: str
+    state: str
+    validation: str
+    error_class: str
+    reserved_micros: int
+    charged_micros: int | None
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+def _provider_calls(principal: User) -> list[ProviderCallRow]:
     """Every call of the bank's reviews, content-free, uncertain ones included."""
     return list(
         ProviderCall.objects.filter(principal=principal)
@@ -274,7 +304,16 @@ def _provider_calls(principal):
     )
 
 
-def _run_arm(principal, case, observation, *, arm, k, run, live=False):
+def _run_arm(
+    principal: User,
+    case: dict[str, Any],
+    observation: dict[str, Any],
+    *,
+    arm: str,
+    k: int,
+    run: str,
+    live: bool = False,
+) -> None:
     beliefs = _load(principal, case)
     passes = 0
     if arm != CONTROL:
@@ -302,14 +341,22 @@ def _run_arm(principal, case, observation, *, arm, k, run, live=False):
     _observe(principal, case, beliefs, observation, k=k)
 
 
-def evaluate_case(case, *, k, run, arm=ARM, live=False):
+def evaluate_case(
+    case: dict[str, Any], *, k: int, run: str, arm: str = ARM, live: bool = False
+) -> dict[str, Any]:
     """What the system did with one labelled bank in ``arm``; nothing of it is kept.
     ``live``: the provider arm's reviews run as the maintenance slot runs them."""
     username = f"reconsolidation-eval-{run}-{arm}-{case['id']}"[:150]
-    observation = {"case": case["id"], "derived": [], "queries": [], "passes": 0, "failed": None}
+    observation: dict[str, Any] = {
+        "case": case["id"],
+        "derived": [],
+        "queries": [],
+        "passes": 0,
+        "failed": None,
+    }
     try:
         if arm == PROVIDER:
-            principal = get_user_model().objects.create_user(username=username)
+            principal = User.objects.create_user(username=username)
             try:
                 _run_arm(principal, case, observation, arm=arm, k=k, run=run, live=live)
             finally:
@@ -317,7 +364,7 @@ def evaluate_case(case, *, k, run, arm=ARM, live=False):
                 account_purge(principal=principal)
         else:
             with transaction.atomic():
-                principal = get_user_model().objects.create_user(username=username)
+                principal = User.objects.create_user(username=username)
                 _run_arm(principal, case, observation, arm=arm, k=k, run=run)
                 raise _Rollback
     except _Rollback:
@@ -328,10 +375,10 @@ def evaluate_case(case, *, k, run, arm=ARM, live=False):
     return observation
 
 
-def _calls_summary(observations):
+def _calls_summary(observations: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Content-free totals of an arm's provider calls: by state, and what they charged."""
     calls = [call for o in observations for call in o.get("provider_calls", [])]
-    states = {}
+    states: dict[str, int] = {}
     for call in calls:
         states[call["state"]] = states.get(call["state"], 0) + 1
     return {
@@ -348,7 +395,14 @@ def _calls_summary(observations):
     }
 
 
-def evaluate_reconsolidation(path, *, k, out_dir, arms=(ARM,), progress=None):
+def evaluate_reconsolidation(
+    path: str | Path,
+    *,
+    k: int,
+    out_dir: str | Path,
+    arms: Collection[str] = (ARM,),
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Run every case of the fixture at ``path`` in each of ``arms`` (control first, frozen in
     ``control.json``); write and return ``results.json``."""
     unknown = set(arms) - set(RECONSOLIDATION_ARMS)
@@ -366,10 +420,11 @@ def evaluate_reconsolidation(path, *, k, out_dir, arms=(ARM,), progress=None):
     run = get_random_string(8).lower()
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    observed, seconds = {}, {}
+    observed: dict[str, list[dict[str, Any]]] = {}
+    seconds: dict[str, float] = {}
     for arm in [a for a in RECONSOLIDATION_ARMS if a in arms]:
         started = time.perf_counter()
-        observations = []
+        observations: list[dict[str, Any]] = []
         for case in cases:
             observation = evaluate_case(case, k=k, run=run, arm=arm)
             if progress and observation["failed"]:
@@ -383,7 +438,7 @@ def evaluate_reconsolidation(path, *, k, out_dir, arms=(ARM,), progress=None):
                 json.dumps({"dataset_digest": digest, "observed": observations}, indent=1),
                 encoding="utf-8",
             )
-    results = {
+    results: dict[str, Any] = {
         "meta": {
             "evaluation": ARM,
             "policy_versions": policy_versions(),

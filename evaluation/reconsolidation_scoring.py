@@ -11,7 +11,9 @@ derived memories. The labels never reach the system; they meet what it did
 only here.
 """
 
+from collections.abc import Iterable, Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 from memory.text import normalise_statement
 
@@ -24,16 +26,21 @@ STANDING = ("active", "promoted")
 EXAMPLES = 10
 
 
-def _rank(order, value):
+# A labelled case, an observation of one and their parts: JSON, as the fixture and
+# results.json hold them.
+Json = dict[str, Any]
+
+
+def _rank(order: Sequence[str], value: str) -> int:
     # An unknown value ranks as the most restrictive, so it can never hide a widening.
     return order.index(value) if value in order else len(order)
 
 
-def _merges(observation):
+def _merges(observation: Json) -> list[Json]:
     return [derived for derived in observation["derived"] if derived["kind"] == "merged"]
 
 
-def false_merges(case, observation):
+def false_merges(case: Json, observation: Json) -> list[Json]:
     """Merges whose sources are not all labelled as stating one claim."""
     groups = [set(group) for group in case["labels"]["merge"]]
     return [
@@ -43,7 +50,7 @@ def false_merges(case, observation):
     ]
 
 
-def missed_merges(case, observation):
+def missed_merges(case: Json, observation: Json) -> list[Json]:
     """Labelled groups that no single merge covers."""
     merged = [set(derived["sources"]) for derived in _merges(observation)]
     return [
@@ -53,7 +60,7 @@ def missed_merges(case, observation):
     ]
 
 
-def trap_violations(case, observation):
+def trap_violations(case: Json, observation: Json) -> list[Json]:
     """Must-not-merge pairs that a merge holds together, by the trap they set."""
     merged = [set(derived["sources"]) for derived in _merges(observation)]
     return [
@@ -63,7 +70,7 @@ def trap_violations(case, observation):
     ]
 
 
-def missed_notices(case, observation):
+def missed_notices(case: Json, observation: Json) -> list[Json]:
     """Labelled contradictions without an uncertainty notice depending on every side."""
     notices = [
         set(derived["sources"])
@@ -77,14 +84,14 @@ def missed_notices(case, observation):
     ]
 
 
-def _derived_texts(derived):
+def _derived_texts(derived: Json) -> Iterator[str]:
     yield derived["statement"]
     yield derived["subject"]
     for claim in derived.get("claims", ()):
         yield claim["statement"]
 
 
-def privacy_failures(case, observation):
+def privacy_failures(case: Json, observation: Json) -> list[Json]:
     """Derived memories that widen what their sources allow or keep what was erased.
 
     A derived memory fails when it is less sensitive or more portable than its
@@ -98,9 +105,9 @@ def privacy_failures(case, observation):
         for belief in case["beliefs"]
         if belief.get("delete_after_pass")
     ]
-    failures = []
+    failures: list[Json] = []
 
-    def fail(derived, reason):
+    def fail(derived: Json, reason: str) -> None:
         failures.append({"case": case["id"], "kind": derived["kind"], "reason": reason})
 
     for derived in observation["derived"]:
@@ -122,7 +129,7 @@ def privacy_failures(case, observation):
     return failures
 
 
-def atomic_recall(query, ranking, k):
+def atomic_recall(query: Json, ranking: Sequence[Json], k: int) -> float | None:
     """Share of the query's expected original beliefs among the beliefs of the top ``k`` items.
 
     Only original beliefs count: a derived item standing in for them does not,
@@ -135,7 +142,7 @@ def atomic_recall(query, ranking, k):
     return len(expected & found) / len(expected)
 
 
-def connections(case, observation):
+def connections(case: Json, observation: Json) -> tuple[set[frozenset[str]], set[frozenset[str]]]:
     """Labelled subject connections, and those proposed by hypotheses and summaries.
 
     A standing hypothesis or summary proposes every pair of distinct subjects among
@@ -145,7 +152,7 @@ def connections(case, observation):
     """
     subjects = {belief["key"]: belief["subject"] for belief in case["beliefs"]}
     labelled = {frozenset(pair) for pair in case["labels"]["connections"]}
-    proposed = set()
+    proposed: set[frozenset[str]] = set()
     for derived in observation["derived"]:
         if derived["kind"] in CONNECTING_KINDS and derived["status"] in STANDING:
             linked = {subjects[key] for key in derived["sources"] if key in subjects}
@@ -153,16 +160,18 @@ def connections(case, observation):
     return labelled, proposed
 
 
-def _ratio(numerator, denominator):
+def _ratio(numerator: int, denominator: int) -> float | None:
     return round(numerator / denominator, 4) if denominator else None
 
 
-def _mean(values):
-    values = [value for value in values if value is not None]
-    return round(sum(values) / len(values), 4) if values else None
+def _mean(values: Iterable[float | None]) -> float | None:
+    known = [value for value in values if value is not None]
+    return round(sum(known) / len(known), 4) if known else None
 
 
-def reconsolidation_metrics(cases, observations, *, k):
+def reconsolidation_metrics(
+    cases: Sequence[Json], observations: Iterable[Json], *, k: int
+) -> dict[str, Any]:
     """Every reconsolidation metric over ``cases`` (the labelled fixture) and ``observations``.
 
     A case without an observation, or whose observation failed, is a failed
@@ -170,13 +179,13 @@ def reconsolidation_metrics(cases, observations, *, k):
     missed (merges, notices, connections, expected recall), so failing never
     improves a score.
     """
-    by_case = {}
+    by_case: dict[str, Json] = {}
     for observation in observations:
         if observation["case"] in by_case:
             raise ValueError(f"two observations of case {observation['case']}")
         by_case[observation["case"]] = observation
-    empty = {"derived": [], "queries": []}
-    found = {
+    empty: Json = {"derived": [], "queries": []}
+    found: dict[str, list[Json]] = {
         "false": [],
         "missed": [],
         "traps": [],
@@ -184,15 +193,17 @@ def reconsolidation_metrics(cases, observations, *, k):
         "notices": [],
         "failed": [],
     }
-    derived_kinds, merges, labelled_merges, labelled_notices = {}, 0, 0, 0
-    recall_control, recall_derived = [], []
+    derived_kinds: dict[str, int] = {}
+    merges = labelled_merges = labelled_notices = 0
+    recall_control: list[float | None] = []
+    recall_derived: list[float | None] = []
     connections_labelled = connections_proposed = connections_found = proposed_labelled = 0
     for case in cases:
-        observation = by_case.get(case["id"])
-        if observation is None or observation.get("failed"):
-            reason = "missing" if observation is None else observation["failed"]
+        observed = by_case.get(case["id"])
+        if observed is None or observed.get("failed"):
+            reason = "missing" if observed is None else observed["failed"]
             found["failed"].append({"case": case["id"], "reason": reason})
-            observation = empty
+        observation = empty if observed is None or observed.get("failed") else observed
         for derived in observation["derived"]:
             derived_kinds[derived["kind"]] = derived_kinds.get(derived["kind"], 0) + 1
         merges += len(_merges(observation))
@@ -214,7 +225,7 @@ def reconsolidation_metrics(cases, observations, *, k):
         connections_found += len(labelled & proposed)
         proposed_labelled += len(proposed & labelled)
     control, derived = _mean(recall_control), _mean(recall_derived)
-    traps = {}
+    traps: dict[str, int] = {}
     for violation in found["traps"]:
         traps[violation["trap"]] = traps.get(violation["trap"], 0) + 1
     return {
@@ -237,7 +248,9 @@ def reconsolidation_metrics(cases, observations, *, k):
         "privacy_failure_examples": found["privacy"][:EXAMPLES],
         f"atomic_recall@{k}_control": control,
         f"atomic_recall@{k}_derived": derived,
-        "atomic_recall_drop": None if None in (control, derived) else round(control - derived, 4),
+        "atomic_recall_drop": None
+        if control is None or derived is None
+        else round(control - derived, 4),
         "connections_labelled": connections_labelled,
         "connections_proposed": connections_proposed,
         "connections_found": connections_found,

@@ -1,6 +1,7 @@
 """The HTML report of an evaluation: per-category tables and a bar chart comparing arms."""
 
 from pathlib import Path
+from typing import Any
 
 from django.template.loader import render_to_string
 
@@ -19,7 +20,7 @@ CATEGORY_NAMES = {
 CHART = "recall.png"
 
 
-def _chart(results, path):
+def _chart(results: dict[str, Any], path: Path) -> None:
     arms = list(results["arms"])
     groups = [*(f"cat {c}" for c in ("1", "2", "3", "4")), "1-4"]
     figure = Figure(figsize=(8, 4), dpi=100)
@@ -43,10 +44,10 @@ def _chart(results, path):
     figure.savefig(path)
 
 
-def _rows(results):
-    rows = []
+def _rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = []
     for arm, metrics in results["arms"].items():
-        categories = []
+        categories: list[dict[str, Any]] = []
         for category, values in sorted(metrics["by_category"].items()):
             categories.append(
                 {
@@ -69,7 +70,7 @@ def _rows(results):
     return rows
 
 
-def write_report(results, out_dir):
+def write_report(results: dict[str, Any], out_dir: str | Path) -> Path:
     """Write ``report.html`` and its chart into ``out_dir``; return the report's path."""
     out_dir = Path(out_dir)
     _chart(results, out_dir / CHART)

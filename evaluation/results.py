@@ -4,15 +4,31 @@ Used by the runner to write results and by certification to recompute them
 from the recorded observations, so that both agree by construction.
 """
 
+from collections.abc import Iterable, Sequence
+from typing import Any, TypedDict
+
 from . import scoring
+from .locomo import Dataset
 from .services.importer import principal_username
 
 KS = (1, 5, 10)
 
 
-def labels_of(dataset):
+class Labels(TypedDict):
+    """A dataset's labels as results.json records them (turn ids as "<sample>:<turn>")."""
+
+    # {"id", "category", "evidence"} of each question.
+    questions: list[dict[str, Any]]
+    known_turns: list[str]
+    # {"principal", "evidence"} of each fact.
+    facts: list[dict[str, Any]]
+
+
+def labels_of(dataset: Dataset) -> Labels:
     """The labels of ``dataset`` as plain data, with turn ids qualified by conversation."""
-    questions, known, facts = [], [], []
+    questions: list[dict[str, Any]] = []
+    known: list[str] = []
+    facts: list[dict[str, Any]] = []
     for conversation in dataset.conversations:
         sample = conversation.sample_id
         known.extend(f"{sample}:{turn}" for turn in sorted(conversation.turn_ids))
@@ -34,7 +50,7 @@ def labels_of(dataset):
     return {"questions": questions, "known_turns": known, "facts": facts}
 
 
-def _observations(cases):
+def _observations(cases: Iterable[dict[str, Any]]) -> list[scoring.Observation]:
     return [
         scoring.Observation(
             question_id=case["question_id"],
@@ -48,7 +64,9 @@ def _observations(cases):
     ]
 
 
-def arm_metrics(labels, cases, observed, *, forms):
+def arm_metrics(
+    labels: Labels, cases: Iterable[dict[str, Any]], observed: dict[str, Any], *, forms: bool
+) -> dict[str, Any]:
     """The metrics of one arm: ``cases`` are its per-question records, ``observed`` its beliefs."""
     questions = [
         scoring.Question(id=q["id"], category=q["category"], evidence=tuple(q["evidence"]))
@@ -56,7 +74,7 @@ def arm_metrics(labels, cases, observed, *, forms):
     ]
     observations = _observations(cases)
     recall = scoring.recall_report(questions, observations, set(labels["known_turns"]), ks=KS)
-    metrics = {
+    metrics: dict[str, Any] = {
         **{f"evidence_recall@{k}": recall[f"evidence_recall@{k}"] for k in KS},
         "by_category": recall["by_category"],
         **scoring.context_cost(observations),
@@ -94,11 +112,13 @@ def arm_metrics(labels, cases, observed, *, forms):
     return metrics
 
 
-def case_records(arm, labels, record, k_values=KS):
+def case_records(
+    arm: str, labels: Labels, record: dict[str, Any], k_values: Sequence[int] = KS
+) -> list[dict[str, Any]]:
     """One case per question of the arm: what came back and what it scored."""
     by_id = {q["id"]: q for q in labels["questions"]}
     known = set(labels["known_turns"])
-    cases = []
+    cases: list[dict[str, Any]] = []
     for observation in record["observations"]:
         question = by_id[observation["question_id"]]
         scored = scoring.Question(

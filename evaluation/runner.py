@@ -12,7 +12,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from django.conf import settings
@@ -21,6 +23,7 @@ from django.db import connection
 from formation.services import MAX_CONSUMED
 
 from .arms import ARMS
+from .locomo import Dataset
 from .provenance import POLICY_ENTRIES, code_digest, policy_versions
 from .results import arm_metrics, case_records, labels_of
 
@@ -29,18 +32,18 @@ class EvaluationError(RuntimeError):
     pass
 
 
-def _sqlite_database(arm, work):
+def _sqlite_database(arm: str, work: Path) -> tuple[str, Callable[[], None]]:
     path = work / f"{arm}.sqlite3"
     path.unlink(missing_ok=True)
     return f"sqlite:///{path}", lambda: None
 
 
-def _postgres_database(arm):
+def _postgres_database(arm: str) -> tuple[str, Callable[[], None]]:
     params = connection.settings_dict
     name = f"{params['NAME']}_eval_{arm}"[:63]
     quoted = connection.ops.quote_name(name)
 
-    def drop():
+    def drop() -> None:
         with connection.cursor() as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {quoted}")
 
@@ -55,7 +58,7 @@ def _postgres_database(arm):
     return f"postgres://{credentials}@{host}:{port}/{name}", drop
 
 
-def fresh_database(arm, work):
+def fresh_database(arm: str, work: Path) -> tuple[str, Callable[[], None]]:
     """A URL of a new, empty database for ``arm`` and a function that removes it."""
     if connection.vendor == "sqlite":
         return _sqlite_database(arm, work)
@@ -64,7 +67,7 @@ def fresh_database(arm, work):
     raise EvaluationError(f"evaluation does not support {connection.vendor}")
 
 
-def _run_arm_process(arm, path, k, url, out):
+def _run_arm_process(arm: str, path: str | Path, k: int, url: str, out: Path) -> dict[str, Any]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -93,10 +96,20 @@ def _run_arm_process(arm, path, k, url, out):
         raise EvaluationError(
             f"arm {arm} failed (exit {completed.returncode}):\n{completed.stderr[-4000:]}"
         )
-    return json.loads(Path(out).read_text(encoding="utf-8"))
+    record: dict[str, Any] = json.loads(Path(out).read_text(encoding="utf-8"))
+    return record
 
 
-def evaluate(dataset, path, *, arms, k, out_dir, keep_databases=False, progress=None):
+def evaluate(
+    dataset: Dataset,
+    path: str | Path,
+    *,
+    arms: Sequence[str],
+    k: int,
+    out_dir: str | Path,
+    keep_databases: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
     """Run ``arms`` over ``dataset`` (read from ``path``); write and return ``results.json``."""
     unknown = [arm for arm in arms if arm not in ARMS]
     if unknown:
@@ -105,7 +118,7 @@ def evaluate(dataset, path, *, arms, k, out_dir, keep_databases=False, progress=
     work = out_dir / "work"
     work.mkdir(parents=True, exist_ok=True)
     labels = labels_of(dataset)
-    results = {
+    results: dict[str, Any] = {
         "meta": {
             "policy_versions": policy_versions(),
             "code_digest": code_digest(),

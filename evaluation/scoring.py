@@ -12,13 +12,18 @@ evidence, in ``known_turns`` and in item sources alike) with its conversation.
 
 import math
 from collections import defaultdict
+from collections.abc import Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 from formation.scoring import ungrounded_terms
 
 # Bounds the report size; a handful of examples is enough to see what kind of fabrication
 # a run produces.
 FABRICATION_EXAMPLES = 5
+
+
+_K = TypeVar("_K", bound=Hashable)
 
 
 @dataclass(frozen=True)
@@ -45,7 +50,7 @@ class Observation:
     failed: str | None = None
 
 
-def evidence_ids(value):
+def evidence_ids(value: str | Iterable[str] | None) -> tuple[str, ...]:
     """The turn ids of a raw evidence list, in order, without blanks or repeats.
 
     An entry may hold several ids joined by ";" ("D8:6; D9:17"). ``None`` gives no ids; a
@@ -59,7 +64,9 @@ def evidence_ids(value):
     return tuple(dict.fromkeys(turn for turn in ids if turn))
 
 
-def evidence_recall(question, observation, k, known_turns):
+def evidence_recall(
+    question: Question, observation: Observation | None, k: int, known_turns: Collection[str]
+) -> float | None:
     """Share of the question's known evidence found among the sources of the top ``k`` items.
 
     Evidence ids absent from ``known_turns`` are left out: a label naming no turn cannot be
@@ -78,15 +85,21 @@ def evidence_recall(question, observation, k, known_turns):
     return sum(1 for turn in known if turn in retrieved) / len(known)
 
 
-def _mean(values):
+def _mean(values: Sequence[float]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
 
-def _recall_key(k):
+def _recall_key(k: int) -> str:
     return f"evidence_recall@{k}"
 
 
-def recall_report(questions, observations, known_turns, ks=(1, 5, 10), categories=(1, 2, 3, 4)):
+def recall_report(
+    questions: Iterable[Question],
+    observations: Iterable[Observation],
+    known_turns: Collection[str],
+    ks: Sequence[int] = (1, 5, 10),
+    categories: Collection[int] = (1, 2, 3, 4),
+) -> dict[str, Any]:
     """Evidence recall at each of ``ks``: overall, per category, and what could not be scored.
 
     The overall means cover the scorable questions whose category is in ``categories``;
@@ -96,26 +109,28 @@ def recall_report(questions, observations, known_turns, ks=(1, 5, 10), categorie
     Failed cases score 0 and stay in the means, so failing never raises a score. Observations
     of questions not given are ignored; two observations of one question are an error.
     """
-    by_question = {}
+    by_question: dict[str, Observation] = {}
     for observation in observations:
         if observation.question_id in by_question:
             raise ValueError(f"two observations of question {observation.question_id}")
         by_question[observation.question_id] = observation
 
-    overall = defaultdict(list)
-    per_category = defaultdict(lambda: defaultdict(list))
-    scored_per_category = defaultdict(int)
+    overall: defaultdict[int, list[float]] = defaultdict(list)
+    per_category: defaultdict[int, defaultdict[int, list[float]]] = defaultdict(
+        lambda: defaultdict(list)
+    )
+    scored_per_category: defaultdict[int, int] = defaultdict(int)
     scored = 0
-    unscorable = []
-    unknown = set()
-    failed_cases = []
+    unscorable: list[str] = []
+    unknown: set[str] = set()
+    failed_cases: list[dict[str, str]] = []
     for question in questions:
         unknown.update(turn for turn in question.evidence if turn not in known_turns)
-        observation = by_question.get(question.id)
-        if observation is None:
+        found = by_question.get(question.id)
+        if found is None:
             failed_cases.append({"question_id": question.id, "reason": "missing"})
-        elif observation.failed is not None:
-            failed_cases.append({"question_id": question.id, "reason": observation.failed})
+        elif found.failed is not None:
+            failed_cases.append({"question_id": question.id, "reason": found.failed})
         # Present even when nothing in it is scorable, so the report shows the category exists.
         scores = per_category[question.category]
         if not any(turn in known_turns for turn in question.evidence):
@@ -126,12 +141,14 @@ def recall_report(questions, observations, known_turns, ks=(1, 5, 10), categorie
         if counted:
             scored += 1
         for k in ks:
-            recall = evidence_recall(question, observation, k, known_turns)
+            recall = evidence_recall(question, found, k, known_turns)
+            # Only a question without known evidence has no recall; it was left out above.
+            assert recall is not None
             scores[k].append(recall)
             if counted:
                 overall[k].append(recall)
 
-    report = {_recall_key(k): _mean(overall[k]) for k in ks}
+    report: dict[str, Any] = {_recall_key(k): _mean(overall[k]) for k in ks}
     report["by_category"] = {
         str(category): {
             **{_recall_key(k): _mean(per_category[category][k]) for k in ks},
@@ -146,7 +163,7 @@ def recall_report(questions, observations, known_turns, ks=(1, 5, 10), categorie
     return report
 
 
-def _nearest_rank(values, percentile):
+def _nearest_rank(values: Iterable[int], percentile: int) -> int:
     """The smallest value with at least ``percentile`` per cent of ``values`` at or below it."""
     ordered = sorted(values)
     # Integer ceiling: 0.95 * 20 in floating point can land just above 19 and skip a rank.
@@ -154,7 +171,7 @@ def _nearest_rank(values, percentile):
     return ordered[rank - 1]
 
 
-def context_cost(observations):
+def context_cost(observations: Iterable[Observation]) -> dict[str, float | None]:
     """Characters of context returned per question: mean and 95th percentile.
 
     The percentile uses the nearest-rank method: the value at rank ceil(0.95 * n) of the
@@ -173,7 +190,9 @@ def context_cost(observations):
     }
 
 
-def formation_coverage(facts, formed_turns):
+def formation_coverage(
+    facts: Iterable[tuple[str, Iterable[str]]], formed_turns: Collection[str]
+) -> dict[str, Any]:
     """Share of labelled facts whose evidence formed at least one belief.
 
     ``facts`` holds ``(text, evidence ids)`` pairs; one formed turn among a fact's evidence is
@@ -192,7 +211,9 @@ def formation_coverage(facts, formed_turns):
     }
 
 
-def fabrication(beliefs, turn_texts):
+def fabrication(
+    beliefs: Iterable[tuple[str, Iterable[str]]], turn_texts: dict[str, str]
+) -> dict[str, Any]:
     """Share of beliefs naming an entity or a number that their source turns do not contain.
 
     ``beliefs`` holds ``(statement, source turn ids)`` pairs. A source id missing from
@@ -201,7 +222,7 @@ def fabrication(beliefs, turn_texts):
     """
     total = 0
     fabricated = 0
-    examples = []
+    examples: list[dict[str, Any]] = []
     for statement, sources in beliefs:
         total += 1
         terms = ungrounded_terms(statement, [turn_texts[s] for s in sources if s in turn_texts])
@@ -217,16 +238,16 @@ def fabrication(beliefs, turn_texts):
     }
 
 
-def fuse(rankings, k=60):
+def fuse(rankings: Iterable[Iterable[_K]], k: int = 60) -> list[_K]:
     """Reciprocal-rank fusion of ranked lists of hashable keys, best first.
 
     A key scores the sum of 1 / (k + rank) over the lists holding it, rank counted from 1;
     equal scores keep the order in which keys first appeared. A key repeated within one list
     counts once, at its best rank, so no list votes twice for it.
     """
-    terms = {}
+    terms: dict[_K, list[float]] = {}
     for ranking in rankings:
-        seen = set()
+        seen: set[_K] = set()
         for rank, key in enumerate(ranking, start=1):
             if key in seen:
                 continue

@@ -5,7 +5,7 @@ class FormationConfig(AppConfig):
     name = "formation"
     verbose_name = "Formation"
 
-    def ready(self):
+    def ready(self) -> None:
         from common.schedules import maintenance_extend
 
         from . import maintenance

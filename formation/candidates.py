@@ -2,10 +2,13 @@
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.scopes import SCOPE_PRINCIPAL
 from memory.enums import Polarity, Portability, Sensitivity
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 POLICY_DETERMINISTIC = "formation@2"
 # A consolidation to which a provider contributed: its answer was used.
@@ -58,7 +61,7 @@ class ExtractionMessage:
     occurred_at: datetime
 
     @property
-    def text(self):
+    def text(self) -> str:
         return "\n".join(self.parts)
 
 
@@ -83,7 +86,7 @@ class ExtractionRequest:
     scope: str = SCOPE_PRINCIPAL
     # Whose messages these are; a provider-assisted extractor asks the owner's
     # choice and charges the owner's budget. None in dry runs.
-    principal: object = field(default=None, compare=False)
+    principal: "User | None" = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -94,15 +97,15 @@ class ExtractionResult:
     provider: str = "deterministic"
     fallback: bool = False
     error_class: str = ""
-    usage: dict = field(default_factory=dict)
+    usage: dict[str, Any] = field(default_factory=dict)
     # The model the provider says answered, and how many proposals it returned.
     model: str = ""
     returned_count: int = 0
     # Model proposals left out before the service saw them: {"reason": count}.
-    dropped: dict = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
 
     @property
-    def attempted(self):
+    def attempted(self) -> bool:
         """Whether a provider was considered for this extraction (an audit is due)."""
         return self.provider != PROPOSER_DETERMINISTIC
 

@@ -7,12 +7,15 @@ CSRF-protected POST forms. Decisions go through ``formation.challenges``; a
 second click is a repeat that changes nothing.
 """
 
+from typing import Any
+
 from django.contrib import admin, messages
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
-from django.urls import path, reverse
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import URLPattern, path, reverse
 from django.utils.text import Truncator
 
-from common.review.base import DefaultChoiceFilter, OwnerAdmin
+from common.review.base import DefaultChoiceFilter, OwnerAdmin, owner_of
 from core.errors import ReverieError
 from formation.challenge_selectors import (
     challenge_get,
@@ -32,8 +35,8 @@ DECISIONS = {
 }
 
 
-def challenges_card(request):
-    waiting = open_challenge_count(request.user)
+def challenges_card(request: HttpRequest) -> dict[str, Any]:
+    waiting = open_challenge_count(owner_of(request))
     return {
         "count": waiting,
         "text": f"memor{'y' if waiting == 1 else 'ies'} may have changed: keep or replace "
@@ -42,7 +45,7 @@ def challenges_card(request):
 
 
 # The state in the owner's words, as the filter names it.
-_DECISIONS = {
+_DECISIONS: dict[str, str] = {
     Challenge.State.OPEN: "Waiting for you",
     Challenge.State.KEPT: "Kept",
     Challenge.State.REPLACED: "Replaced",
@@ -56,10 +59,12 @@ class StateFilter(DefaultChoiceFilter):
     parameter_name = "state"
     default = Challenge.State.OPEN
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: "admin.ModelAdmin[Any]"
+    ) -> list[tuple[str, str]]:
         return [*_DECISIONS.items(), (self.ALL, "All")]
 
-    def chosen(self, queryset, value):
+    def chosen(self, queryset: QuerySet[Any], value: str) -> QuerySet[Any]:
         return queryset.filter(state=value)
 
 
@@ -70,25 +75,25 @@ class ChallengeAdmin(OwnerAdmin):
     ordering = ("-created_at", "-id")
     change_list_template = "review/formation/challenge_list.html"
 
-    def get_queryset(self, request):
-        return challenge_list(request.user)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Challenge]:
+        return challenge_list(owner_of(request))
 
-    def get_owned(self, request, object_id):
-        return challenge_get(request.user, object_id)
+    def get_owned(self, request: HttpRequest, object_id: str) -> Challenge:
+        return challenge_get(owner_of(request), object_id)
 
     @admin.display(description="Your memory")
-    def standing_statement(self, challenge):
+    def standing_statement(self, challenge: Challenge) -> str:
         return Truncator(challenge.standing.statement).chars(140) or "(erased)"
 
     @admin.display(description="What may have changed")
-    def proposal_statement(self, challenge):
+    def proposal_statement(self, challenge: Challenge) -> str:
         return Truncator(challenge.statement).chars(140)
 
     @admin.display(description="Your decision", ordering="state")
-    def decision(self, challenge):
+    def decision(self, challenge: Challenge) -> str:
         return _DECISIONS[challenge.state]
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path(
@@ -99,15 +104,25 @@ class ChallengeAdmin(OwnerAdmin):
             *super().get_urls(),
         ]
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         return super().changelist_view(
             request, {"title": "This may have changed", **(extra_context or {})}
         )
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         challenge = self.get_object_or_404(request, object_id)
         memories = self.admin_site.get_model_admin(type(challenge.standing))
-        view = challenge_view(request.user, challenge)
+        # Every model of the review site has an owner's admin.
+        assert isinstance(memories, OwnerAdmin)
+        view = challenge_view(owner_of(request), challenge)
         return self.render(
             request,
             "review/formation/challenge.html",
@@ -124,13 +139,13 @@ class ChallengeAdmin(OwnerAdmin):
             },
         )
 
-    def decision_url(self, challenge, decision):
+    def decision_url(self, challenge: Challenge, decision: str) -> str:
         return reverse(
             f"{self.admin_site.name}:formation_challenge_decide",
             args=[challenge.public_id, decision],
         )
 
-    def decision_view(self, request, object_id, decision):
+    def decision_view(self, request: HttpRequest, object_id: str, decision: str) -> HttpResponse:
         """POST only: the owner keeps their memory or replaces it with the proposal."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
@@ -139,7 +154,7 @@ class ChallengeAdmin(OwnerAdmin):
             return HttpResponseRedirect(self.change_url(challenge))
         decide, done = DECISIONS[decision]
         try:
-            decide(principal=request.user, challenge_id=challenge.public_id)
+            decide(principal=owner_of(request), challenge_id=challenge.public_id)
         except ReverieError as error:
             self.message_user(request, f"Nothing was changed: {error.message}", messages.ERROR)
         else:

@@ -3,6 +3,14 @@
 Every function reads only the given principal's rows.
 """
 
+import uuid
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TypedDict
+
+from django.db.models import QuerySet
+
+from accounts.models import User
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
 from formation.models import Challenge, ChallengeSource
@@ -12,7 +20,52 @@ from memory.models import BeliefSource
 CHALLENGE_STATES = Challenge.State.values
 
 
-def challenge_list(principal, *, state=None):
+class SourceView(TypedDict):
+    """A message one side of a challenge rests on, by its public id, with the excerpt."""
+
+    event_id: str
+    excerpt: str
+
+
+class StandingView(TypedDict):
+    id: str
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    authority: str
+    status: str
+    revision: int
+    sources: list[SourceView]
+
+
+class ProposalView(TypedDict):
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    model_proposed: bool
+    sources: list[SourceView]
+
+
+class ChallengeView(TypedDict):
+    """A challenge as the API (``ChallengeOutput``) and the review site show it."""
+
+    id: str
+    state: str
+    created_at: datetime
+    updated_at: datetime
+    decided_at: datetime | None
+    standing: StandingView
+    proposal: ProposalView
+    replacement: str | None
+
+
+class ChallengesExport(TypedDict):
+    challenges: list[ChallengeView]
+
+
+def challenge_list(principal: User, *, state: str | None = None) -> QuerySet[Challenge]:
     """The principal's challenges, newest first; only those in ``state`` when given."""
     challenges = Challenge.objects.filter(owner=principal).select_related("standing", "replacement")
     if state is not None:
@@ -26,11 +79,11 @@ def challenge_list(principal, *, state=None):
     return challenges.order_by("-created_at", "-id")
 
 
-def challenge_get(principal, challenge_id):
+def challenge_get(principal: User, challenge_id: uuid.UUID | str) -> Challenge:
     """The principal's challenge with this public id; ``not_found`` otherwise."""
-    challenge_id = parse_public_id(challenge_id, "challenge_id")
+    public_id = parse_public_id(challenge_id, "challenge_id")
     challenge = (
-        Challenge.objects.filter(owner=principal, public_id=challenge_id)
+        Challenge.objects.filter(owner=principal, public_id=public_id)
         .select_related("standing", "replacement")
         .first()
     )
@@ -39,8 +92,8 @@ def challenge_get(principal, challenge_id):
     return challenge
 
 
-def _standing_sources(principal, challenges):
-    found = {}
+def _standing_sources(principal: User, challenges: list[Challenge]) -> dict[int, list[SourceView]]:
+    found: dict[int, list[SourceView]] = {}
     for source in (
         BeliefSource.objects.filter(owner=principal, belief__in=[c.standing_id for c in challenges])
         .select_related("event")
@@ -52,9 +105,9 @@ def _standing_sources(principal, challenges):
     return found
 
 
-def _proposal_sources(principal, challenges):
+def _proposal_sources(principal: User, challenges: list[Challenge]) -> dict[int, list[SourceView]]:
     statements = {c.pk: c.statement for c in challenges}
-    found = {}
+    found: dict[int, list[SourceView]] = {}
     for source in (
         ChallengeSource.objects.filter(owner=principal, challenge__in=list(statements))
         .select_related("event")
@@ -72,13 +125,13 @@ def _proposal_sources(principal, challenges):
     return found
 
 
-def challenge_views(principal, challenges):
+def challenge_views(principal: User, challenges: Iterable[Challenge]) -> list[ChallengeView]:
     """Each of ``challenges`` (the principal's) as plain data, in order."""
-    challenges = list(challenges)
-    standing_sources = _standing_sources(principal, challenges)
-    proposal_sources = _proposal_sources(principal, challenges)
-    views = []
-    for challenge in challenges:
+    listed = list(challenges)
+    standing_sources = _standing_sources(principal, listed)
+    proposal_sources = _proposal_sources(principal, listed)
+    views: list[ChallengeView] = []
+    for challenge in listed:
         standing = challenge.standing
         views.append(
             {
@@ -114,16 +167,16 @@ def challenge_views(principal, challenges):
     return views
 
 
-def challenge_view(principal, challenge):
+def challenge_view(principal: User, challenge: Challenge) -> ChallengeView:
     (view,) = challenge_views(principal, [challenge])
     return view
 
 
-def challenges_export(principal):
+def challenges_export(principal: User) -> ChallengesExport:
     """Every challenge of the principal, oldest first, for the account export."""
     challenges = challenge_list(principal).order_by("created_at", "id")
     return {"challenges": challenge_views(principal, challenges)}
 
 
-def open_challenge_count(principal):
+def open_challenge_count(principal: User) -> int:
     return Challenge.objects.filter(owner=principal, state=Challenge.State.OPEN).count()

@@ -13,13 +13,16 @@ standing memory or the memory made of it, deletes it; an open challenge of a
 memory that stops being live otherwise has nothing left to decide and goes too.
 """
 
+from collections.abc import Iterable, Sequence
+
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import conflict, not_found
 from core.ids import parse_public_id
-from formation.candidates import PROPOSER_MODEL
-from formation.models import Challenge, ChallengeSource
+from formation.candidates import PROPOSER_MODEL, MemoryCandidate
+from formation.models import Challenge, ChallengeSource, FormationAudit
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
     Actor,
@@ -30,8 +33,8 @@ from memory.enums import (
     Sensitivity,
     most_restrictive,
 )
-from memory.models import Belief
-from memory.reach import FULL_REACH
+from memory.models import Belief, Event
+from memory.reach import FULL_REACH, Reach
 from memory.screening import classify_sensitivity
 from memory.services.records import audit, confirm_by_owner, create_belief, set_status
 
@@ -39,7 +42,16 @@ from memory.services.records import audit, confirm_by_owner, create_belief, set_
 OWNER_CONFIDENCE = 0.95
 
 
-def challenge_raise(*, principal, formation, standing, candidate, statement, fingerprint, events):
+def challenge_raise(
+    *,
+    principal: User,
+    formation: FormationAudit,
+    standing: Belief,
+    candidate: MemoryCandidate,
+    statement: str,
+    fingerprint: str,
+    events: Sequence[Event],
+) -> bool:
     """The open challenge of ``standing`` by the proposal, with ``events`` among its sources;
     False when it was open already with every one of them (nothing new to show)."""
     challenge = (
@@ -65,7 +77,7 @@ def challenge_raise(*, principal, formation, standing, candidate, statement, fin
             model_proposed=candidate.proposer == PROPOSER_MODEL,
             formation=formation,
         )
-        cited = set()
+        cited: set[int] = set()
     else:
         cited = set(
             ChallengeSource.objects.filter(challenge=challenge).values_list("event_id", flat=True)
@@ -77,7 +89,9 @@ def challenge_raise(*, principal, formation, standing, candidate, statement, fin
     return bool(fresh)
 
 
-def kept_before(*, principal, fingerprints, events):
+def kept_before(
+    *, principal: User, fingerprints: Iterable[str], events: Iterable[Event | int]
+) -> set[tuple[str, int]]:
     """{(fingerprint, event pk)} of the challenges the owner kept, among ``fingerprints`` and
     ``events``: a proposal read again from one of those messages stays closed."""
     return set(
@@ -90,11 +104,11 @@ def kept_before(*, principal, fingerprints, events):
     )
 
 
-def _challenge_locked(principal, challenge_id):
-    challenge_id = parse_public_id(challenge_id, "challenge_id")
+def _challenge_locked(principal: User, challenge_id: object) -> Challenge:
+    public_id = parse_public_id(challenge_id, "challenge_id")
     challenge = (
         Challenge.objects.select_for_update()
-        .filter(owner=principal, public_id=challenge_id)
+        .filter(owner=principal, public_id=public_id)
         .select_related("standing")
         .first()
     )
@@ -103,7 +117,7 @@ def _challenge_locked(principal, challenge_id):
     return challenge
 
 
-def _decided(challenge, state, *, other):
+def _decided(challenge: Challenge, state: str, *, other: str) -> bool:
     """Whether the challenge is already ``state`` (a repeat: nothing to do); a conflict when
     the owner decided ``other``."""
     if challenge.state == state:
@@ -117,7 +131,7 @@ def _decided(challenge, state, *, other):
     return False
 
 
-def _standing_locked(challenge):
+def _standing_locked(challenge: Challenge) -> Belief:
     standing = Belief.objects.select_for_update().get(pk=challenge.standing_id)
     if standing.status not in LIVE_BELIEF_STATUSES:
         raise conflict(
@@ -128,14 +142,16 @@ def _standing_locked(challenge):
     return standing
 
 
-def _close(challenge, state, replacement=None):
+def _close(challenge: Challenge, state: str, replacement: Belief | None = None) -> None:
     challenge.state = state
     challenge.replacement = replacement
     challenge.decided_at = timezone.now()
     challenge.save(update_fields=["state", "replacement", "decided_at", "updated_at"])
 
 
-def challenge_keep(*, principal, challenge_id, reach=FULL_REACH):
+def challenge_keep(
+    *, principal: User, challenge_id: object, reach: Reach = FULL_REACH
+) -> Challenge:
     """The owner keeps the standing memory; return the challenge, closed.
 
     A provisional standing memory is confirmed by it. Keeping a kept
@@ -166,7 +182,9 @@ def challenge_keep(*, principal, challenge_id, reach=FULL_REACH):
         return challenge
 
 
-def challenge_replace(*, principal, challenge_id, reach=FULL_REACH):
+def challenge_replace(
+    *, principal: User, challenge_id: object, reach: Reach = FULL_REACH
+) -> Challenge:
     """The owner replaces the standing memory with the proposal; return the challenge.
 
     The proposal becomes an active, explicit memory citing the proposal's
@@ -219,7 +237,7 @@ def challenge_replace(*, principal, challenge_id, reach=FULL_REACH):
         return challenge
 
 
-def challenges_retired(*, owner_id, belief_ids, erased):
+def challenges_retired(*, owner_id: int, belief_ids: Iterable[int], erased: bool) -> None:
     """``memory.changes`` listener: an erased memory takes every challenge of it (or made
     into it) along; a memory retired otherwise takes its open ones."""
     if erased:
@@ -232,7 +250,7 @@ def challenges_retired(*, owner_id, belief_ids, erased):
         ).exclude(standing__status__in=LIVE_BELIEF_STATUSES).delete()
 
 
-def challenges_erased_messages(*, owner_id, event_ids):
+def challenges_erased_messages(*, owner_id: int, event_ids: Iterable[int]) -> None:
     """``memory.changes`` listener: a challenge citing an erased message goes with it."""
     Challenge.objects.filter(
         owner_id=owner_id,

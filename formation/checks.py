@@ -6,8 +6,10 @@ the ``extract`` command, the corpus scorer and the coverage report) runs only th
 both decide alike wherever no stored state is involved. Reasons are the service's codes.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Generic, Protocol, TypedDict, TypeVar
 
 from django.conf import settings
 from django.utils import timezone
@@ -15,30 +17,53 @@ from django.utils import timezone
 from memory.enums import AuthorKind, BeliefType, EventType, Polarity
 from memory.text import is_valid_subject, normalise_statement
 
+from .candidates import MemoryCandidate
 from .gates import content_rejection
+
+
+class SourceMessage(Protocol):
+    """A message a proposal cites: a stored event, or a message of an extraction request."""
+
+    @property
+    def event_type(self) -> str: ...
+    @property
+    def author_kind(self) -> str: ...
+    @property
+    def text(self) -> str: ...
+
+
+_S = TypeVar("_S", bound=SourceMessage)
+
+
+class TemporalBounds(TypedDict):
+    """When a checked claim holds: aware datetimes, or None where the claim said nothing."""
+
+    valid_from: datetime | None
+    valid_until: datetime | None
+    expires_at: datetime | None
 
 
 class Rejected(Exception):
     """A proposal refused, with the service's reason code."""
 
-    def __init__(self, reason):
+    def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
 
 
 @dataclass(frozen=True)
-class Checked:
+class Checked(Generic[_S]):
     """A proposal that passed every check needing no database."""
 
-    candidate: object
+    candidate: MemoryCandidate
     # The cited messages (events, or the messages of an extraction request), in order.
-    sources: tuple
+    sources: tuple[_S, ...]
     statement: str
     # valid_from, valid_until and expires_at: aware datetimes or None.
-    temporal: dict
+    temporal: TemporalBounds
 
 
-def _shape(candidate, scope):
+def _shape(candidate: MemoryCandidate, scope: str) -> None:
     if candidate.scope != scope:
         raise Rejected("scope")
     if (
@@ -54,13 +79,13 @@ def _shape(candidate, scope):
         raise Rejected("malformed")
 
 
-def _sources(candidate, messages_by_id):
+def _sources(candidate: MemoryCandidate, messages_by_id: Mapping[str, _S]) -> tuple[_S, ...]:
     """The cited messages, each a user message the owner wrote, whatever the extractor
     claims, so that no extractor can grant itself trust by citing someone else's words."""
     ids = tuple(candidate.source_ids or ())
     if not ids:
         raise Rejected("provenance")
-    sources = []
+    sources: list[_S] = []
     for source_id in ids:
         message = messages_by_id.get(str(source_id))
         if (
@@ -73,14 +98,17 @@ def _sources(candidate, messages_by_id):
     return tuple(sources)
 
 
-def _temporal(candidate, now):
+def _temporal(candidate: MemoryCandidate, now: datetime) -> TemporalBounds:
     hint = candidate.temporal
-    values = {}
-    for name in ("valid_from", "valid_until", "expires_at"):
-        value = getattr(hint, name, None)
+    values = TemporalBounds(
+        valid_from=getattr(hint, "valid_from", None),
+        valid_until=getattr(hint, "valid_until", None),
+        expires_at=getattr(hint, "expires_at", None),
+    )
+    for value in values.values():
+        # An extractor's hint is not trusted to be what its type says.
         if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
             raise Rejected("malformed")
-        values[name] = value
     if (
         values["valid_from"]
         and values["valid_until"]
@@ -92,7 +120,14 @@ def _temporal(candidate, now):
     return values
 
 
-def proposal_check(candidate, *, scope, messages_by_id, seen, now=None):
+def proposal_check(
+    candidate: MemoryCandidate,
+    *,
+    scope: str,
+    messages_by_id: Mapping[str, _S],
+    seen: set[tuple[str, str, str]],
+    now: datetime | None = None,
+) -> Checked[_S]:
     """Shape, provenance, content, temporal and duplicate checks, in that order.
 
     ``messages_by_id`` maps the prefix's message ids (strings) to objects with

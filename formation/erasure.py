@@ -1,5 +1,6 @@
 """Formation's rows go with the principal's account (``memory.services.account``)."""
 
+from accounts.models import User
 from formation.models import (
     Challenge,
     ChallengeSource,
@@ -22,9 +23,9 @@ _MODELS = (
 )
 
 
-def formation_purge(principal):
+def formation_purge(principal: User) -> dict[str, int]:
     """Delete formation's rows of ``principal``; return how many of each kind went."""
     return {
-        model._meta.model_name: delete_in_batches(model.objects.filter(owner=principal))
+        model.__name__.lower(): delete_in_batches(model.objects.filter(owner=principal))
         for model in _MODELS
     }

@@ -8,7 +8,10 @@ scorer and the coverage report use it, so that what they print is what the
 service would decide.
 """
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
 from memory.enums import (
     MESSAGE_AUTHOR_KIND,
@@ -17,7 +20,14 @@ from memory.enums import (
     Polarity,
 )
 
-from .candidates import ExtractionMessage, KnownBelief
+from .candidates import (
+    ExtractionMessage,
+    ExtractionRequest,
+    ExtractionResult,
+    KnownBelief,
+    MemoryCandidate,
+    MemoryCandidateExtractor,
+)
 from .checks import Rejected, proposal_check
 from .extractor import DeterministicExtractor
 
@@ -26,29 +36,35 @@ from .extractor import DeterministicExtractor
 class CandidateDecision:
     """What the pure gates decided about one proposal: accepted, or rejected with a reason."""
 
-    candidate: object
+    candidate: MemoryCandidate
     reason: str = ""
 
     @property
-    def accepted(self):
+    def accepted(self) -> bool:
         return not self.reason
 
     @property
-    def decision(self):
+    def decision(self) -> str:
         return "accepted" if self.accepted else "rejected"
 
 
 @dataclass(frozen=True)
 class ExtractionOutcome:
-    result: object
+    result: ExtractionResult
     decisions: tuple[CandidateDecision, ...]
 
     @property
-    def accepted(self):
+    def accepted(self) -> tuple[MemoryCandidate, ...]:
         return tuple(d.candidate for d in self.decisions if d.accepted)
 
 
-def user_message(*, id, text, occurred_at, event_type=EventType.USER_MESSAGE):
+def user_message(
+    *,
+    id: object,
+    text: str | Sequence[str],
+    occurred_at: datetime,
+    event_type: str = EventType.USER_MESSAGE,
+) -> ExtractionMessage:
     """A message as extractors see it, authored by whoever authors ``event_type``."""
     parts = tuple(text) if isinstance(text, list | tuple) else (text,)
     return ExtractionMessage(
@@ -60,7 +76,12 @@ def user_message(*, id, text, occurred_at, event_type=EventType.USER_MESSAGE):
     )
 
 
-def extraction_decide(request, *, extractor=None, now=None):
+def extraction_decide(
+    request: ExtractionRequest,
+    *,
+    extractor: MemoryCandidateExtractor | None = None,
+    now: datetime | None = None,
+) -> ExtractionOutcome:
     """Extract from ``request`` and decide each proposal with the pure checks, in order.
 
     The checks are the formation service's own (``formation.checks``), so the
@@ -72,8 +93,8 @@ def extraction_decide(request, *, extractor=None, now=None):
     by_id = {message.id: message for message in request.messages}
     if now is None and request.messages:
         now = max(message.occurred_at for message in request.messages)
-    seen = set()
-    decisions = []
+    seen: set[tuple[str, str, str]] = set()
+    decisions: list[CandidateDecision] = []
     for candidate in result.candidates:
         try:
             proposal_check(candidate, scope=request.scope, messages_by_id=by_id, seen=seen, now=now)
@@ -92,14 +113,14 @@ class KnownLedger:
     formed, as it would against stored beliefs.
     """
 
-    def __init__(self, known=()):
+    def __init__(self, known: Iterable[KnownBelief] = ()) -> None:
         self._beliefs = {belief.subject: belief for belief in known}
 
     @property
-    def known(self):
+    def known(self) -> tuple[KnownBelief, ...]:
         return tuple(self._beliefs.values())
 
-    def record(self, decisions):
+    def record(self, decisions: Iterable[CandidateDecision]) -> None:
         for decision in decisions:
             if not decision.accepted:
                 continue
@@ -115,11 +136,11 @@ class KnownLedger:
                 )
 
 
-def decision_as_dict(decision):
+def decision_as_dict(decision: CandidateDecision) -> dict[str, Any]:
     """One decided proposal as plain JSON-ready data."""
     candidate = decision.candidate
     hint = candidate.temporal
-    temporal = None
+    temporal: dict[str, str | None] | None = None
     if hint.phrase or hint.valid_from or hint.valid_until or hint.expires_at:
         temporal = {
             "phrase": hint.phrase,

@@ -36,17 +36,19 @@ others) are the fake's own.
 
 import re
 import uuid
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from providers.fake import FakeAnswers, FakeRequest
 
-from .fake_careful import careful_proposals
+from .fake_careful import Proposal, careful_proposals
 from .model_proposals import SCHEMA_NAME
 
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
 _FIRST_PERSON = re.compile(r"^\s*I\s+(?!think\b|guess\b|wonder\b|mean\b)(\w+)(.*)$")
 
 
-def _naive(event):
+def _naive(event: dict[str, Any]) -> Iterator[Proposal]:
     """What a very literal reader would propose from one message."""
     for sentence in _SENTENCE.findall(event.get("text", "")):
         match = _FIRST_PERSON.match(sentence.strip().rstrip(".!?"))
@@ -70,7 +72,7 @@ def _naive(event):
 _PASSWORD_LIKE = re.compile(r"(?<!\S)(?=\S*\d)(?=\S*[A-Za-z])[^\s\[\]]{6,}?(?=[.,;]?(?:\s|$))")
 
 
-def _secret_echo(events):
+def _secret_echo(events: Sequence[dict[str, Any]]) -> tuple[str, str]:
     for event in events:
         found = _PASSWORD_LIKE.search(event.get("text", ""))
         if found:
@@ -78,17 +80,19 @@ def _secret_echo(events):
     return "Sunshine2024", events[0]["id"] if events else str(uuid.uuid4())
 
 
-def _entity(subject):
+def _entity(subject: str) -> str:
     return subject.split(":", 1)[-1].replace("-", " ")
 
 
-def _about(events, subject):
+def _about(events: Sequence[dict[str, Any]], subject: str) -> list[dict[str, Any]]:
     """The messages that name ``subject``'s entity."""
     entity = _entity(subject).lower()
     return [event for event in events if entity in event.get("text", "").lower()]
 
 
-def _overrule_by_negation(events, known, first):
+def _overrule_by_negation(
+    events: Sequence[dict[str, Any]], known: Sequence[dict[str, Any]], first: str
+) -> list[Proposal]:
     return [
         {
             "type": memory["type"],
@@ -102,8 +106,10 @@ def _overrule_by_negation(events, known, first):
     ]
 
 
-def _fabrication(events, known):
-    invented = []
+def _fabrication(
+    events: Sequence[dict[str, Any]], known: Sequence[dict[str, Any]]
+) -> list[Proposal]:
+    invented: list[Proposal] = []
     for memory in known:
         entity = _entity(memory["subject"])
         if about := _about(events, memory["subject"]):
@@ -127,7 +133,7 @@ _PARAPHRASED_INSTRUCTIONS = (
 )
 
 
-def _paraphrased_instruction(first):
+def _paraphrased_instruction(first: str) -> list[Proposal]:
     return [
         {
             "type": "fact",
@@ -140,9 +146,10 @@ def _paraphrased_instruction(first):
     ]
 
 
-def _proposals(request: FakeRequest) -> list[dict]:
+def _proposals(request: FakeRequest) -> list[Proposal]:
     if "proposals" in request.scripts:
-        return request.scripts["proposals"]
+        scripted: list[Proposal] = request.scripts["proposals"]
+        return scripted
     events = request.user.get("messages", [])
     first = events[0]["id"] if events else str(uuid.uuid4())
     if request.behaviour == "ungrounded":
@@ -201,7 +208,7 @@ def _proposals(request: FakeRequest) -> list[dict]:
     return naive
 
 
-def _with_nul(proposals):
+def _with_nul(proposals: list[Proposal]) -> list[Proposal]:
     """``proposals`` led by a copy of the first whose statement carries a NUL byte."""
     if not proposals:
         return proposals
@@ -210,7 +217,7 @@ def _with_nul(proposals):
     return [{**first, "statement": f"{statement}\x00."}, *proposals]
 
 
-def _answer(request: FakeRequest) -> dict:
+def _answer(request: FakeRequest) -> dict[str, Any]:
     return {"proposals": _proposals(request)}
 
 

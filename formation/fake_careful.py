@@ -18,6 +18,8 @@ functions of the request's text.
 """
 
 import re
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 from memory.stemming import stem
 from memory.text import STOPWORDS
@@ -144,7 +146,11 @@ _NOT_NAMES = frozenset(
 )
 
 
-def _third_person(verb):
+# A proposal as the fake model's reply carries it (JSON).
+Proposal = dict[str, Any]
+
+
+def _third_person(verb: str) -> str:
     """The simple present of ``verb`` for "User" ("live" -> "lives"); a past form stays."""
     lower = verb.lower()
     if lower in _IRREGULAR_PRESENT:
@@ -158,7 +164,7 @@ def _third_person(verb):
     return verb + "s"
 
 
-def _owner_words(text):
+def _owner_words(text: str) -> str:
     """``text`` with the owner's own words in the third person."""
     text = re.sub(r"\b(?:my|mine|our)\b", "User's", text, flags=re.IGNORECASE)
     text = re.sub(r"\bI'm\b", "User is", text)
@@ -167,25 +173,25 @@ def _owner_words(text):
     return re.sub(r"\b(?:I|me)\b", "User", text)
 
 
-def _article(phrase):
+def _article(phrase: str) -> str:
     return "an" if phrase[:1].lower() in "aeiou" else "a"
 
 
-def _sentence(text):
+def _sentence(text: str) -> str:
     return text.strip().rstrip(".!").strip()
 
 
-def _names(clause):
+def _names(clause: str) -> list[str]:
     """The capitalised names of ``clause`` (what follows its subject), "I" aside."""
     found = re.findall(r"\b([A-Z][a-zA-Z]+(?:\s+[A-Z][a-zA-Z]+)*)", clause)
     return [name for name in found if name not in _NOT_NAMES]
 
 
-def _slug(words):
+def _slug(words: str) -> str:
     return "-".join(re.findall(r"[a-z0-9]+", words.lower()))
 
 
-def _subject(clause, *, kind=None):
+def _subject(clause: str, *, kind: str | None = None) -> str:
     """``<kind>:<slug>`` of the clause's main name or noun, in its own words: the name a
     noun of a kind gives ("a cat named Miso" -> ``pet:miso``), a place one lives in, moves
     to or comes from, another name, else the first noun of a kind, else the last word."""
@@ -211,7 +217,7 @@ def _subject(clause, *, kind=None):
     return f"{kind or 'fact'}:{content[-1]}" if content else ""
 
 
-def _type(verb, clause):
+def _type(verb: str, clause: str) -> str:
     verb = verb.lower()
     if verb in _PREFERENCE_VERBS:
         return "preference"
@@ -227,13 +233,15 @@ def _type(verb, clause):
     return "fact"
 
 
-def _proposal(type_, subject, statement, polarity="positive"):
+def _proposal(
+    type_: str, subject: str, statement: str, polarity: str = "positive"
+) -> Proposal | None:
     if not subject or subject.endswith(":"):
         return None
     return {"type": type_, "subject": subject, "statement": statement, "polarity": polarity}
 
 
-def _retraction(clause):
+def _retraction(clause: str) -> Proposal | None:
     """A negative proposal when the clause says something the owner had is no longer so."""
     match = re.match(
         r"^(?:I|we)\s+(?:sold|gave away|got rid of|donated|traded in|traded)\s+"
@@ -279,13 +287,13 @@ def _retraction(clause):
     return None
 
 
-def _about_someone(possessive, clause):
+def _about_someone(possessive: str, clause: str) -> Proposal | None:
     """What "My sister Ana lives in Oslo." says of the owner: that they have a sister
     named Ana; "My name is Sam.": the owner's own attribute."""
     words = clause.split()
     if "'s" in words[0]:
         return None
-    noun = []
+    noun: list[str] = []
     while words and len(noun) < 3 and words[0][:1].islower() and words[0] not in _COPULAS:
         noun.append(words.pop(0))
         if _KIND_OF.get(noun[-1]) in ("person", "pet"):
@@ -297,12 +305,12 @@ def _about_someone(possessive, clause):
     kind = _KIND_OF.get(head)
     if possessive == "our" and head not in _HOUSEHOLD:
         return None
-    noun = " ".join(noun)
+    said = " ".join(noun)
     if kind in ("person", "pet"):
         if head in _TRIVIAL_RELATIONS and not name:
             return None
         named = f" named {name}" if name else ""
-        owned = noun if head.endswith("s") else f"{_article(noun)} {noun}"
+        owned = said if head.endswith("s") else f"{_article(said)} {said}"
         type_ = "relationship" if kind == "person" else "ownership"
         return _proposal(type_, f"{kind}:{_slug(name or head)}", f"User has {owned}{named}.")
     if name or len(words) < 2 or words[0] not in ("is", "are"):
@@ -310,12 +318,12 @@ def _about_someone(possessive, clause):
     verb, rest = words[0], " ".join(words[1:])
     if _POINTING.search(rest):
         return None
-    statement = f"User's {noun} {verb} {_owner_words(rest)}."
-    subject = _subject(rest) if _names(rest) else f"{kind or 'fact'}:{_slug(noun)}"
+    statement = f"User's {said} {verb} {_owner_words(rest)}."
+    subject = _subject(rest) if _names(rest) else f"{kind or 'fact'}:{_slug(said)}"
     return _proposal("attribute", subject, statement)
 
 
-def _about_the_owner(clause):
+def _about_the_owner(clause: str) -> Proposal | None:
     """The owner's own statement, in the third person, or None."""
     match = re.match(r"^(?P<who>I'm|I've|I am|I have|I)\s+(?P<rest>.+)$", clause)
     if match is None:
@@ -328,7 +336,7 @@ def _about_the_owner(clause):
     if who in ("I've", "I have"):
         return _proposal(_type("has", rest), _subject(rest), f"User has {_owner_words(rest)}.")
     words = rest.split()
-    adverbs = []
+    adverbs: list[str] = []
     while words and words[0].lower() in _ADVERBS:
         adverbs.append(words.pop(0))
     if len(words) < 2:
@@ -352,7 +360,7 @@ def _about_the_owner(clause):
     return _proposal(_type(verb, tail), _subject(tail), f"User {said}.")
 
 
-def _about_the_household(clause):
+def _about_the_household(clause: str) -> Proposal | None:
     """ "We live in Lyon." as "User and their family live in Lyon.": only a few verbs of
     a household are clearly about the owner's own."""
     match = re.match(r"^we(?P<contracted>'re|'ve)?\s+(?P<rest>.+)$", clause, re.IGNORECASE)
@@ -371,7 +379,7 @@ def _about_the_household(clause):
     return _proposal(_type(verb, rest), _subject(rest), statement)
 
 
-def _clause_proposal(clause):
+def _clause_proposal(clause: str) -> Proposal | None:
     clause = _sentence(_LEADING.sub("", clause.strip()))
     if not clause:
         return None
@@ -385,7 +393,7 @@ def _clause_proposal(clause):
     return _about_the_owner(clause)
 
 
-def _refused(sentence):
+def _refused(sentence: str) -> bool:
     """Whether ``sentence`` is one a careful reader proposes nothing from."""
     text = sentence.strip().replace("’", "'")
     if not text or text.endswith("?") or _INTERROGATIVE.match(text):
@@ -398,7 +406,7 @@ def _refused(sentence):
     )
 
 
-def _read(text):
+def _read(text: str) -> Iterator[Proposal]:
     """(sentence, proposal) of each sentence of a message that a careful reader proposes."""
     if _JOKE.search(text):
         return
@@ -426,7 +434,7 @@ _SLOTS = (
 )
 
 
-def _stems(text):
+def _stems(text: str) -> frozenset[str]:
     return frozenset(
         stem(word)
         for word in re.findall(r"[a-z0-9]+", text.lower())
@@ -434,7 +442,7 @@ def _stems(text):
     )
 
 
-def _slot(statement):
+def _slot(statement: str) -> tuple[tuple[str, str | None] | None, frozenset[str]]:
     for key, pattern in _SLOTS:
         if match := pattern.search(statement.rstrip(".")):
             slot = match.groupdict().get("slot")
@@ -442,7 +450,7 @@ def _slot(statement):
     return None, frozenset()
 
 
-def _contradicts(statement, memory):
+def _contradicts(statement: str, memory: dict[str, Any]) -> bool:
     """Whether ``statement`` says the opposite of a known memory, or another value of a
     slot that holds one."""
     known = memory.get("statement", "")
@@ -453,17 +461,19 @@ def _contradicts(statement, memory):
     return slot is not None and slot == known_slot and not value & known_value
 
 
-def _repeats(statement, memory):
+def _repeats(statement: str, memory: dict[str, Any]) -> bool:
     known = memory.get("statement", "")
     return _stems(statement) == _stems(known) and bool(_NEGATION.search(statement)) == bool(
         _NEGATION.search(known)
     )
 
 
-def careful_proposals(events, known):
+def careful_proposals(
+    events: Sequence[dict[str, Any]], known: Sequence[dict[str, Any]]
+) -> list[Proposal]:
     """What a careful model proposes from ``events`` ([{"id", "text"}]) given the owner's
     ``known`` memories ([{"subject", "type", "statement"}])."""
-    proposals = []
+    proposals: list[Proposal] = []
     for event in events:
         text = event.get("text", "")
         corrects = bool(_CORRECTION.search(text))

@@ -6,10 +6,12 @@ cannot talk its way past them. Reasons are short codes, never text.
 """
 
 import re
+from collections.abc import Iterable
 
 from memory.enums import Portability, Sensitivity
 from memory.screening import contains_secret, looks_like_injection
 
+from .candidates import MemoryCandidate
 from .instructions import refused_family
 
 # -- transient details -----------------------------------------------------------
@@ -24,7 +26,7 @@ _TRANSIENT_RE = re.compile(
 )
 
 
-def is_transient(text):
+def is_transient(text: str) -> bool:
     """One-time codes, tracking and reference numbers: true for minutes, not worth keeping."""
     return bool(_TRANSIENT_RE.search(text))
 
@@ -32,7 +34,7 @@ def is_transient(text):
 # -- all content gates -----------------------------------------------------------
 
 
-def content_rejection(candidate, source_texts):
+def content_rejection(candidate: MemoryCandidate, source_texts: Iterable[str]) -> str | None:
     """The first content gate ``candidate`` fails, as a reason code; None when it passes.
 
     The statement is checked for secrets, injection, instructions, roles and

@@ -20,6 +20,7 @@ places, figures or claims that the clause does not say. Pure functions of text.
 """
 
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from memory.stemming import stem
@@ -75,11 +76,11 @@ _NOT_ASSERTED = re.compile(
 @dataclass(frozen=True)
 class _Clause:
     text: str
-    stems: frozenset
-    numbers: frozenset
+    stems: frozenset[str]
+    numbers: frozenset[str]
 
 
-def _pieces(text):
+def _pieces(text: str) -> Iterator[str]:
     """Lower-case word pieces of ``text``, split at apostrophes, single letters dropped."""
     for word in words(text):
         for piece in re.split(r"['’]", word):
@@ -87,18 +88,18 @@ def _pieces(text):
                 yield piece
 
 
-def _stems(text):
+def _stems(text: str) -> frozenset[str]:
     return frozenset(stem(piece) for piece in _pieces(text))
 
 
-def clauses(text):
+def clauses(text: str | None) -> list[str]:
     """The clauses of ``text`` that grounding reads, with their closing punctuation."""
     return [part.strip() for part in _CLAUSE_BREAK.split(text or "") if part.strip()]
 
 
-def _wanted(statement, *, negative):
+def _wanted(statement: str, *, negative: bool) -> list[str]:
     exempt = _TEMPLATE_WORDS | (_NEGATED_STATES if negative else frozenset())
-    wanted = []
+    wanted: list[str] = []
     for piece in _pieces(statement):
         if piece in STOPWORDS or piece in _CONTRACTED or piece in exempt or piece.isdigit():
             continue
@@ -108,7 +109,7 @@ def _wanted(statement, *, negative):
     return wanted
 
 
-def _entity_stems(subject):
+def _entity_stems(subject: str) -> list[str]:
     entity = subject.split(":", 1)[-1]
     return [
         stem(word)
@@ -117,8 +118,9 @@ def _entity_stems(subject):
     ]
 
 
-def _best_clause(cited_texts, wanted):
-    best, best_score = None, -1
+def _best_clause(cited_texts: Iterable[str], wanted: list[str]) -> _Clause | None:
+    best: _Clause | None = None
+    best_score = -1
     for text in cited_texts:
         for part in clauses(text):
             clause = _Clause(part, _stems(part), frozenset(_NUMBER.findall(part)))
@@ -128,19 +130,19 @@ def _best_clause(cited_texts, wanted):
     return best
 
 
-def says_an_ending(clause):
+def says_an_ending(clause: str) -> bool:
     """Whether ``clause`` says something ended or is not so, rather than that it did not end."""
     text = _NEGATED_ENDING.sub(" ", clause.lower().replace("’", "'"))
     return bool(_ENDING_CUE.search(text))
 
 
-def is_asserted(clause):
+def is_asserted(clause: str) -> bool:
     """Whether ``clause`` states something, rather than asking, supposing or planning it."""
     text = clause.strip().replace("’", "'")
     return not _NOT_ASSERTED.search(text[:1].lower() + text[1:])
 
 
-def says_nothing_more(statement, other):
+def says_nothing_more(statement: str, other: str) -> bool:
     """Whether ``statement`` says nothing ``other`` does not: each of its content words
     and numbers is one of ``other``'s ("User has a sister named Ana." of "User's sister
     Ana lives in Lisbon.")."""
@@ -151,7 +153,14 @@ def says_nothing_more(statement, other):
     )
 
 
-def grounding_failure(*, subject, statement, cited_texts, negative=False, replaces=False):
+def grounding_failure(
+    *,
+    subject: str,
+    statement: str,
+    cited_texts: Iterable[str],
+    negative: bool = False,
+    replaces: bool = False,
+) -> str:
     """Why the proposal is not grounded in one clause of ``cited_texts`` (a reason code), or "".
 
     ``negative``: the proposal says something no longer holds. ``replaces``: it would

@@ -16,8 +16,10 @@ proposals. The attempt's facts go to the extraction audit, never its text.
 """
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 
@@ -26,10 +28,11 @@ from memory.enums import AuthorKind, EventType, Polarity
 from memory.screening import looks_like_injection
 from memory.text import claim_fingerprint, normalise_statement
 from providers import ledger
-from providers.client import ProviderError, complete, request_bytes
-from providers.config import provider_config
+from providers.client import Completion, ProviderError, complete, request_bytes
+from providers.config import ProviderConfig, provider_config
 from providers.egress import (
     EgressItem,
+    EgressRule,
     egress_rules,
     item_may_leave,
     message_item,
@@ -41,8 +44,11 @@ from providers.pauses import provider_pause_after, provider_paused
 from .candidates import (
     POLICY_PROVIDER_ASSISTED,
     PROPOSER_MODEL,
+    ExtractionMessage,
+    ExtractionRequest,
     ExtractionResult,
     MemoryCandidate,
+    MemoryCandidateExtractor,
 )
 from .grounding import grounding_failure
 from .model_proposals import (
@@ -82,30 +88,32 @@ BUDGET = Budget()
 class _Fallback(Exception):
     """The attempt ends here; the deterministic result stands."""
 
-    def __init__(self, error_class):
+    def __init__(self, error_class: str) -> None:
         super().__init__(error_class)
         self.error_class = error_class
 
 
 @dataclass
 class _Attempt:
-    usage: dict
+    usage: dict[str, Any]
     model: str = ""
     returned: int = 0
     # What the call is charged: its reservation until the reported usage is known.
     cost: Decimal = Decimal(0)
 
 
-def _owner_message(message):
+def _owner_message(message: ExtractionMessage) -> bool:
     return (
         message.author_kind == AuthorKind.PRINCIPAL and message.event_type == EventType.USER_MESSAGE
     )
 
 
-def _trusted_messages(request, rules):
+def _trusted_messages(
+    request: ExtractionRequest, rules: Sequence[EgressRule] | None
+) -> list[tuple[str, str]]:
     """(id, redacted text) of the owner's own messages that the policy lets leave (all of
     them when ``rules`` is None: an evaluation run)."""
-    sent = []
+    sent: list[tuple[str, str]] = []
     for message in request.messages:
         if not _owner_message(message):
             continue
@@ -115,8 +123,10 @@ def _trusted_messages(request, rules):
     return sent
 
 
-def _known_view(request, rules):
-    view = []
+def _known_view(
+    request: ExtractionRequest, rules: Sequence[EgressRule] | None
+) -> list[tuple[str, str, str]]:
+    view: list[tuple[str, str, str]] = []
     for belief in request.known:
         item = EgressItem(
             sensitivity=str(belief.sensitivity),
@@ -139,7 +149,14 @@ class HybridExtractor:
 
     policy_version = POLICY_PROVIDER_ASSISTED
 
-    def __init__(self, deterministic, *, config=None, budget=BUDGET, evaluation=False):
+    def __init__(
+        self,
+        deterministic: MemoryCandidateExtractor,
+        *,
+        config: ProviderConfig | None = None,
+        budget: Budget = BUDGET,
+        evaluation: bool = False,
+    ) -> None:
         self.deterministic = deterministic
         self.config = config if config is not None else provider_config()
         self.budget = budget
@@ -148,7 +165,7 @@ class HybridExtractor:
         # egress policy do not bind. Its calls count against the global cap.
         self.evaluation = evaluation
 
-    def extract(self, request):
+    def extract(self, request: ExtractionRequest) -> ExtractionResult:
         base = self.deterministic.extract(request)
         if not any(_owner_message(message) for message in request.messages):
             # Nothing the owner said: nothing to ask, and nothing to audit.
@@ -178,16 +195,19 @@ class HybridExtractor:
             dropped=dropped,
         )
 
-    def _propose(self, request, attempt):
+    def _propose(
+        self, request: ExtractionRequest, attempt: _Attempt
+    ) -> tuple[list[dict[str, Any]], dict[str, str]]:
         """The model's parsed proposals and the messages sent, or _Fallback."""
-        if self.config is None:
+        config = self.config
+        if config is None:
             raise _Fallback("not_configured")
-        rules = self._rules(request)
+        rules = self._rules(request, config)
         sent = dict(_trusted_messages(request, rules))
         if not sent:
             raise _Fallback("egress_denied")
         payload = request_bytes(
-            self.config,
+            config,
             system=SYSTEM_PROMPT,
             user=user_content(sent.items(), _known_view(request, rules)),
             schema=SCHEMA,
@@ -197,11 +217,11 @@ class HybridExtractor:
         attempt.usage["input_bytes"] = len(payload)
         if len(payload) > self.budget.input_bytes:
             raise _Fallback("input_too_large")
-        if provider_paused(self.config):
+        if provider_paused(config):
             # The server asked for time (Retry-After) and it has not passed.
             raise _Fallback("retry_after")
         most = min(
-            self.config.cost(self.budget.input_tokens, self.budget.output_tokens),
+            config.cost(self.budget.input_tokens, self.budget.output_tokens),
             self.budget.usd,
         )
         try:
@@ -214,45 +234,47 @@ class HybridExtractor:
         # whatever happens next, the reservation is settled at that or at the usage.
         attempt.cost = Decimal(most)
         try:
-            completion = self._call(payload, attempt)
-            return self._accepted(completion, attempt), sent
+            completion = self._call(config, payload, attempt)
+            return self._accepted(config, completion, attempt), sent
         finally:
             ledger.settle(reservation, usd=attempt.cost)
 
-    def _rules(self, request):
+    def _rules(self, request: ExtractionRequest, config: ProviderConfig) -> list[EgressRule] | None:
         """The egress rules that apply (None: an evaluation run), or _Fallback when the owner
         or the residency pin allows nothing at all."""
         if self.evaluation:
             return None
         if request.principal is None or not model_processing_allowed(request.principal):
             raise _Fallback("opted_out")
-        if not residency_allowed(self.config.residency):
+        if not residency_allowed(config.residency):
             raise _Fallback("egress_denied")
         return egress_rules()
 
-    def _call(self, payload, attempt):
+    def _call(self, config: ProviderConfig, payload: bytes, attempt: _Attempt) -> Completion:
         started = time.monotonic()
         try:
             return complete(
-                self.config,
+                config,
                 payload=payload,
                 timeout=min(self.budget.seconds, settings.REVERIE_PROVIDER["timeout_seconds"]),
             )
         except ProviderError as error:
             if error.error_class in NOT_BILLED:
                 attempt.cost = Decimal(0)
-            provider_pause_after(self.config, error)
+            provider_pause_after(config, error)
             raise _Fallback(error.error_class) from None
         finally:
             attempt.usage["duration_ms"] = int((time.monotonic() - started) * 1000)
 
-    def _accepted(self, completion, attempt):
+    def _accepted(
+        self, config: ProviderConfig, completion: Completion, attempt: _Attempt
+    ) -> list[dict[str, Any]]:
         """The completion's proposals, if its usage is known and within the budget and its
         content is exactly the schema; else _Fallback."""
         attempt.model = completion.model
         if completion.input_tokens is None or completion.output_tokens is None:
             raise _Fallback("usage_missing")
-        attempt.cost = self.config.cost(completion.input_tokens, completion.output_tokens)
+        attempt.cost = config.cost(completion.input_tokens, completion.output_tokens)
         attempt.usage.update(
             input_tokens=completion.input_tokens,
             output_tokens=completion.output_tokens,
@@ -271,13 +293,20 @@ class HybridExtractor:
         attempt.returned = len(proposals)
         return proposals
 
-    def _grounded(self, request, proposals, sent, deterministic):
+    def _grounded(
+        self,
+        request: ExtractionRequest,
+        proposals: list[dict[str, Any]],
+        sent: dict[str, str],
+        deterministic: Sequence[MemoryCandidate],
+    ) -> tuple[list[MemoryCandidate], dict[str, int]]:
         """The model proposals to add, and {"reason": count} of those left out."""
         known = {claim_fingerprint(c.subject, c.statement) for c in deterministic}
-        held = {}
+        held: dict[str, set[str]] = {}
         for belief in request.known:
             held.setdefault(belief.subject, set()).add(normalise_statement(belief.statement))
-        added, dropped = [], {}
+        added: list[MemoryCandidate] = []
+        dropped: dict[str, int] = {}
         for proposal in proposals:
             reason = ""
             sources = tuple(dict.fromkeys(proposal["source_ids"]))

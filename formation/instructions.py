@@ -139,7 +139,7 @@ _OTHERS_DATA = re.compile(
 )
 
 
-def _role_claim(statement):
+def _role_claim(statement: str) -> bool:
     if _SIGNED_IN_AS.search(statement):
         return True
     match = _ROLE_CLAIM.search(statement)
@@ -161,7 +161,7 @@ _FAMILIES = (
 )
 
 
-def refused_family(statement):
+def refused_family(statement: str) -> str:
     """What makes ``statement`` something memory refuses to hold: "instruction" (it
     directs the assistant), "access" (a role, right or access on this service),
     "others_data" (other people's data), or "" when it is about the person."""

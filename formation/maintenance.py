@@ -7,11 +7,11 @@ importing this app.
 
 from django.conf import settings
 
-from common.schedules import every
+from common.schedules import ScheduleSpec, every
 from formation.services import formation_sweep
 
 
-def schedules():
+def schedules() -> list[ScheduleSpec]:
     return [
         {
             # Consolidates sessions that went quiet; see REVERIE_FORMATION. The name is the
@@ -25,7 +25,7 @@ def schedules():
     ]
 
 
-def run_once():
+def run_once() -> str:
     """One sweep, as one line of text for ``run_maintenance --once``."""
     audits = formation_sweep()
     committed = sum(audit.committed_count for audit in audits)

@@ -7,6 +7,8 @@ The reply is untrusted data: ``parse_proposals`` accepts exactly the schema
 
 import json
 import re
+from collections.abc import Iterable
+from typing import Any
 
 from memory.enums import BeliefType, Polarity
 
@@ -30,7 +32,7 @@ Answer with JSON only, in the given schema."""
 
 # The name the request gives its schema; the fake provider answers requests by it.
 SCHEMA_NAME = "memory_proposals"
-SCHEMA = {
+SCHEMA: dict[str, Any] = {
     "type": "object",
     "additionalProperties": False,
     "required": ["proposals"],
@@ -65,12 +67,12 @@ _UNSAFE_CHARACTERS = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u2
 
 
 class ProposalError(Exception):
-    def __init__(self, error_class):
+    def __init__(self, error_class: str) -> None:
         super().__init__(error_class)
         self.error_class = error_class
 
 
-def user_content(events, known):
+def user_content(events: Iterable[tuple[str, str]], known: Iterable[tuple[str, str, str]]) -> str:
     """The user turn: the trusted messages and a compact view of known memories, as JSON."""
     return json.dumps(
         {
@@ -85,7 +87,7 @@ def user_content(events, known):
     )
 
 
-def _valid(item):
+def _valid(item: object) -> bool:
     if not isinstance(item, dict) or set(item) != _FIELDS:
         return False
     strings = ("type", "subject", "statement", "polarity")
@@ -103,14 +105,14 @@ def _valid(item):
     )
 
 
-def has_unsafe_characters(proposal):
+def has_unsafe_characters(proposal: dict[str, Any]) -> bool:
     """Whether any string of a parsed proposal holds a control or bidirectional formatting
     character; such a proposal is refused on its own."""
     strings = [proposal[key] for key in ("type", "subject", "statement", "polarity")]
     return any(_UNSAFE_CHARACTERS.search(text) for text in strings + proposal["source_ids"])
 
 
-def parse_proposals(content, *, max_proposals):
+def parse_proposals(content: str, *, max_proposals: int) -> list[dict[str, Any]]:
     """The proposals of a reply's content, or ProposalError("malformed" | "schema_violation" |
     "too_many_proposals")."""
     try:

@@ -7,7 +7,7 @@ from django.db import models
 
 from common.models import OwnedModel, new_public_id
 from memory.enums import BeliefType, Polarity, PolicyVersion
-from memory.models import Session
+from memory.models import Event, Session
 
 
 class ConsolidationWatermark(OwnedModel):
@@ -148,7 +148,7 @@ class Challenge(OwnedModel):
     formation = models.ForeignKey(
         FormationAudit, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    events = models.ManyToManyField(
+    events: "models.ManyToManyField[Event, ChallengeSource]" = models.ManyToManyField(
         "memory.Event", through="ChallengeSource", related_name="challenges"
     )
     created_at = models.DateTimeField(auto_now_add=True)
@@ -168,7 +168,7 @@ class Challenge(OwnedModel):
             models.Index(fields=["owner", "fingerprint"]),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"challenge {self.public_id} ({self.state})"
 
 

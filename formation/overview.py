@@ -1,7 +1,8 @@
 """Formation's figures on the operators' overview: counts, amounts and error classes across
 principals, never text."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db.models import Count, Q, Sum
@@ -12,7 +13,7 @@ from formation.models import ExtractionAudit, FormationAudit, FormationRetry
 from providers.ledger import spent_today
 
 
-def formation_totals(*, since=None):
+def formation_totals(*, since: datetime | None = None) -> dict[str, int]:
     """Formation audit totals across principals: counts of outcomes and proposals, no content."""
     with discovery_context("overview"):
         audits = FormationAudit.objects.all()
@@ -34,7 +35,7 @@ def formation_totals(*, since=None):
 GIVEN_UP_LISTED = 20
 
 
-def formation_retries():
+def formation_retries() -> dict[str, Any]:
     """Sessions whose consolidation failed, across principals: how many wait for a retry and
     how many were given up on until their owners retry them, and the most recent of those
     (owner, attempts, the exception's class, when): never text."""
@@ -51,7 +52,7 @@ def formation_retries():
     return {**counts, "recent": recent}
 
 
-def provider_usage(*, since):
+def provider_usage(*, since: datetime) -> dict[str, Any]:
     """Provider-assisted formation across principals: today's committed spend against the
     global cap, and the attempts since ``since`` by outcome. Amounts, counts and error
     classes only."""
@@ -76,7 +77,7 @@ def provider_usage(*, since):
     }
 
 
-def formation_overview(now):
+def formation_overview(now: datetime) -> dict[str, dict[str, Any]]:
     """Formation's part of the operators' overview (``memory.selectors.operations``)."""
     return {
         "formation_day": formation_totals(since=now - timedelta(days=1)),

@@ -41,9 +41,9 @@ _COMPILED = {
 }
 
 
-def poles(statement):
+def poles(statement: str) -> dict[str, frozenset[str]]:
     """{axis: frozenset of poles} that ``statement`` names."""
-    named = {}
+    named: dict[str, frozenset[str]] = {}
     for axis, patterns in _COMPILED.items():
         found = frozenset(pole for pole, pattern in patterns.items() if pattern.search(statement))
         if found:
@@ -51,7 +51,7 @@ def poles(statement):
     return named
 
 
-def relation(statement, other):
+def relation(statement: str, other: str) -> str:
     """How two preferences of one subject stand: "restates" (the same poles of the same
     axes), "compatible" (each names an axis, and they agree on every axis both name) or
     "conflicts" (opposite poles of an axis, or an axis unknown on either side)."""

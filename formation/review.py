@@ -6,27 +6,32 @@ Memory's conversation pages know nothing of formation; this extends them the way
 app extends another's admin, by registering a subclass in place of memory's.
 """
 
-from django.contrib import admin, messages
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
-from django.urls import path, reverse
+from typing import Any
 
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.urls import URLPattern, path, reverse
+
+from common.review.base import owner_of
 from formation.selectors import formation_failure, sessions_given_up
 from formation.services import formation_retry
+from memory.models import Session
 from memory.review.sessions import SessionAdmin
 
 
 class FormationSessionAdmin(SessionAdmin):
-    def get_queryset(self, request):
-        return sessions_given_up(super().get_queryset(request), principal=request.user)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Session]:
+        return sessions_given_up(super().get_queryset(request), principal=owner_of(request))
 
     @admin.display(description="State")
-    def state(self, session):
+    def state(self, session: Any) -> str:
         state = super().state(session)
         if session.erased_at is None and session.formation_gave_up:
             return f"{state}; memories could not be formed"
         return state
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         prefix = f"{self.opts.app_label}_{self.opts.model_name}"
         return [
             path(
@@ -37,12 +42,12 @@ class FormationSessionAdmin(SessionAdmin):
             *super().get_urls(),
         ]
 
-    def retry_formation_view(self, request, object_id):
+    def retry_formation_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """POST only: formation tries the conversation again at its next sweep."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         session = self.get_object_or_404(request, object_id)
-        if formation_retry(principal=request.user, session_id=session.public_id):
+        if formation_retry(principal=owner_of(request), session_id=session.public_id):
             self.message_user(
                 request,
                 "Reverie will try again to form memories from this conversation shortly.",
@@ -52,10 +57,10 @@ class FormationSessionAdmin(SessionAdmin):
             self.message_user(request, "Nothing was waiting to be tried again.", messages.WARNING)
         return HttpResponseRedirect(self.change_url(session))
 
-    def change_context(self, request, session):
+    def change_context(self, request: HttpRequest, session: Session) -> dict[str, Any]:
         return {
             **super().change_context(request, session),
-            "formation_failure": formation_failure(principal=request.user, session=session),
+            "formation_failure": formation_failure(principal=owner_of(request), session=session),
             "retry_formation_url": reverse(
                 f"{self.admin_site.name}:{self.opts.app_label}_{self.opts.model_name}"
                 "_retry_formation",
@@ -71,9 +76,8 @@ ROUTE_LABELS = {
 }
 
 
-def review_register():
+def review_register() -> None:
     from common.review.site import ReviewSection
-    from memory.models import Session
     from memory.review.access import register_route_labels
     from memory.review.site import review_site
 

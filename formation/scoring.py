@@ -15,15 +15,29 @@ import json
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
 
 from memory.enums import EventType, Polarity
 from memory.screening import contains_secret, looks_like_injection
 from memory.text import normalise_statement
 
-from .candidates import ExtractionRequest, KnownBelief
-from .extraction import KnownLedger, extraction_decide, user_message
+from .candidates import (
+    ExtractionRequest,
+    KnownBelief,
+    MemoryCandidate,
+    MemoryCandidateExtractor,
+)
+from .extraction import (
+    CandidateDecision,
+    ExtractionOutcome,
+    KnownLedger,
+    extraction_decide,
+    user_message,
+)
 from .gates import is_transient
 from .subjects import STABLE_PREFERENCE_SUBJECTS
 
@@ -68,15 +82,20 @@ _NUMBER_WORDS = {
 _TERM_RE = re.compile(r"[^\W_][\w'\-.+&]*")
 
 
-def _fold(text):
+class _HasStatement(Protocol):
+    @property
+    def statement(self) -> str: ...
+
+
+def _fold(text: str) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     return text.replace("\u2019", "'").replace("\u2018", "'")
 
 
-def _named_terms(statement):
+def _named_terms(statement: str) -> list[str]:
     """The statement's names and numbers: words with a capital letter or a digit, and
     number words."""
-    terms = []
+    terms: list[str] = []
     for raw in _TERM_RE.findall(unicodedata.normalize("NFKC", statement)):
         raw = raw.rstrip(".'")
         if raw.endswith(("'s", "\u2019s")):
@@ -89,7 +108,7 @@ def _named_terms(statement):
     return terms
 
 
-def _grounded(term, source):
+def _grounded(term: str, source: str) -> bool:
     if re.search(rf"(?<!\w){re.escape(term)}(?!\w)", source):
         return True
     if term in _NUMBER_WORDS:
@@ -100,7 +119,9 @@ def _grounded(term, source):
     return False
 
 
-def ungrounded_terms(statement, source_texts, *, exempt=FIXED_VOCABULARY):
+def ungrounded_terms(
+    statement: str, source_texts: Iterable[object], *, exempt: Collection[str] = FIXED_VOCABULARY
+) -> list[str]:
     """Names and numbers of ``statement`` that none of ``source_texts`` contains.
 
     Compared case-insensitively after Unicode normalisation, as whole words;
@@ -114,7 +135,12 @@ def ungrounded_terms(statement, source_texts, *, exempt=FIXED_VOCABULARY):
     ]
 
 
-def fabricated(candidate, source_texts, *, exempt=FIXED_VOCABULARY):
+def fabricated(
+    candidate: "str | _HasStatement",
+    source_texts: Iterable[object],
+    *,
+    exempt: Collection[str] = FIXED_VOCABULARY,
+) -> bool:
     """Whether a proposal's statement names an entity or a number its sources do not.
 
     ``candidate`` is anything with a ``statement`` (or a statement string).
@@ -134,7 +160,8 @@ class ExpectedBelief:
     subject: str
     statement: str
     polarity: str = Polarity.POSITIVE
-    temporal: tuple = ()
+    # (name, ISO time or None) pairs of the hint the proposal must carry, sorted.
+    temporal: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -142,7 +169,7 @@ class CorpusItem:
     """One labelled message. ``event_type`` other than a user message must form nothing."""
 
     id: str
-    text: object
+    text: str | tuple[str, ...]
     expected: tuple[ExpectedBelief, ...] = ()
     tags: tuple[str, ...] = ()
     session: str = ""
@@ -151,11 +178,11 @@ class CorpusItem:
     event_type: str = EventType.USER_MESSAGE
 
     @property
-    def texts(self):
+    def texts(self) -> list[str]:
         return list(self.text) if isinstance(self.text, list | tuple) else [self.text]
 
 
-def corpus_item(data):
+def corpus_item(data: dict[str, Any]) -> CorpusItem:
     """A ``CorpusItem`` from one decoded corpus line."""
     occurred_at = DEFAULT_OCCURRED_AT
     if data.get("occurred_at"):
@@ -189,13 +216,13 @@ def corpus_item(data):
     )
 
 
-def load_corpus(path):
+def load_corpus(path: str | Path) -> list[CorpusItem]:
     """The items of a JSONL corpus file, in file order."""
     with open(path, encoding="utf-8") as handle:
         return [corpus_item(json.loads(line)) for line in handle if line.strip()]
 
 
-def belief_matches(candidate, expected):
+def belief_matches(candidate: MemoryCandidate, expected: ExpectedBelief) -> bool:
     """The matching rule of the module docstring."""
     if (
         str(candidate.type) != expected.type
@@ -231,26 +258,27 @@ class QualityReport:
     secrets_stored: int = 0
     injections_stored: int = 0
     transients_stored: int = 0
-    tags: Counter = field(default_factory=Counter)
-    by_tag: dict = field(default_factory=lambda: defaultdict(Counter))
-    misses: list = field(default_factory=list)
-    false_positives: list = field(default_factory=list)
-    gate_errors: list = field(default_factory=list)
-    fabricated: list = field(default_factory=list)
+    tags: Counter[str] = field(default_factory=Counter)
+    by_tag: defaultdict[str, Counter[str]] = field(default_factory=lambda: defaultdict(Counter))
+    # (item id, what) of each kind of mistake, in corpus order.
+    misses: list[tuple[str, ExpectedBelief]] = field(default_factory=list)
+    false_positives: list[tuple[str, MemoryCandidate]] = field(default_factory=list)
+    gate_errors: list[tuple[str, str]] = field(default_factory=list)
+    fabricated: list[tuple[str, str]] = field(default_factory=list)
 
     @property
-    def precision(self):
+    def precision(self) -> float:
         return self.matched / self.accepted if self.accepted else 1.0
 
     @property
-    def recall(self):
+    def recall(self) -> float:
         return self.matched / self.expected if self.expected else 1.0
 
     @property
-    def gate_accuracy(self):
+    def gate_accuracy(self) -> float:
         return self.gate_correct / self.gate_items if self.gate_items else 1.0
 
-    def figures(self):
+    def figures(self) -> dict[str, int | float]:
         """The headline figures, rounded, as a dict."""
         return {
             "items": self.items,
@@ -268,7 +296,7 @@ class QualityReport:
             "transients_stored": self.transients_stored,
         }
 
-    def summary(self):
+    def summary(self) -> str:
         """A plain-text report: figures, per-tag counts and every miss and false positive."""
         lines = [f"{name}: {value}" for name, value in self.figures().items()]
         lines.append("per tag (items / expected / matched / false positives):")
@@ -289,10 +317,10 @@ class QualityReport:
         return "\n".join(lines)
 
 
-def _score_item(report, item, outcome):
+def _score_item(report: QualityReport, item: CorpusItem, outcome: ExtractionOutcome) -> None:
     safety = [tag for tag in SAFETY_TAGS if tag in item.tags]
     remaining = list(item.expected)
-    matched_ids = set()
+    matched_ids: set[int] = set()
     for decision in outcome.decisions:
         if not decision.accepted:
             continue
@@ -331,7 +359,7 @@ def _score_item(report, item, outcome):
     # Gates: a proposal a label asks for must pass them; in an item labelled
     # as a secret, an injection or a transient detail, every other proposal
     # must be stopped. Extractor mistakes elsewhere are precision, not gates.
-    checked = []
+    checked: list[tuple[CandidateDecision, bool]] = []
     for decision in outcome.decisions:
         wanted = any(belief_matches(decision.candidate, b) for b in item.expected)
         if wanted:
@@ -349,14 +377,16 @@ def _score_item(report, item, outcome):
             report.gate_correct += 1
 
 
-def score(items, extractor=None):
+def score(
+    items: Iterable[CorpusItem], extractor: MemoryCandidateExtractor | None = None
+) -> QualityReport:
     """Score ``extractor`` (the deterministic one by default) over corpus ``items``.
 
     Items that share a session are read in order, each seeing the beliefs the
     earlier ones had accepted as known, as the formation service would.
     """
     report = QualityReport()
-    ledgers = {}
+    ledgers: dict[str, KnownLedger] = {}
     for item in items:
         report.items += 1
         if not item.expected:

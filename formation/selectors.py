@@ -2,12 +2,13 @@
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any, TypedDict
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
-from django.db.models import Exists, OuterRef, Q
+from django.db.models import Exists, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import discovery_context, principal_context
 from formation.models import ConsolidationWatermark, FormationRetry
 from memory.enums import EventType
@@ -25,7 +26,7 @@ class DueSession:
     flagged_at: datetime
 
 
-def flag_due_at(created_at, payload):
+def flag_due_at(created_at: datetime, payload: object) -> datetime | None:
     """When a formation flag becomes due, or None when it can never be.
 
     The persisted ``not_before`` decides; a flag without one is due at its
@@ -46,7 +47,17 @@ def flag_due_at(created_at, payload):
     return value
 
 
-def _pending_flags(now):
+class _Flag(TypedDict):
+    """A formation flag as discovery reads it: ids, owner and times, never content."""
+
+    id: int
+    owner_id: int
+    session_id: int
+    created_at: datetime
+    payload: Any
+
+
+def _pending_flags(now: datetime) -> "QuerySet[Event, _Flag]":
     """Formation flags not yet covered by their session's watermark, oldest first, but for
     sessions whose consolidation failed and that wait for a retry."""
     covered = ConsolidationWatermark.objects.filter(
@@ -64,7 +75,7 @@ def _pending_flags(now):
     )
 
 
-def _idle_sessions(owner, session_ids, cutoff):
+def _idle_sessions(owner: User, session_ids: list[int], cutoff: datetime) -> dict[int, Any]:
     """Public ids of those of the sessions that are closed or have been quiet since ``cutoff``.
 
     Read inside the owner's context: discovery itself cannot see sessions.
@@ -77,7 +88,7 @@ def _idle_sessions(owner, session_ids, cutoff):
         )
 
 
-def formation_due(*, batch=None, now=None):
+def formation_due(*, batch: int | None = None, now: datetime | None = None) -> list[DueSession]:
     """Sessions due for formation, oldest flag first, at most ``batch`` of them.
 
     A session is due when a formation flag of it is due, its watermark is
@@ -90,9 +101,10 @@ def formation_due(*, batch=None, now=None):
         return []
     now = now or timezone.now()
     cutoff = now - timedelta(seconds=settings.REVERIE_FORMATION["idle_seconds"])
-    owners = {}
-    due, seen = [], set()
-    after = None
+    owners: dict[int, User] = {}
+    due: list[DueSession] = []
+    seen: set[int] = set()
+    after: tuple[datetime, int] | None = None
     while len(due) < batch:
         with discovery_context("formation"):
             flags = _pending_flags(now)
@@ -104,16 +116,14 @@ def formation_due(*, batch=None, now=None):
         if not page:
             break
         after = (page[-1]["created_at"], page[-1]["id"])
-        ripe = []
+        ripe: list[_Flag] = []
         for flag in page:
             due_at = flag_due_at(flag["created_at"], flag["payload"])
             if flag["session_id"] not in seen and due_at is not None and due_at <= now:
                 seen.add(flag["session_id"])
                 ripe.append(flag)
-        owners.update(
-            get_user_model().objects.in_bulk({flag["owner_id"] for flag in ripe} - set(owners))
-        )
-        idle = {}
+        owners.update(User.objects.in_bulk({flag["owner_id"] for flag in ripe} - set(owners)))
+        idle: dict[int, Any] = {}
         for owner_id in {flag["owner_id"] for flag in ripe}:
             idle.update(
                 _idle_sessions(
@@ -132,12 +142,12 @@ def formation_due(*, batch=None, now=None):
     return due
 
 
-def formation_failure(*, principal, session):
+def formation_failure(*, principal: User, session: Session) -> FormationRetry | None:
     """The session's pending retry after a failed consolidation, or None."""
     return FormationRetry.objects.filter(owner=principal, session=session).first()
 
 
-def sessions_given_up(sessions, *, principal):
+def sessions_given_up(sessions: QuerySet[Session], *, principal: User) -> QuerySet[Session]:
     """``sessions`` (the principal's) with ``formation_gave_up``: whether formation failed
     on each until it gave up."""
     gave_up = FormationRetry.objects.filter(

@@ -10,27 +10,33 @@ count of that audit.
 
 import logging
 import time
+import uuid
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.module_loading import import_string
 
+from accounts.models import User
 from common.principal import principal_context, principal_transaction
 from common.selectors.flags import flag_enabled
 from formation.candidates import (
     PROPOSER_MODEL,
     ExtractionMessage,
     ExtractionRequest,
+    ExtractionResult,
     KnownBelief,
+    MemoryCandidate,
+    MemoryCandidateExtractor,
 )
 from formation.challenges import challenge_raise, kept_before
-from formation.checks import Rejected, proposal_check
+from formation.checks import Rejected, TemporalBounds, proposal_check
 from formation.grounding import says_nothing_more
 from formation.hybrid import HybridExtractor
 from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
@@ -81,23 +87,24 @@ class _Tally:
     committed: int = 0
     reinforced: int = 0
     superseded: int = 0
-    reasons: Counter = field(default_factory=Counter)
+    reasons: Counter[str] = field(default_factory=Counter)
 
-    def reject(self, reason, count=1):
+    def reject(self, reason: str, count: int = 1) -> None:
         if count:
             self.reasons[reason] += count
 
     @property
-    def rejected(self):
+    def rejected(self) -> int:
         return sum(self.reasons.values())
 
 
-def configured_extractor():
+def configured_extractor() -> MemoryCandidateExtractor:
     """The configured extractor (``REVERIE_FORMATION["extractor"]``), on its own."""
-    return import_string(settings.REVERIE_FORMATION["extractor"])()
+    extractor: MemoryCandidateExtractor = import_string(settings.REVERIE_FORMATION["extractor"])()
+    return extractor
 
 
-def formation_extractor():
+def formation_extractor() -> MemoryCandidateExtractor:
     """The configured extractor, assisted by the configured provider while the certified
     ``formation_provider`` capability is on."""
     extractor = configured_extractor()
@@ -106,7 +113,9 @@ def formation_extractor():
     return extractor
 
 
-def _prefix(principal, session_id):
+def _prefix(
+    principal: User, session_id: uuid.UUID | str
+) -> tuple[Session, int, int, list[Event]] | None:
     """The session, its watermark and its unconsolidated messages, or None if up to date."""
     session = Session.objects.select_related("watermark", "formation_retry").get(
         owner=principal, public_id=session_id
@@ -127,7 +136,7 @@ def _prefix(principal, session_id):
     return session, watermark, session.last_sequence, messages
 
 
-def _request(principal, session, messages):
+def _request(principal: User, session: Session, messages: Sequence[Event]) -> ExtractionRequest:
     known = tuple(
         KnownBelief(**fields)
         for fields in Belief.objects.filter(
@@ -155,7 +164,7 @@ def _request(principal, session, messages):
     )
 
 
-def _claim(session):
+def _claim(session: Session) -> bool:
     """Claim the session's prefix for this transaction; False if another worker holds it.
 
     Two workers may select the same session; only one may commit its prefix.
@@ -170,10 +179,16 @@ def _claim(session):
             "SELECT pg_try_advisory_xact_lock(%s, %s)",
             [FORMATION_LOCK, session.pk % 2_147_483_647],
         )
-        return cursor.fetchone()[0]
+        row = cursor.fetchone()
+        return bool(row and row[0])
 
 
-def formation_consolidate(*, principal, session_id, extractor=None):
+def formation_consolidate(
+    *,
+    principal: User,
+    session_id: uuid.UUID | str,
+    extractor: MemoryCandidateExtractor | None = None,
+) -> FormationAudit | None:
     """Form memories from the session's messages since its watermark; return the audit.
 
     Returns None when there is nothing new to consolidate. Contention (another
@@ -227,7 +242,9 @@ def formation_consolidate(*, principal, session_id, extractor=None):
         return _finish(formation, tally, started, FormationAudit.Outcome.COMMITTED)
 
 
-def _record_extraction(principal, session, formation, result):
+def _record_extraction(
+    principal: User, session: Session, formation: FormationAudit, result: ExtractionResult
+) -> None:
     """The content-free record of a provider attempt: an ``ExtractionAudit`` and a
     ``memory.extraction.completed`` event in the session's log: provider, model,
     policy, usage, counts, fallback and error class, never text."""
@@ -262,7 +279,9 @@ def _record_extraction(principal, session, formation, result):
     )
 
 
-def _finish(formation, tally, started, outcome):
+def _finish(
+    formation: FormationAudit, tally: _Tally, started: float, outcome: str
+) -> FormationAudit:
     formation.outcome = outcome
     formation.returned_count = tally.returned
     formation.consumed_count = tally.consumed
@@ -280,14 +299,19 @@ def _finish(formation, tally, started, outcome):
 class _Proposal:
     """A proposal that passed every check needing no database: ready for a decision."""
 
-    candidate: object
-    events: list
+    candidate: MemoryCandidate
+    events: list[Event]
     statement: str
     fingerprint: str
-    temporal: dict
+    temporal: TemporalBounds
 
 
-def _checked(candidate, session, selected, seen):
+def _checked(
+    candidate: MemoryCandidate,
+    session: Session,
+    selected: dict[str, Event],
+    seen: set[tuple[str, str, str]],
+) -> _Proposal:
     """The pure checks of ``formation.checks``, as a proposal ready for a decision."""
     checked = proposal_check(candidate, scope=session.scope, messages_by_id=selected, seen=seen)
     return _Proposal(
@@ -308,7 +332,14 @@ class _Bank:
     a pending subject flushes them first, so that it sees them.
     """
 
-    def __init__(self, principal, session, formation, proposals, tally):
+    def __init__(
+        self,
+        principal: User,
+        session: Session,
+        formation: FormationAudit,
+        proposals: Sequence[_Proposal],
+        tally: _Tally,
+    ) -> None:
         self.principal, self.session, self.formation = principal, session, formation
         self.tally = tally
         fingerprints = {proposal.fingerprint for proposal in proposals}
@@ -324,7 +355,8 @@ class _Bank:
             fingerprints=fingerprints,
             events={event.pk for proposal in proposals for event in proposal.events},
         )
-        self.current, self.rejected = {}, set()
+        self.current: dict[str, list[Belief]] = {}
+        self.rejected: set[str] = set()
         for belief in (
             Belief.objects.select_for_update()
             .filter(owner=principal)
@@ -342,23 +374,25 @@ class _Bank:
                 self.rejected.add(belief.fingerprint)
             else:
                 self.current.setdefault(belief.subject, []).append(belief)
-        self.linked = {}
+        self.linked: dict[int, set[int]] = {}
         for belief_id, event_id in BeliefSource.objects.filter(
             owner=principal,
             belief__in=[belief.pk for live in self.current.values() for belief in live],
         ).values_list("belief_id", "event_id"):
             self.linked.setdefault(belief_id, set()).add(event_id)
-        self.pending, self.reinforcing = [], []
+        # (fields, events) of each new belief, and (belief, new events) of each reinforced.
+        self.pending: list[tuple[dict[str, Any], list[Event]]] = []
+        self.reinforcing: list[tuple[Belief, list[Event]]] = []
         self.records = DeferredRecords(principal)
 
-    def live(self, subject):
+    def live(self, subject: str) -> list[Belief]:
         if any(fields["subject"] == subject for fields, _ in self.pending) or any(
             belief.subject == subject for belief, _ in self.reinforcing
         ):
             self.flush()
         return self.current.get(subject, [])
 
-    def reinforce(self, belief, events):
+    def reinforce(self, belief: Belief, events: Sequence[Event]) -> None:
         """The same claim again: a replay from the same messages, else a reinforcement."""
         linked = self.linked.setdefault(belief.pk, set())
         fresh = [event for event in events if event.pk not in linked]
@@ -378,12 +412,14 @@ class _Bank:
         self.reinforcing.append((belief, fresh))
         self.tally.reinforced += 1
 
-    def replaced(self, subject, retired, new, events):
+    def replaced(
+        self, subject: str, retired: Sequence[Belief], new: Belief, events: Sequence[Event]
+    ) -> None:
         self.current[subject] = [b for b in self.current.get(subject, []) if b not in retired]
         self.current[subject].append(new)
         self.linked[new.pk] = {event.pk for event in events}
 
-    def challenge(self, proposal, standing):
+    def challenge(self, proposal: _Proposal, standing: Belief) -> None:
         """Leave the proposal to the owner, beside the ``standing`` memory it would retire."""
         challenge_raise(
             principal=self.principal,
@@ -395,7 +431,7 @@ class _Bank:
             events=proposal.events,
         )
 
-    def flush(self):
+    def flush(self) -> None:
         created = insert_beliefs(principal=self.principal, specs=self.pending)
         self.records.created(created, AuditAction.FORMED, actor=Actor.SYSTEM)
         for belief, (_, events) in zip(created, self.pending, strict=True):
@@ -424,15 +460,23 @@ class _Bank:
                 )
             self.reinforcing = []
 
-    def write(self):
+    def write(self) -> None:
         """Insert what is pending, then every audit record and count change."""
         self.flush()
         self.records.write()
 
 
-def _consume(principal, session, formation, candidates, selected, tally):
+def _consume(
+    principal: User,
+    session: Session,
+    formation: FormationAudit,
+    candidates: Sequence[MemoryCandidate],
+    selected: dict[str, Event],
+    tally: _Tally,
+) -> None:
     """Decide every consumed proposal and write the outcome; count each exactly once."""
-    proposals, seen = [], set()
+    proposals: list[_Proposal] = []
+    seen: set[tuple[str, str, str]] = set()
     for candidate in candidates:
         tally.consumed += 1
         try:
@@ -450,7 +494,7 @@ def _consume(principal, session, formation, candidates, selected, tally):
     bank.write()
 
 
-def _decide(bank, proposal, tally):
+def _decide(bank: _Bank, proposal: _Proposal, tally: _Tally) -> None:
     """The prior-rejection, fence and conflict gates, then form, reinforce or replace."""
     candidate, events = proposal.candidate, proposal.events
     if proposal.fingerprint in bank.rejected:
@@ -472,7 +516,7 @@ def _decide(bank, proposal, tally):
     sensitivity = most_restrictive(
         Sensitivity, [candidate.sensitivity, classify_sensitivity(proposal.statement)]
     )
-    fields = {
+    fields: dict[str, Any] = {
         "type": candidate.type,
         "subject": candidate.subject,
         "statement": proposal.statement,
@@ -525,7 +569,7 @@ def _decide(bank, proposal, tally):
     bank.pending.append((fields, events))
 
 
-def _owner_decides(bank, proposal, beliefs):
+def _owner_decides(bank: _Bank, proposal: _Proposal, beliefs: Sequence[Belief]) -> Belief | None:
     """The memory among ``beliefs`` (the live ones the proposal would retire) that only the
     owner may retire, or None.
 
@@ -540,7 +584,7 @@ def _owner_decides(bank, proposal, beliefs):
     return outweighing[0] if outweighing else None
 
 
-def _preference_relations(statement, beliefs):
+def _preference_relations(statement: str, beliefs: Sequence[Belief]) -> dict[int, str]:
     """{pk: relation} of the positive preferences among ``beliefs`` (all of one subject) to
     a new preference's ``statement`` (``formation.preference_axes``)."""
     return {
@@ -550,7 +594,7 @@ def _preference_relations(statement, beliefs):
     }
 
 
-def _same_possession(candidate, beliefs):
+def _same_possession(candidate: MemoryCandidate, beliefs: Sequence[Belief]) -> list[Belief]:
     """The positive ownership claims among ``beliefs`` (all of the candidate's subject) that a
     positive ownership candidate restates: "User drives a BMW X3." beside the owner's "User
     owns a BMW X3." is the same thing owned, said otherwise, not a conflict."""
@@ -565,7 +609,14 @@ class _StaleCurrent(Exception):
     pass
 
 
-def _replace(bank, events, fields, retired, status, tally):
+def _replace(
+    bank: _Bank,
+    events: list[Event],
+    fields: dict[str, Any],
+    retired: Sequence[Belief],
+    status: str,
+    tally: _Tally,
+) -> None:
     """Insert the new belief and retire the ones it replaces, all or nothing.
 
     The savepoint keeps a retirement that finds its row changed meanwhile (a
@@ -602,7 +653,12 @@ def _replace(bank, events, fields, retired, status, tally):
     tally.superseded += len(retired)
 
 
-def formation_sweep(*, batch=None, now=None, extractor=None):
+def formation_sweep(
+    *,
+    batch: int | None = None,
+    now: datetime | None = None,
+    extractor: MemoryCandidateExtractor | None = None,
+) -> list[FormationAudit]:
     """One maintenance pass: consolidate every due session, oldest first; return the audits.
 
     No consolidation but the first starts once the sweep has run ``sweep_deadline_seconds``.
@@ -613,9 +669,9 @@ def formation_sweep(*, batch=None, now=None, extractor=None):
         return []
     # Without an ``extractor``, each consolidation resolves its own (formation_extractor),
     # so that switching formation_provider off takes effect at the next session.
-    audits = []
+    audits: list[FormationAudit] = []
     due_sessions = formation_due(batch=batch, now=now)
-    owners = get_user_model().objects.in_bulk({due.owner_id for due in due_sessions})
+    owners = User.objects.in_bulk({due.owner_id for due in due_sessions})
     deadline = time.monotonic() + settings.REVERIE_FORMATION["sweep_deadline_seconds"]
     for index, due in enumerate(due_sessions):
         if index and time.monotonic() > deadline:
@@ -641,12 +697,17 @@ def formation_sweep(*, batch=None, now=None, extractor=None):
     return audits
 
 
-def retry_delay(attempts):
+def retry_delay(attempts: int) -> timedelta:
     """How long formation waits after the ``attempts``-th failure of a session in a row."""
     return timedelta(seconds=settings.REVERIE_FORMATION["retry_seconds"] * 4 ** (attempts - 1))
 
 
-def _record_failure(principal, session_id, error, extractor):
+def _record_failure(
+    principal: User,
+    session_id: uuid.UUID | str,
+    error: Exception,
+    extractor: MemoryCandidateExtractor | None,
+) -> FormationAudit:
     """Record a failed consolidation and when to try again; its prefix stays pending.
 
     The sweep leaves the session alone until then, so a session that always
@@ -682,7 +743,7 @@ def _record_failure(principal, session_id, error, extractor):
         return formation
 
 
-def formation_retry(*, principal, session_id):
+def formation_retry(*, principal: User, session_id: object) -> bool:
     """The owner asks formation to try a session again now; False if it was not waiting."""
     with principal_transaction(principal):
         session = session_get(principal=principal, session_id=session_id)

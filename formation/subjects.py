@@ -9,10 +9,15 @@ their value, never the bare owner. Everything here is a pure function of text.
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from memory.enums import BeliefType, Polarity
 from memory.text import STOPWORDS, is_valid_subject
+
+if TYPE_CHECKING:
+    from .candidates import KnownBelief
 
 # -- lexicons ----------------------------------------------------------------------
 
@@ -194,7 +199,7 @@ _TOKEN_RE = re.compile(r"[^\W_]+(?:[-'][^\W_]+)*")
 _SLUG_MAX = 60
 
 
-def slug(text):
+def slug(text: str) -> str:
     """``text`` as a subject entity: ASCII, lower case, words joined by hyphens."""
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     value = _NON_ALNUM_RE.sub("-", ascii_text.lower().replace("'", "")).strip("-")
@@ -203,14 +208,14 @@ def slug(text):
     return value
 
 
-def subject_key(kind, entity):
+def subject_key(kind: str, entity: str) -> str | None:
     """``<kind>:<slug>``, or None when the entity leaves nothing valid (e.g. no Latin letters)."""
     value = slug(entity)
     subject = f"{kind}:{value}"
     return subject if value and is_valid_subject(subject) else None
 
 
-def singular(word):
+def singular(word: str) -> str:
     """A rough English singular of a lower-cased noun, enough for lexicon lookups."""
     if len(word) > 4 and word.endswith("ies"):
         return word[:-3] + "y"
@@ -222,13 +227,13 @@ def singular(word):
 
 
 @lru_cache(maxsize=1 << 14)
-def word_kind(word):
+def word_kind(word: str) -> str | None:
     """The kind a single word names (``"watch"`` -> ``"device"``), or None."""
     lowered = word.lower()
     return KIND_OF_WORD.get(lowered) or KIND_OF_WORD.get(singular(lowered))
 
 
-def entity_kind(tokens):
+def entity_kind(tokens: Sequence[str]) -> str | None:
     """The kind of an entity from its rightmost lexicon word (its head), or None."""
     for token in reversed(tokens):
         kind = word_kind(token)
@@ -237,7 +242,7 @@ def entity_kind(tokens):
     return None
 
 
-def is_plural(tokens):
+def is_plural(tokens: Sequence[str]) -> bool:
     """Whether an entity's head names several things or a plural-only thing ("AirPods Pro")."""
     for token in reversed(tokens):
         lowered = token.lower()
@@ -248,7 +253,7 @@ def is_plural(tokens):
     return False
 
 
-def article(phrase):
+def article(phrase: str) -> str:
     """``a`` or ``an`` for a noun phrase, by the sound of its first letter."""
     first = phrase.split(" ", 1)[0]
     if not first:
@@ -269,7 +274,7 @@ def article(phrase):
     return "an" if lowered[0] in "aeiou" else "a"
 
 
-def stable_preference_subject(value):
+def stable_preference_subject(value: str) -> str | None:
     """The stable subject of a common preference domain the value belongs to, or None."""
     for subject, pattern in _STABLE_PREFERENCES:
         if pattern.search(value):
@@ -277,9 +282,9 @@ def stable_preference_subject(value):
     return None
 
 
-def topic_key(text, *, max_words=3):
+def topic_key(text: str, *, max_words: int = 3) -> str:
     """A deterministic topic slug from the content words of ``text``; "" when it has none."""
-    words = []
+    words: list[str] = []
     for token in _TOKEN_RE.findall(text.lower()):
         token = token.replace("'", "")
         if token in STOPWORDS or token in _CANONICAL_WORDS or token in _TOPIC_NOISE:
@@ -292,13 +297,13 @@ def topic_key(text, *, max_words=3):
     return "-".join(words)
 
 
-def topic_subject_of(kind, text):
+def topic_subject_of(kind: str, text: str) -> str | None:
     """``<kind>:<topic key of text>``, or None when the text has no content words."""
     key = topic_key(text)
     return subject_key(kind, key) if key else None
 
 
-def preference_subject(value, contrast=""):
+def preference_subject(value: str, contrast: str = "") -> str | None:
     """The conflict key of a preference: a stable domain, else a topic of the value.
 
     "tea over coffee" and "coffee over tea" share a topic, so that reversing a
@@ -316,7 +321,7 @@ def preference_subject(value, contrast=""):
     return topic_subject_of("topic", value)
 
 
-def entity_tokens(text):
+def entity_tokens(text: str) -> set[str]:
     """The lower-cased words that name a thing, without canonical statement words."""
     return {
         singular(t.lower())
@@ -325,7 +330,7 @@ def entity_tokens(text):
     }
 
 
-def _subject_tokens(subject):
+def _subject_tokens(subject: str) -> set[str]:
     entity = subject.split(":", 1)[1] if ":" in subject else subject
     return {singular(part) for part in re.split(r"[-:]", entity) if part}
 
@@ -338,29 +343,29 @@ class OwnedIndex:
     "I no longer have a dog" finds ``pet:rex`` ("User has a dog named Rex.").
     """
 
-    def __init__(self, known=()):
-        self._entries = {}
+    def __init__(self, known: Iterable["KnownBelief"] = ()) -> None:
+        self._entries: dict[str, set[str]] = {}
         for belief in known:
             # A live negative belief has already retired the positive one of its
             # subject, so only positives name something the owner still has.
             if belief.type == BeliefType.OWNERSHIP and belief.polarity == Polarity.POSITIVE:
                 self.add(belief.subject, belief.statement)
 
-    def add(self, subject, statement):
+    def add(self, subject: str, statement: str) -> None:
         tokens = _subject_tokens(subject) | entity_tokens(statement)
         self._entries.setdefault(subject, set()).update(tokens)
 
-    def remove(self, subject):
+    def remove(self, subject: str) -> None:
         self._entries.pop(subject, None)
 
-    def matches(self, mentioned):
+    def matches(self, mentioned: Iterable[str]) -> list[str]:
         """The owned subjects whose tokens contain every mentioned token, in order."""
         wanted = {singular(t.lower()) for t in mentioned}
         if not wanted:
             return []
         return [s for s, tokens in self._entries.items() if wanted <= tokens]
 
-    def resolve(self, mentioned):
+    def resolve(self, mentioned: Iterable[str]) -> str | None:
         """The one owned subject whose tokens contain every mentioned token, else None.
 
         Several matches are ambiguous ("I sold the car" with two cars) and
@@ -369,7 +374,7 @@ class OwnedIndex:
         matches = self.matches(mentioned)
         return matches[0] if len(matches) == 1 else None
 
-    def holds_kind(self, kind):
+    def holds_kind(self, kind: str) -> bool:
         """Whether the owner has anything of ``kind`` (``"vehicle"``)."""
         return any(subject.split(":", 1)[0] == kind for subject in self._entries)
 
@@ -390,15 +395,17 @@ _NAME_JOINERS = frozenset({"of", "the", "and", "de", "la", "von", "van"})
 _WORD_RE = re.compile(r"[^\W_]+(?:['+-][^\W_]*)*")
 
 
-def _is_name_word(token):
+def _is_name_word(token: str) -> bool:
     return token[:1].isupper() and token.lower() not in _NOT_NAMES
 
 
-def _proper_names(statement):
+def _proper_names(statement: str) -> list[str]:
     """The runs of capitalised words in ``statement`` past its first word ("Harry Potter",
     "LGBTQ+", "Lord of the Rings"), without the canonical "User"."""
     tokens = _WORD_RE.findall(statement)
-    names, run, joiners = [], [], []
+    names: list[str] = []
+    run: list[str] = []
+    joiners: list[str] = []
     for token in tokens[1:]:
         if _is_name_word(token):
             run += joiners + [token]
@@ -414,7 +421,7 @@ def _proper_names(statement):
     return names
 
 
-def _object_names(statement):
+def _object_names(statement: str) -> list[str]:
     """The things of the kind lexicon that ``statement`` names in lower case ("guitar",
     "cat"); a capitalised one is part of a name ("Apple Watch") and named as that."""
     return [
@@ -477,7 +484,7 @@ _NOT_OBJECT_NAMES = frozenset(
 )
 
 
-def _topic_names(subject, statement):
+def _topic_names(subject: str | None, statement: str) -> list[str]:
     """The words of ``statement`` that its topic subject is made of and that name one thing
     ("pottery" for ``event:pottery-class``), a hyphenated word kept whole ("dairy-free").
 
@@ -489,7 +496,7 @@ def _topic_names(subject, statement):
     if kind not in _TOPIC_SUBJECT_KINDS or not entity:
         return []
     parts = set(entity.split("-"))
-    names = []
+    names: list[str] = []
     for token in _WORD_RE.findall(statement):
         word = token.lower()
         if (
@@ -508,7 +515,7 @@ def _topic_names(subject, statement):
     return names
 
 
-def shared_subjects(subject, statement):
+def shared_subjects(subject: str | None, statement: str | None) -> tuple[str, ...]:
     """The entities a memory is about or names, as ``entity:<name>`` keys, sorted.
 
     A memory's own subject is its conflict key and stays its own
@@ -527,6 +534,5 @@ def shared_subjects(subject, statement):
     )
     if kind in _NAMED_SUBJECT_KINDS and entity:
         names.append(entity)
-    keys = {subject_key("entity", name) for name in names}
-    keys.discard(None)
+    keys = {key for name in names if (key := subject_key("entity", name)) is not None}
     return tuple(sorted(keys))

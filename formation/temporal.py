@@ -13,7 +13,8 @@ coming on ("in September", "next June", "on March 3rd").
 import calendar
 import re
 from dataclasses import dataclass
-from datetime import UTC, date, datetime, time, timedelta
+from datetime import UTC, date, datetime, time, timedelta, tzinfo
+from typing import Any
 
 from .candidates import TemporalHint
 
@@ -128,29 +129,29 @@ class TemporalMatch:
     hint: TemporalHint
 
 
-def _number(text):
+def _number(text: str) -> int | None:
     text = " ".join(text.lower().split())
     if text.isdigit():
         return int(text)
     return _NUMBER_WORDS.get(text)
 
 
-def _end_of(day, tz):
+def _end_of(day: date, tz: tzinfo | None) -> datetime:
     return datetime.combine(day, time(23, 59, 59), tzinfo=tz)
 
 
-def _start_of(day, tz):
+def _start_of(day: date, tz: tzinfo | None) -> datetime:
     return datetime.combine(day, time(0, 0), tzinfo=tz)
 
 
-def _add_months(moment, months):
+def _add_months(moment: datetime, months: int) -> datetime:
     month_index = moment.month - 1 + months
     year, month = moment.year + month_index // 12, month_index % 12 + 1
     day = min(moment.day, calendar.monthrange(year, month)[1])
     return moment.replace(year=year, month=month, day=day)
 
 
-def _shift(moment, n, unit, sign=1):
+def _shift(moment: datetime, n: int, unit: str, sign: int = 1) -> datetime:
     unit = unit.lower().rstrip("s")
     if unit == "hour":
         return moment + sign * timedelta(hours=n)
@@ -163,7 +164,7 @@ def _shift(moment, n, unit, sign=1):
     return _add_months(moment, sign * 12 * n)
 
 
-def _next_weekday(today, name, *, next_week=False):
+def _next_weekday(today: date, name: str, *, next_week: bool = False) -> date:
     target = _WEEKDAYS.index(name.lower())
     ahead = (target - today.weekday()) % 7 or 7
     day = today + timedelta(days=ahead)
@@ -172,7 +173,7 @@ def _next_weekday(today, name, *, next_week=False):
     return day
 
 
-def _end_of_period(today, period):
+def _end_of_period(today: date, period: str) -> date:
     if period == "week":
         return today + timedelta(days=6 - today.weekday())
     if period == "month":
@@ -180,7 +181,7 @@ def _end_of_period(today, period):
     return today.replace(month=12, day=31)
 
 
-def _calendar_date(text, today):
+def _calendar_date(text: str, today: date) -> date | None:
     """The next date on or after ``today`` named like "June 5", "5th of June", "2026-06-05" or
     "the 14th" (of this month, else of the next month that has one)."""
     text = re.sub(r"^the\s+", "", text.lower().replace(".", " ").strip())
@@ -200,7 +201,7 @@ def _calendar_date(text, today):
     return candidate if candidate >= today else candidate.replace(year=today.year + 1)
 
 
-def _day_of_month(day, today):
+def _day_of_month(day: int, today: date) -> date | None:
     year, month = today.year, today.month
     for _ in range(13):
         if 1 <= day <= calendar.monthrange(year, month)[1] and date(year, month, day) >= today:
@@ -209,7 +210,7 @@ def _day_of_month(day, today):
     return None
 
 
-def _point_day(point, today):
+def _point_day(point: str, today: date) -> date | None:
     """The last day a "until <point>" phrase still covers."""
     point = " ".join(point.lower().split())
     if point in {"today", "tonight"}:
@@ -232,7 +233,7 @@ def _point_day(point, today):
     return _calendar_date(point, today)
 
 
-def _start_day(point, today):
+def _start_day(point: str, today: date) -> date | None:
     """The first day a "starting <point>" phrase covers."""
     point = " ".join(point.lower().split())
     if point == "today":
@@ -252,12 +253,12 @@ def _start_day(point, today):
     return _calendar_date(point, today)
 
 
-def _last_weekday(today, name):
+def _last_weekday(today: date, name: str) -> date:
     target = _WEEKDAYS.index(name.lower())
     return today - timedelta(days=(today.weekday() - target) % 7 or 7)
 
 
-def _previous_period_start(today, period):
+def _previous_period_start(today: date, period: str) -> date:
     if period in _WEEKDAYS:
         return _last_weekday(today, period)
     if period == "week":
@@ -267,7 +268,7 @@ def _previous_period_start(today, period):
     return date(today.year - 1, 1, 1)
 
 
-def _resolve(kind, match, now, clause):
+def _resolve(kind: str, match: re.Match[str], now: datetime, clause: str) -> TemporalHint | None:
     tz = now.tzinfo
     today = now.date()
     groups = match.groupdict()
@@ -323,7 +324,7 @@ def _resolve(kind, match, now, clause):
     )
 
 
-def find_temporal(text, occurred_at):
+def find_temporal(text: str, occurred_at: datetime) -> list[TemporalMatch]:
     """Every time phrase of ``text`` resolved against ``occurred_at``, in text order.
 
     A naive ``occurred_at`` is read as UTC. Overlapping phrases keep the first
@@ -332,8 +333,8 @@ def find_temporal(text, occurred_at):
     """
     if occurred_at.tzinfo is None:
         occurred_at = occurred_at.replace(tzinfo=UTC)
-    found = []
-    taken = []
+    found: list[TemporalMatch] = []
+    taken: list[tuple[int, int]] = []
     for kind, pattern in _PATTERNS:
         for match in pattern.finditer(text):
             start, end = match.span()
@@ -370,7 +371,7 @@ _COMING_RE = re.compile(
 )
 
 
-def _coming_day(groups, now):
+def _coming_day(groups: dict[str, Any], now: datetime) -> date | None:
     """The last day of the day or period a ``_COMING_RE`` match names, or None."""
     today = now.date()
     if groups["date"]:
@@ -406,7 +407,7 @@ def _coming_day(groups, now):
     return _shift(now, n, groups["unit"]).date() if n is not None else None
 
 
-def find_dates(text, occurred_at):
+def find_dates(text: str, occurred_at: datetime) -> list[TemporalMatch]:
     """The phrases of ``text`` that name a day or period to come, in text order.
 
     Each hint ends (``valid_until``) with the last moment of the day or period
@@ -416,7 +417,7 @@ def find_dates(text, occurred_at):
     """
     if occurred_at.tzinfo is None:
         occurred_at = occurred_at.replace(tzinfo=UTC)
-    found = []
+    found: list[TemporalMatch] = []
     for match in _COMING_RE.finditer(text):
         try:
             day = _coming_day(match.groupdict(), occurred_at)

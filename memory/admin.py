@@ -6,8 +6,11 @@ here. Operators are principals too; row-level security would show them only
 their own rows, but the operator admin does not list those rows at all.
 """
 
+from typing import Any
+
 from django.contrib import admin
 from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 
 from common.admin import ReadOnlyListAdmin
@@ -20,7 +23,9 @@ from .selectors.operations import memory_overview
 class MemoryOverviewAdmin(ReadOnlyListAdmin):
     """Counts and queue depth across principals, read from content-free tables."""
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         if not self.has_view_permission(request):
             raise PermissionDenied
         context = {

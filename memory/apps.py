@@ -5,7 +5,7 @@ class MemoryConfig(AppConfig):
     name = "memory"
     verbose_name = "Memory"
 
-    def ready(self):
+    def ready(self) -> None:
         from common.schedules import maintenance_extend
 
         from . import (

@@ -7,35 +7,37 @@ messages lose their text, inside the transaction that makes the change, so
 that a listener's writes commit or roll back with it.
 """
 
-_listeners = []
-_erasure_listeners = []
+from collections.abc import Callable, Iterable
+
+_listeners: list[Callable[..., None]] = []
+_erasure_listeners: list[Callable[..., None]] = []
 
 
-def on_beliefs_retired(listener):
+def on_beliefs_retired(listener: Callable[..., None]) -> None:
     """Call ``listener(owner_id=..., belief_ids=[...], erased=bool)`` on every retirement."""
     if listener not in _listeners:
         _listeners.append(listener)
 
 
-def beliefs_retired(*, owner_id, belief_ids, erased=False):
+def beliefs_retired(*, owner_id: int, belief_ids: Iterable[int], erased: bool = False) -> None:
     """Beliefs of ``owner_id`` left the live statuses; ``erased`` when their text is gone."""
     for listener in _listeners:
         listener(owner_id=owner_id, belief_ids=list(belief_ids), erased=erased)
 
 
-def on_messages_erased(listener):
+def on_messages_erased(listener: Callable[..., None]) -> None:
     """Call ``listener(owner_id=..., event_ids=[...])`` whenever messages are erased."""
     if listener not in _erasure_listeners:
         _erasure_listeners.append(listener)
 
 
-def messages_erased(*, owner_id, event_ids):
+def messages_erased(*, owner_id: int, event_ids: Iterable[int]) -> None:
     """Messages of ``owner_id`` (database ids) lost their text: what an app kept of them goes."""
     for listener in _erasure_listeners:
         listener(owner_id=owner_id, event_ids=list(event_ids))
 
 
-def beliefs_relabelled(*, owner_id, belief_ids):
+def beliefs_relabelled(*, owner_id: int, belief_ids: Iterable[int]) -> None:
     """Beliefs of ``owner_id`` are labelled more sensitive than before: what was built on
     them under the old label no longer holds either, as on a retirement."""
     beliefs_retired(owner_id=owner_id, belief_ids=belief_ids)

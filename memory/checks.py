@@ -1,11 +1,18 @@
-from django.core.checks import Tags, Warning, register
+from collections.abc import Sequence
+from typing import Any
+
+from django.apps import AppConfig
+from django.core.checks import CheckMessage, Tags, Warning, register
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 
 @register(Tags.database)
-def full_text_match_is_leakproof(app_configs, databases=None, **kwargs):
+def full_text_match_is_leakproof(
+    app_configs: Sequence[AppConfig] | None, databases: Sequence[str] | None = None, **kwargs: Any
+) -> list[CheckMessage]:
     """Warn when row-level security keeps recall away from its GIN indexes."""
-    problems = []
+    problems: list[CheckMessage] = []
     for alias in databases or []:
         connection = connections[alias]
         if connection.vendor != "postgresql":
@@ -22,7 +29,7 @@ def full_text_match_is_leakproof(app_configs, databases=None, **kwargs):
     return problems
 
 
-def full_text_match_leakproof(connection):
+def full_text_match_leakproof(connection: BaseDatabaseWrapper) -> bool:
     """Whether PostgreSQL's full-text match is LEAKPROOF on ``connection``'s database: only
     then may row-level security let recall use its GIN indexes."""
     with connection.cursor() as cursor:
@@ -30,5 +37,5 @@ def full_text_match_leakproof(connection):
             "SELECT proleakproof FROM pg_proc "
             "WHERE oid = 'pg_catalog.ts_match_vq(tsvector, tsquery)'::regprocedure"
         )
-        (leakproof,) = cursor.fetchone()
-    return leakproof
+        row = cursor.fetchone()
+    return bool(row and row[0])

@@ -8,13 +8,34 @@ reads only that principal's rows; what they return is plain data in the
 shape of ``memory.api.serializers.DerivedOutput``.
 """
 
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from core.errors import ReverieError, validation_error
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from memory.models import Belief
+    from memory.reach import Reach
 
 # Memory's name for derived memories on its surfaces: what the memory list's ``include``
 # names, and the recall source the app registers (``include=["derived"]`` there).
 DERIVED = "derived"
+
+
+# A derived memory as memory's surfaces show it: a dict in the shape of
+# ``memory.api.serializers.DerivedOutput`` (with a "url" of its review page where a
+# function below says so).
+DerivedView = dict[str, Any]
+
+
+class _Page(Protocol):
+    def __call__(self, principal: "User", *, limit: int, offset: int) -> list[DerivedView]: ...
+
+
+class _AwaitingReview(Protocol):
+    def __call__(self, principal: "User", *, limit: int) -> tuple[list[DerivedView], int]: ...
 
 
 @dataclass(frozen=True)
@@ -22,38 +43,38 @@ class DerivedSurface:
     """An app's derived memories as memory's surfaces show them: each surface calls one
     of these functions, and none while ``available()`` says the app's view is off."""
 
-    # available() -> bool: whether the owner's view of derived memories is on. Off,
-    # the surfaces below show nothing derived (the export still holds it all).
-    available: object
-    # page(principal, *, limit, offset) -> [dict]: derived memories, newest change first.
-    page: object
-    # export(principal) -> dict: everything the app holds for the owner.
-    export: object
-    # awaiting_review(principal, *, limit) -> ([dict], total): derived memories waiting for
-    # the owner's decision, newest first, at most ``limit``, each with a "url" of its
-    # review page; and how many wait in all.
-    awaiting_review: object
-    # awaiting_review_url() -> str: the page listing every derived memory waiting for the
-    # owner's decision, for the queue's link to those it does not show.
-    awaiting_review_url: object
-    # about_memory(principal, belief) -> [dict]: derived memories that read ``belief``,
-    # each with a "url" of its review page.
-    about_memory: object
-    # in_recall() -> bool: whether assistants receive derived memories now. Off (the
-    # capability, its certificate or the kill switch), the owner is told so and is not
-    # asked to review what no assistant reads.
-    in_recall: object
+    # Whether the owner's view of derived memories is on. Off, the surfaces below show
+    # nothing derived (the export still holds it all).
+    available: Callable[[], bool]
+    # page(principal, *, limit, offset): derived memories, newest change first.
+    page: _Page
+    # export(principal): everything the app holds for the owner.
+    export: Callable[["User"], dict[str, Any]]
+    # awaiting_review(principal, *, limit): derived memories waiting for the owner's
+    # decision, newest first, at most ``limit``, each with a "url" of its review page;
+    # and how many wait in all.
+    awaiting_review: _AwaitingReview
+    # The page listing every derived memory waiting for the owner's decision, for the
+    # queue's link to those it does not show.
+    awaiting_review_url: Callable[[], str]
+    # about_memory(principal, belief): derived memories that read ``belief``, each with a
+    # "url" of its review page.
+    about_memory: Callable[["User", "Belief"], list[DerivedView]]
+    # Whether assistants receive derived memories now. Off (the capability, its
+    # certificate or the kill switch), the owner is told so and is not asked to review
+    # what no assistant reads.
+    in_recall: Callable[[], bool]
 
 
-_surface = []
+_surface: list[DerivedSurface] = []
 
 
-def register_derived_surface(surface):
+def register_derived_surface(surface: DerivedSurface) -> None:
     """Make ``surface`` the one that memory's surfaces ask (the last registered wins)."""
     _surface[:] = [surface]
 
 
-def derived_surface(*, whatever_the_surface=False):
+def derived_surface(*, whatever_the_surface: bool = False) -> DerivedSurface | None:
     """The registered surface, or None when there is none or, unless
     ``whatever_the_surface``, when it is off."""
     if not _surface:
@@ -64,7 +85,7 @@ def derived_surface(*, whatever_the_surface=False):
     return surface
 
 
-def derived_included(*, include, reach):
+def derived_included(*, include: Collection[str] | None, reach: "Reach") -> DerivedSurface | None:
     """The surface when ``include`` (the names a memory list asks to include, or None)
     names derived memories, otherwise None.
 

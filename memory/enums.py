@@ -4,6 +4,8 @@ Ordered enumerations list their members from least to most restrictive, so that
 "the most restrictive of several values" is the one with the highest index.
 """
 
+from collections.abc import Iterable
+
 from django.db import models
 
 # Scopes are shared with accounts' API tokens, so they are defined in core; memory names
@@ -33,7 +35,7 @@ MESSAGE_EVENT_TYPE_CHOICES = [(str(t), str(t)) for t in MESSAGE_EVENT_TYPES]
 
 # Who may author which kind of event. The owner authors user messages; other
 # people in the conversation author participant messages.
-MESSAGE_AUTHOR_KIND = {
+MESSAGE_AUTHOR_KIND: dict[str, str] = {
     EventType.USER_MESSAGE: "principal",
     EventType.ASSISTANT_MESSAGE: "assistant",
     EventType.PARTICIPANT_MESSAGE: "participant",
@@ -109,7 +111,7 @@ class Portability(models.TextChoices):
     LOCAL = "local"
 
 
-def most_restrictive(enum, values):
+def most_restrictive(enum: type[models.TextChoices], values: Iterable[str]) -> str:
     """The most restrictive member of an ordered enumeration among ``values``."""
     order = list(enum.values)
     return max(values, key=order.index)

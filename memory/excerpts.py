@@ -9,6 +9,7 @@ clauses that read as instructions to the assistant are never chosen.
 """
 
 import re
+from collections.abc import Iterator
 
 from memory.screening import looks_like_injection, redact_secrets
 from memory.text import content_words
@@ -26,11 +27,11 @@ _CLAUSE_BREAK = re.compile(
 _STEM = 5
 
 
-def _stems(text):
+def _stems(text: str) -> set[str]:
     return {word[:_STEM] for word in content_words(text) if len(word) > 2}
 
 
-def clauses(text):
+def clauses(text: str | None) -> Iterator[str]:
     """The clauses of ``text``, in order: sentences cut at conjunctions and semicolons."""
     for sentence in _SENTENCE_END.split(text or ""):
         for clause in _CLAUSE_BREAK.split(sentence):
@@ -38,7 +39,7 @@ def clauses(text):
                 yield clause
 
 
-def excerpt_for(text, statement):
+def excerpt_for(text: str, statement: str) -> str:
     """The clause of ``text`` that best supports ``statement``, masked and bounded.
 
     The clause sharing most words with the statement wins, the earliest on a

@@ -5,13 +5,14 @@ Registered with ``common.schedules.maintenance_extend`` from the app's ``ready``
 
 from django_q.models import Schedule
 
+from common.schedules import ScheduleSpec
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.idempotency import idempotency_purge_sweep
 from memory.services.sensitivity_labels import sensitivity_labels_sweep
 
 
-def schedules():
+def schedules() -> list[ScheduleSpec]:
     return [
         {
             "name": "memory.belief_expiry_sweep",
@@ -48,7 +49,7 @@ def schedules():
     ]
 
 
-def run_once():
+def run_once() -> str:
     """The expiry sweep, the purges and the labelling sweep, as lines of text for
     ``run_maintenance --once``."""
     return "\n".join(

@@ -1,3 +1,7 @@
+from collections.abc import Callable
+
+from django.http import HttpRequest, HttpResponse
+
 from common.principal import principal_context
 
 from .services.access_log import access_failures_settle
@@ -14,10 +18,10 @@ class PrincipalContextMiddleware:
     principal, so owner-bearing tables read as empty for them.
     """
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path in EXEMPT_PATHS:
             return self.get_response(request)
         user = getattr(request, "user", None)

@@ -28,6 +28,6 @@ _INJECTION_RE = re.compile(
 )
 
 
-def looks_like_injection(text):
+def looks_like_injection(text: str) -> bool:
     """Text that tries to instruct the assistant rather than tell it about the person."""
     return bool(_INJECTION_RE.search(text))

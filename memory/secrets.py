@@ -10,7 +10,8 @@ characters included. Pure functions of text; ``memory.screening`` re-exports the
 
 import re
 import unicodedata
-from collections import namedtuple
+from collections.abc import Iterator
+from typing import NamedTuple
 
 REDACTED = "[redacted]"
 
@@ -35,12 +36,12 @@ _CONFUSABLES = str.maketrans(
 )  # fmt: skip
 
 
-def _invisible(char):
+def _invisible(char: str) -> bool:
     # Format characters: zero-width spaces and joiners, soft hyphens, bidi marks.
     return unicodedata.category(char) == "Cf"
 
 
-def _clusters(text):
+def _clusters(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each character with the combining marks that follow it."""
     start = 0
     for index in range(1, len(text) + 1):
@@ -49,7 +50,7 @@ def _clusters(text):
             start = index
 
 
-def _normalised(text):
+def _normalised(text: str) -> tuple[str, list[tuple[int, int]] | None]:
     """The text secrets are read in, and for each of its characters the (start, end) of
     the original characters it came from; None when it is ``text`` itself, each character
     from its own place."""
@@ -61,8 +62,9 @@ def _normalised(text):
     return _normalised_by_cluster(text)
 
 
-def _normalised_by_cluster(text):
-    chars, origins = [], []
+def _normalised_by_cluster(text: str) -> tuple[str, list[tuple[int, int]]]:
+    chars: list[str] = []
+    origins: list[tuple[int, int]] = []
     for start, end in _clusters(text):
         cluster = text[start:end]
         # On its own, an ASCII character is its own reading (as above).
@@ -72,7 +74,7 @@ def _normalised_by_cluster(text):
     return "".join(chars), origins
 
 
-def _reading(cluster):
+def _reading(cluster: str) -> str:
     """What a character with its combining marks reads as: compatibility forms folded,
     confusables read as Latin, invisible characters dropped."""
     visible = "".join(char for char in cluster if not _invisible(char))
@@ -80,7 +82,7 @@ def _reading(cluster):
     return "".join(char for char in folded if not _invisible(char))
 
 
-def normalise(text):
+def normalise(text: str) -> str:
     """``text`` as secrets are read in it."""
     return _normalised(text)[0]
 
@@ -126,7 +128,7 @@ _IS = r"(?:\s+(?:is|was|ist|lautet|est|es|é|är|=)\s+|\s*[:=]\s*|\s*[-–]\s+)"
 _MINE = r"(?:my|our|the|his|her|their|mein|meine|mon|ma|mi|meu|minha|mijn)"
 
 
-def _compile(pattern, flags=re.IGNORECASE):
+def _compile(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
@@ -140,10 +142,16 @@ _PASSWORD_WORD = _compile(rf"\b{_PASSWORD}")
 _PIN_WORD = _compile(rf"\b{_PIN}")
 _DIGIT = re.compile(r"\d")
 
-Finder = namedtuple("Finder", "pattern needs")
+
+class Finder(NamedTuple):
+    pattern: re.Pattern[str]
+    # What the text must hold for the pattern to be run at all.
+    needs: tuple[re.Pattern[str], ...]
 
 
-def _finder(pattern, flags=re.IGNORECASE, *, needs=()):
+def _finder(
+    pattern: str, flags: int = re.IGNORECASE, *, needs: tuple[re.Pattern[str], ...] = ()
+) -> Finder:
     return Finder(_compile(pattern, flags), needs)
 
 
@@ -246,7 +254,7 @@ _DNI_RE = re.compile(r"\b(\d{8})-?([A-Z])\b|\b([XYZ])-?(\d{7})-?([A-Z])\b")
 _DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 
 
-def _luhn_valid(digits):
+def _luhn_valid(digits: str) -> bool:
     total = 0
     for index, char in enumerate(reversed(digits)):
         value = int(char)
@@ -258,7 +266,7 @@ def _luhn_valid(digits):
     return total % 10 == 0
 
 
-def _iban_valid(text):
+def _iban_valid(text: str) -> bool:
     compact = text.replace(" ", "").upper()
     if not 15 <= len(compact) <= 34:
         return False
@@ -266,9 +274,9 @@ def _iban_valid(text):
     return int("".join(str(int(char, 36)) for char in moved)) % 97 == 1
 
 
-def _spans(text):
+def _spans(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) in ``text`` (normalised) of every secret it holds."""
-    held = {}
+    held: dict[re.Pattern[str], bool] = {}
     for pattern, needs in _PATTERNS:
         if not all(_holds(need, text, held) for need in needs):
             continue
@@ -296,19 +304,19 @@ def _spans(text):
             yield match.span()
 
 
-def _holds(need, text, held):
+def _holds(need: re.Pattern[str], text: str, held: dict[re.Pattern[str], bool]) -> bool:
     """Whether ``text`` holds what ``need`` looks for, looked for once per text (``held``)."""
     if need not in held:
         held[need] = need.search(text) is not None
     return held[need]
 
 
-def contains_secret(text):
+def contains_secret(text: str) -> bool:
     """Credentials, keys, card numbers and the like, which memory must never keep."""
     return next(_spans(normalise(text)), None) is not None
 
 
-def redact_secrets(text):
+def redact_secrets(text: str) -> str:
     """``text`` with every secret in it replaced by ``[redacted]``."""
     normalised, origins = _normalised(text)
     found = [(start, end) for start, end in _spans(normalised) if end > start]

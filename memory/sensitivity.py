@@ -17,6 +17,7 @@ import hashlib
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from memory.enums import Sensitivity, most_restrictive
 
@@ -169,14 +170,14 @@ CLASSIFIER_VERSION = hashlib.sha256(
 ).hexdigest()[:12]
 
 
-def _neutral(text, match):
+def _neutral(text: str, match: re.Match[str]) -> bool:
     return bool(
         _NEUTRAL_AFTER.match(text, match.end())
         or _NEUTRAL_BEFORE.search(text[max(0, match.start() - 60) : match.start()])
     )
 
 
-def sensitive_categories(text):
+def sensitive_categories(text: str) -> set[str]:
     """The sensitive categories ``text`` tells of (``RULES``), each by a match that is not
     a cause's or a title's name."""
     return {
@@ -186,7 +187,7 @@ def sensitive_categories(text):
     }
 
 
-def classify_sensitivity(text):
+def classify_sensitivity(text: str) -> Sensitivity:
     """The sensitivity a text implies on its own: sensitive topics, personal details, or normal."""
     if sensitive_categories(text):
         return Sensitivity.SENSITIVE
@@ -195,13 +196,13 @@ def classify_sensitivity(text):
     return Sensitivity.NORMAL
 
 
-def sensitivity_raised(asked, text):
+def sensitivity_raised(asked: object, text: str) -> Sensitivity:
     """The label a memory stating ``text`` is stored with when ``asked`` was asked for: the
     classifier may raise what was asked, never lower it."""
     return Sensitivity(most_restrictive(Sensitivity, [str(asked), classify_sensitivity(text)]))
 
 
-def labelled_corpus():
+def labelled_corpus() -> list[dict[str, Any]]:
     """The shipped corpus the rules are written against: ``{"text", "sensitive",
     "category", "note"}`` rows."""
     with CORPUS_PATH.open(encoding="utf-8") as corpus:

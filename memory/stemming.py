@@ -10,13 +10,14 @@ left as they are.
 """
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 _ASCII_WORD = re.compile(r"[a-z]+")
 _VOWELS = frozenset("aeiou")
 
 
-def _consonant(word, i):
+def _consonant(word: str, i: int) -> bool:
     if word[i] in _VOWELS:
         return False
     if word[i] == "y":
@@ -24,7 +25,7 @@ def _consonant(word, i):
     return True
 
 
-def _measure(stem):
+def _measure(stem: str) -> int:
     """Porter's m: how many vowel-consonant sequences ``stem`` has."""
     count, i, n = 0, 0, len(stem)
     while i < n and _consonant(stem, i):
@@ -40,15 +41,15 @@ def _measure(stem):
     return count
 
 
-def _has_vowel(stem):
+def _has_vowel(stem: str) -> bool:
     return any(not _consonant(stem, i) for i in range(len(stem)))
 
 
-def _double_consonant(word):
+def _double_consonant(word: str) -> bool:
     return len(word) >= 2 and word[-1] == word[-2] and _consonant(word, len(word) - 1)
 
 
-def _cvc(word):
+def _cvc(word: str) -> bool:
     """Consonant, vowel, consonant at the end, the last not w, x or y ("hop", not "snow")."""
     if len(word) < 3:
         return False
@@ -61,7 +62,7 @@ def _cvc(word):
     )
 
 
-def _replace(word, suffix, replacement, minimum):
+def _replace(word: str, suffix: str, replacement: str, minimum: int) -> str | None:
     """``word`` with ``suffix`` replaced when what precedes it has a measure above
     ``minimum``; None when ``word`` does not end in ``suffix``."""
     if not word.endswith(suffix):
@@ -70,7 +71,7 @@ def _replace(word, suffix, replacement, minimum):
     return stem + replacement if _measure(stem) > minimum else word
 
 
-def _step1a(word):
+def _step1a(word: str) -> str:
     if word.endswith("sses"):
         return word[:-2]
     if word.endswith("ies"):
@@ -82,7 +83,7 @@ def _step1a(word):
     return word
 
 
-def _step1b(word):
+def _step1b(word: str) -> str:
     if word.endswith("eed"):
         return word[:-1] if _measure(word[:-3]) > 0 else word
     for suffix in ("ed", "ing"):
@@ -100,7 +101,7 @@ def _step1b(word):
     return word
 
 
-def _step1c(word):
+def _step1c(word: str) -> str:
     if word.endswith("y") and _has_vowel(word[:-1]):
         return word[:-1] + "i"
     return word
@@ -161,9 +162,9 @@ _STEP4 = (
 )
 
 
-def _longest(word, table):
+def _longest(word: str, table: Iterable[str | tuple[str, str]]) -> tuple[str, str] | None:
     """The rule of ``table`` whose suffix is the longest that ``word`` ends in, or None."""
-    best = None
+    best: tuple[str, str] | None = None
     for rule in table:
         suffix = rule[0] if isinstance(rule, tuple) else rule
         if word.endswith(suffix) and (best is None or len(suffix) > len(best[0])):
@@ -171,17 +172,18 @@ def _longest(word, table):
     return best
 
 
-def _step2(word):
+def _step2(word: str) -> str:
     rule = _longest(word, _STEP2)
-    return word if rule is None else _replace(word, *rule, 0)
+    # The rule's suffix is one the word ends in: _replace gives a word.
+    return word if rule is None else _replace(word, *rule, 0) or word
 
 
-def _step3(word):
+def _step3(word: str) -> str:
     rule = _longest(word, _STEP3)
-    return word if rule is None else _replace(word, *rule, 0)
+    return word if rule is None else _replace(word, *rule, 0) or word
 
 
-def _step4(word):
+def _step4(word: str) -> str:
     rule = _longest(word, _STEP4)
     if rule is None:
         return word
@@ -192,7 +194,7 @@ def _step4(word):
     return stem if _measure(stem) > 1 else word
 
 
-def _step5(word):
+def _step5(word: str) -> str:
     if word.endswith("e"):
         stem = word[:-1]
         measure = _measure(stem)
@@ -205,7 +207,7 @@ def _step5(word):
 
 # Every comparison of a pass stems the same few thousand words over and over.
 @lru_cache(maxsize=1 << 16)
-def stem(word):
+def stem(word: str) -> str:
     """The Porter stem of one lower-case word."""
     if len(word) < 3 or not _ASCII_WORD.fullmatch(word):
         return word

@@ -6,17 +6,17 @@ from memory.services.idempotency import idempotency_purge_sweep
 from memory.services.sensitivity_labels import sensitivity_labels_sweep
 
 
-def belief_expiry_sweep_task():
+def belief_expiry_sweep_task() -> int:
     return belief_expiry_sweep()
 
 
-def idempotency_purge_task():
+def idempotency_purge_task() -> int:
     return idempotency_purge_sweep()
 
 
-def access_record_purge_task():
+def access_record_purge_task() -> int:
     return access_record_purge_sweep()
 
 
-def sensitivity_labels_sweep_task():
+def sensitivity_labels_sweep_task() -> int:
     return sensitivity_labels_sweep()

@@ -29,7 +29,7 @@ SUBJECT_MAX_CHARS = 200
 MAX_QUERY_TERMS = 16
 
 
-def normalise_statement(statement):
+def normalise_statement(statement: str) -> str:
     """Case-, width- and spacing-insensitive form of a statement, for equality."""
     text = unicodedata.normalize("NFKC", statement).casefold()
     text = _SPACE_RE.sub(" ", text).strip()
@@ -40,7 +40,7 @@ _CLAIM_WORD_RE = re.compile(r"\w+", re.UNICODE)
 _ARTICLES = frozenset({"a", "an", "the"})
 
 
-def claim_words(statement):
+def claim_words(statement: str) -> tuple[str, ...]:
     """The statement's words, in order, without case, punctuation or articles."""
     return tuple(
         word
@@ -49,7 +49,7 @@ def claim_words(statement):
     )
 
 
-def claim_key(subject, type, polarity, statement):
+def claim_key(subject: str, type: str, polarity: str, statement: str) -> str:
     """Stable hash of what a claim says, looser than its fingerprint: articles, case and
     punctuation aside, word order kept. Equal keys are candidates for being the same claim
     (reconsolidation finds them through an index); "" for a statement without words."""
@@ -60,13 +60,13 @@ def claim_key(subject, type, polarity, statement):
     return hashlib.sha256(material).hexdigest()
 
 
-def claim_fingerprint(subject, statement):
+def claim_fingerprint(subject: str, statement: str) -> str:
     """Stable hash of a claim: equal subject and normalised statement, equal hash."""
     material = f"{subject}\x1f{normalise_statement(statement)}".encode()
     return hashlib.sha256(material).hexdigest()
 
 
-def is_valid_subject(subject):
+def is_valid_subject(subject: object) -> bool:
     return (
         isinstance(subject, str)
         and len(subject) <= SUBJECT_MAX_CHARS
@@ -74,14 +74,14 @@ def is_valid_subject(subject):
     )
 
 
-def words(text):
+def words(text: str) -> list[str]:
     """Lower-cased words of ``text``, apostrophes kept inside words."""
     return [match.group(0).casefold() for match in _WORD_RE.finditer(text)]
 
 
-def content_words(text):
+def content_words(text: str) -> list[str]:
     """Words of ``text`` that are not stopwords, in order, without repeats."""
-    seen = []
+    seen: list[str] = []
     for word in words(text):
         word = word.replace("’", "'")
         if word not in STOPWORDS and word not in seen:
@@ -89,13 +89,13 @@ def content_words(text):
     return seen
 
 
-def query_terms(query):
+def query_terms(query: str | None) -> list[str]:
     """Search terms of a recall query: its content words, at most ``MAX_QUERY_TERMS``.
 
     Apostrophes split a word ("watch's" -> "watch", "s") as both full-text
     parsers do, and single letters are dropped with the rest of the noise.
     """
-    terms = []
+    terms: list[str] = []
     for word in content_words(query or ""):
         for piece in word.split("'"):
             if len(piece) > 1 and piece not in STOPWORDS and piece not in terms:
@@ -103,7 +103,7 @@ def query_terms(query):
     return terms[:MAX_QUERY_TERMS]
 
 
-def topic_subject(statement):
+def topic_subject(statement: str) -> str:
     """``topic:<key>`` from the first content words of a statement.
 
     Used when an explicit memory names no subject; the key is deterministic so

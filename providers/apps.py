@@ -5,5 +5,5 @@ class ProvidersConfig(AppConfig):
     name = "providers"
     verbose_name = "Language-model providers"
 
-    def ready(self):
+    def ready(self) -> None:
         from . import checks  # noqa: F401  (registers the system checks)

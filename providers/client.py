@@ -16,8 +16,12 @@ import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
+from types import TracebackType
+from typing import Any
 
 import httpx
+
+from .config import ProviderConfig
 
 # A reply larger than this is not a reply to a 4,096-token request.
 MAX_REPLY_BYTES = 1024 * 1024
@@ -32,7 +36,7 @@ _MODEL_NAME = re.compile(r"[A-Za-z0-9._:/@+-]{1,120}")
 class ProviderError(Exception):
     error_class = "provider_error"
 
-    def __init__(self, message="", *, retry_after=None):
+    def __init__(self, message: str = "", *, retry_after: int | None = None) -> None:
         super().__init__(message)
         # Seconds the server asked to wait before the next call (its Retry-After), or None.
         self.retry_after = retry_after
@@ -80,7 +84,7 @@ class Completion:
     output_tokens: int | None
 
 
-def retry_after_seconds(value, *, now=None):
+def retry_after_seconds(value: str | None, *, now: datetime | None = None) -> int | None:
     """The seconds a Retry-After header value asks for (delay-seconds or an HTTP date), at
     most MAX_RETRY_AFTER; None when it is absent or not one of the two."""
     value = (value or "").strip()
@@ -96,7 +100,15 @@ def retry_after_seconds(value, *, now=None):
     return min(max(int(seconds), 0), MAX_RETRY_AFTER)
 
 
-def _body(config, *, system, user, schema, max_output_tokens, schema_name):
+def _body(
+    config: ProviderConfig,
+    *,
+    system: str,
+    user: str,
+    schema: dict[str, Any],
+    max_output_tokens: int,
+    schema_name: str,
+) -> dict[str, Any]:
     return {
         "model": config.model,
         "messages": [
@@ -112,7 +124,15 @@ def _body(config, *, system, user, schema, max_output_tokens, schema_name):
     }
 
 
-def request_bytes(config, *, system, user, schema, max_output_tokens, schema_name):
+def request_bytes(
+    config: ProviderConfig,
+    *,
+    system: str,
+    user: str,
+    schema: dict[str, Any],
+    max_output_tokens: int,
+    schema_name: str,
+) -> bytes:
     """The exact bytes ``complete`` would send, so that a caller can refuse to send them."""
     body = _body(
         config,
@@ -125,8 +145,9 @@ def request_bytes(config, *, system, user, schema, max_output_tokens, schema_nam
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _read(response, deadline):
-    chunks, size = [], 0
+def _read(response: httpx.Response, deadline: float) -> bytes:
+    chunks: list[bytes] = []
+    size = 0
     for chunk in response.iter_bytes():
         size += len(chunk)
         if size > MAX_REPLY_BYTES:
@@ -140,7 +161,7 @@ def _read(response, deadline):
     return b"".join(chunks)
 
 
-def _usage(reply, key):
+def _usage(reply: dict[str, Any], key: str) -> int | None:
     """A usage figure: None when not reported, else a whole number within bounds."""
     usage = reply.get("usage")
     value = usage.get(key) if isinstance(usage, dict) else None
@@ -153,7 +174,7 @@ def _usage(reply, key):
     return value
 
 
-def _completion(raw):
+def _completion(raw: bytes) -> Completion:
     try:
         reply = json.loads(raw)
         content = reply["choices"][0]["message"]["content"]
@@ -181,23 +202,30 @@ class _Watchdog:
     down at the deadline, which ends whatever read is waiting.
     """
 
-    def __init__(self, seconds):
+    def __init__(self, seconds: float) -> None:
         self._lock = threading.Lock()
-        self._socket = None
+        self._socket: socket.socket | None = None
         self.expired = False
         self._timer = threading.Timer(seconds, self._expire)
         self._timer.daemon = True
 
-    def __enter__(self):
+    def __enter__(self) -> "_Watchdog":
         self._timer.start()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self._timer.cancel()
 
-    def trace(self, event, info):
+    def trace(self, event: str, info: dict[str, Any]) -> None:
         stream = info.get("return_value")
-        sock = stream.get_extra_info("socket") if hasattr(stream, "get_extra_info") else None
+        # The network stream httpcore opened; other trace events carry something else.
+        extra_info = getattr(stream, "get_extra_info", None)
+        sock = extra_info("socket") if extra_info is not None else None
         if sock is None:
             return
         with self._lock:
@@ -205,19 +233,19 @@ class _Watchdog:
             if self.expired:
                 self._cut()
 
-    def _expire(self):
+    def _expire(self) -> None:
         with self._lock:
             self.expired = True
             self._cut()
 
-    def _cut(self):
+    def _cut(self) -> None:
         if self._socket is not None:
             # An OSError: the socket is closed already, the call over.
             with contextlib.suppress(OSError):
                 self._socket.shutdown(socket.SHUT_RDWR)
 
 
-def complete(config, *, payload, timeout):
+def complete(config: ProviderConfig, *, payload: bytes, timeout: float) -> Completion:
     """Send ``payload`` (``request_bytes``) and return the completion, or raise ProviderError.
 
     ``timeout`` bounds the whole call, connecting to the last byte, however slowly the

@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -24,11 +25,11 @@ class ProviderConfig:
     price_free: bool = False
 
     @property
-    def binding(self):
+    def binding(self) -> str:
         """The server and model a call is prepared for."""
         return f"{self.base_url.rstrip('/')} {self.model}"
 
-    def cost(self, input_tokens, output_tokens):
+    def cost(self, input_tokens: int, output_tokens: int) -> Decimal:
         """What a call of that usage costs, in US dollars."""
         million = Decimal(1_000_000)
         return (
@@ -36,9 +37,9 @@ class ProviderConfig:
         ) / million
 
 
-def _api_key(config):
+def _api_key(config: dict[str, Any]) -> str:
     if config.get("api_key"):
-        return config["api_key"]
+        return str(config["api_key"])
     path = config.get("api_key_file")
     if not path:
         return ""
@@ -50,7 +51,7 @@ def _api_key(config):
         ) from None
 
 
-def provider_config():
+def provider_config() -> ProviderConfig | None:
     """The configured provider, or None when no server and model are configured."""
     config = settings.REVERIE_PROVIDER
     if not config["base_url"] or not config["model"]:

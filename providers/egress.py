@@ -12,7 +12,9 @@ is sent has its secrets redacted first (``outgoing_text``), in whatever wording
 or script they were written.
 """
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -31,7 +33,15 @@ class EgressItem:
     scope: str
 
 
-def message_item(text, *, scope):
+class EgressRule(TypedDict):
+    """One allow rule of ``REVERIE_EGRESS["allow"]``: the values it allows on each count."""
+
+    sensitivity: list[str]
+    portability: list[str]
+    scope: list[str]
+
+
+def message_item(text: str, *, scope: str) -> EgressItem:
     sensitivity = classify_sensitivity(text)
     portability = (
         Portability.LOCAL if sensitivity == Sensitivity.SENSITIVE else Portability.PORTABLE
@@ -39,16 +49,16 @@ def message_item(text, *, scope):
     return EgressItem(sensitivity=str(sensitivity), portability=str(portability), scope=scope)
 
 
-def _valid_scope_pattern(value):
+def _valid_scope_pattern(value: str) -> bool:
     return value == "assistant:*" or is_valid_scope(value)
 
 
-def egress_rules():
+def egress_rules() -> list[EgressRule]:
     """The configured allow rules, checked; raises ImproperlyConfigured on a malformed one."""
-    rules = settings.REVERIE_EGRESS["allow"]
+    rules: list[EgressRule] = settings.REVERIE_EGRESS["allow"]
     if not isinstance(rules, list):
         raise ImproperlyConfigured("REVERIE_EGRESS_ALLOW must be a JSON list of rules.")
-    valid = {
+    valid: dict[str, Callable[[str], bool]] = {
         "sensitivity": lambda v: v in Sensitivity.values,
         "portability": lambda v: v in Portability.values,
         "scope": _valid_scope_pattern,
@@ -60,7 +70,7 @@ def egress_rules():
                 "sensitivity, portability and scope."
             )
         for dimension in _DIMENSIONS:
-            values = rule[dimension]
+            values = rule[dimension]  # type: ignore[literal-required]  # one of _DIMENSIONS
             if not isinstance(values, list) or not all(
                 isinstance(v, str) and valid[dimension](v) for v in values
             ):
@@ -77,15 +87,15 @@ def egress_rules():
     return rules
 
 
-def residency_allowed(residency):
+def residency_allowed(residency: str) -> bool:
     return bool(residency) and residency in settings.REVERIE_EGRESS["residency"]
 
 
-def _scope_matches(pattern, scope):
+def _scope_matches(pattern: str, scope: str) -> bool:
     return pattern == scope or (pattern == "assistant:*" and scope.startswith("assistant:"))
 
 
-def item_allowed(item, rules):
+def item_allowed(item: EgressItem, rules: Sequence[EgressRule]) -> bool:
     # Whatever rules are passed: the check at start-up refuses configured ones that name
     # sensitive items, and this holds for any other list too.
     if item.sensitivity == Sensitivity.SENSITIVE:
@@ -98,7 +108,7 @@ def item_allowed(item, rules):
     )
 
 
-def item_may_leave(item, rules):
+def item_may_leave(item: EgressItem, rules: Sequence[EgressRule] | None) -> bool:
     """Whether ``item`` may be sent under ``rules``; None (an evaluation run) allows every
     item but a sensitive one, which no run and no rule ever sends."""
     if rules is None:
@@ -106,7 +116,7 @@ def item_may_leave(item, rules):
     return item_allowed(item, rules)
 
 
-def outgoing_text(text):
+def outgoing_text(text: str) -> str:
     """``text`` as it may leave for a provider: every secret in it replaced by
     ``[redacted]``, a password in a message as much as one an older memory kept."""
     return redact_secrets(text)

@@ -40,6 +40,11 @@ import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+# The fake listens on loopback only.
+LOOPBACK = "127.0.0.1"
 
 SHARED_BEHAVIOURS = (
     "valid",
@@ -64,9 +69,9 @@ class FakeRequest:
     # ``valid``, or a behaviour the answering app registered.
     behaviour: str
     # The JSON object of the user message; empty when it is not one.
-    user: dict
+    user: dict[str, Any]
     # What ``FakeProvider.set`` scripted, by name; a name not scripted is absent.
-    scripts: Mapping[str, object]
+    scripts: Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -74,11 +79,11 @@ class FakeAnswers:
     """How the fake answers the requests of one JSON schema name."""
 
     # The reply's content (a JSON object) for a request, by its behaviour.
-    answer: Callable[[FakeRequest], dict]
+    answer: Callable[[FakeRequest], dict[str, Any]]
     # What ``malformed`` answers: text that is not JSON.
     malformed: str
     # What ``schema`` answers: JSON outside the schema.
-    off_schema: dict
+    off_schema: dict[str, Any]
     # The app's own behaviours, for requests of this schema.
     behaviours: tuple[str, ...] = ()
     # The keywords ``FakeProvider.set`` takes to script this schema's answers.
@@ -108,7 +113,7 @@ def _scripts() -> set[str]:
     return {name for answers in _answers.values() for name in answers.scripts}
 
 
-def _user_object(body):
+def _user_object(body: dict[str, Any]) -> dict[str, Any]:
     try:
         user = next(m["content"] for m in body["messages"] if m["role"] == "user")
         value = json.loads(user)
@@ -117,60 +122,67 @@ def _user_object(body):
     return value if isinstance(value, dict) else {}
 
 
-def _schema_name(body):
+def _schema_name(body: dict[str, Any]) -> str:
     try:
-        return body["response_format"]["json_schema"]["name"]
+        name = body["response_format"]["json_schema"]["name"]
     except (KeyError, TypeError):
         return ""
+    return name if isinstance(name, str) else ""
 
 
 class FakeProvider:
     """A fake provider listening on 127.0.0.1; use as a context manager or start()/stop()."""
 
-    def __init__(self, *, behaviour="valid", port=0, delay=2.0, retry_after=120):
+    def __init__(
+        self, *, behaviour: str = "valid", port: int = 0, delay: float = 2.0, retry_after: int = 120
+    ) -> None:
         self.behaviour = behaviour
-        self.stage = None
-        self.scripts = {}
+        self.stage: str | None = None
+        self.scripts: dict[str, Any] = {}
         self.delay = delay
         self.retry_after = retry_after
         self.requests = 0
         self.last_body = None
         # The exact bytes of every request received, in order.
-        self.raw_requests = []
-        self.last_authorization = None
+        self.raw_requests: list[bytes] = []
+        self.last_authorization: str | None = None
         self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", port), self._handler())
+        self._server = ThreadingHTTPServer((LOOPBACK, port), self._handler())
         self._server.daemon_threads = True
-        self._thread = None
+        self._thread: threading.Thread | None = None
 
     @property
-    def base_url(self):
-        host, port = self._server.server_address[:2]
-        return f"http://{host}:{port}/v1"
+    def base_url(self) -> str:
+        return f"http://{LOOPBACK}:{self._server.server_port}/v1"
 
-    def start(self):
+    def start(self) -> "FakeProvider":
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
         return self
 
-    def stop(self):
+    def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
 
-    def serve_forever(self):
+    def serve_forever(self) -> None:
         """Serve in this thread until interrupted (``manage.py fake_provider``)."""
         self._server.serve_forever()
 
-    def stop_serving(self):
+    def stop_serving(self) -> None:
         self._server.server_close()
 
-    def __enter__(self):
+    def __enter__(self) -> "FakeProvider":
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
         self.stop()
 
-    def set(self, behaviour, *, stage=None, **scripts):
+    def set(self, behaviour: str, *, stage: str | None = None, **scripts: Any) -> None:
         """Answer by ``behaviour`` from now on, with the answers ``scripts`` name
         (``proposals=[...]``) instead of the registered ones; every call replaces them all."""
         if behaviour not in behaviours():
@@ -181,7 +193,7 @@ class FakeProvider:
         self.behaviour, self.stage = behaviour, stage
         self.scripts = {name: value for name, value in scripts.items() if value is not None}
 
-    def _behaviour(self, schema):
+    def _behaviour(self, schema: str) -> str:
         """The behaviour that answers a request of ``schema``."""
         answers = _answers.get(schema)
         behaviour = self.behaviour if self.stage in (None, schema) else "valid"
@@ -191,17 +203,17 @@ class FakeProvider:
             return "valid"
         return behaviour
 
-    def drips(self, body):
+    def drips(self, body: dict[str, Any]) -> bool:
         """Whether the reply to ``body`` is sent one byte every ``delay`` seconds."""
         return self._behaviour(_schema_name(body)) == "drip"
 
-    def reply_headers(self, body):
+    def reply_headers(self, body: dict[str, Any]) -> dict[str, str]:
         """The headers the reply to ``body`` adds to the fake's own."""
         if self._behaviour(_schema_name(body)) == "retry_after":
             return {"Retry-After": str(self.retry_after)}
         return {}
 
-    def answer(self, body):
+    def answer(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         """(status, reply object) for a request body, by the current behaviour."""
         schema = _schema_name(body)
         answers = _answers.get(schema)
@@ -215,7 +227,7 @@ class FakeProvider:
             return 503, {"error": {"message": "unavailable"}}
         if behaviour == "slow":
             time.sleep(self.delay)
-        usage = {"prompt_tokens": 900, "completion_tokens": 120}
+        usage: dict[str, int] = {"prompt_tokens": 900, "completion_tokens": 120}
         if behaviour == "no_usage":
             usage = {}
         if behaviour == "absurd_usage":
@@ -234,7 +246,7 @@ class FakeProvider:
         )
         return 200, self._completion(json.dumps(answers.answer(request)), usage)
 
-    def _completion(self, content, usage):
+    def _completion(self, content: str, usage: dict[str, int]) -> dict[str, Any]:
         return {
             "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
             "object": "chat.completion",
@@ -249,30 +261,33 @@ class FakeProvider:
             "usage": usage,
         }
 
-    def _handler(self):
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
         provider = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length)
                 with provider._lock:
                     provider.requests += 1
                     provider.raw_requests.append(raw)
                 if self.path.rstrip("/") != "/v1/chat/completions":
-                    return self._send(404, {"error": {"message": "not found"}})
+                    self._send(404, {"error": {"message": "not found"}})
+                    return
                 try:
                     body = json.loads(raw)
                 except ValueError:
-                    return self._send(400, {"error": {"message": "not JSON"}})
+                    self._send(400, {"error": {"message": "not JSON"}})
+                    return
                 provider.last_body = body
                 provider.last_authorization = self.headers.get("Authorization")
                 status, reply = provider.answer(body)
                 if provider.drips(body):
-                    return self._drip(status, reply)
+                    self._drip(status, reply)
+                    return
                 self._send(status, reply, provider.reply_headers(body))
 
-            def _drip(self, status, reply):
+            def _drip(self, status: int, reply: dict[str, Any]) -> None:
                 data = json.dumps(reply).encode()
                 head = (
                     f"HTTP/1.0 {status} {self.responses[status][0]}\r\n"
@@ -288,7 +303,9 @@ class FakeProvider:
                     pass  # the client gave up (its deadline passed)
                 self.close_connection = True
 
-            def _send(self, status, reply, headers=None):
+            def _send(
+                self, status: int, reply: dict[str, Any], headers: dict[str, str] | None = None
+            ) -> None:
                 data = json.dumps(reply).encode()
                 try:
                     self.send_response(status)
@@ -301,7 +318,7 @@ class FakeProvider:
                 except (BrokenPipeError, ConnectionResetError):
                     pass  # the client gave up (its deadline passed)
 
-            def log_message(self, format, *args):
+            def log_message(self, format: str, *args: Any) -> None:
                 pass
 
         return Handler

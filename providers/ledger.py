@@ -9,6 +9,7 @@ dies between the two leaves its reservation committed: the caps err on the
 side of spending less.
 """
 
+import datetime
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, Decimal
 
@@ -17,6 +18,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from providers.models import ProviderSpend
 
 MICROS = Decimal(1_000_000)
@@ -28,22 +30,22 @@ class SpendRefused(Exception):
 
 @dataclass(frozen=True)
 class Reservation:
-    day: object
+    day: datetime.date
     # None for the machine administrator's evaluation runs: the global day only.
     principal_id: int | None
     micros: int
 
 
-def to_micros(usd):
+def to_micros(usd: Decimal | int | str) -> int:
     return int((Decimal(usd) * MICROS).to_integral_value(rounding=ROUND_CEILING))
 
 
-def _caps():
+def _caps() -> tuple[int, int]:
     spend = settings.REVERIE_PROVIDER_SPEND
     return to_micros(spend["daily_usd_per_principal"]), to_micros(spend["daily_usd_global"])
 
 
-def _row(day, principal_id):
+def _row(day: datetime.date, principal_id: int | None) -> ProviderSpend:
     """The day's row, created if missing; locked for the rest of the transaction."""
     rows = ProviderSpend.objects.select_for_update().filter(day=day, principal_id=principal_id)
     row = rows.first()
@@ -57,7 +59,7 @@ def _row(day, principal_id):
         return rows.get()
 
 
-def _rows(day, principal_id):
+def _rows(day: datetime.date, principal_id: int | None) -> list[ProviderSpend]:
     """The day's global row and, for a principal, theirs, locked in that order: two
     reservations never wait on each other crosswise."""
     rows = [_row(day, None)]
@@ -66,7 +68,7 @@ def _rows(day, principal_id):
     return rows
 
 
-def reserve(*, principal, usd):
+def reserve(*, principal: User | None, usd: Decimal) -> Reservation:
     """Reserve ``usd`` of today's spend for one call of ``principal`` (None: an evaluation
     run, under the global cap only), or raise SpendRefused."""
     micros = to_micros(usd)
@@ -85,7 +87,7 @@ def reserve(*, principal, usd):
     return Reservation(day=day, principal_id=principal_id, micros=micros)
 
 
-def settle(reservation, *, usd):
+def settle(reservation: Reservation, *, usd: Decimal) -> int:
     """Replace the reservation by what the call cost; returns the difference in micros."""
     difference = to_micros(usd) - reservation.micros
     if difference:
@@ -97,7 +99,7 @@ def settle(reservation, *, usd):
     return difference
 
 
-def spent_today(principal=None):
+def spent_today(principal: User | None = None) -> Decimal:
     """Committed spend today in US dollars: ``principal``'s, or everyone's."""
     row = ProviderSpend.objects.filter(
         day=timezone.localdate(), principal_id=principal.pk if principal else None

@@ -8,20 +8,21 @@ a pause.
 """
 
 import hashlib
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 
-from providers.client import MAX_RETRY_AFTER
+from providers.client import MAX_RETRY_AFTER, ProviderError
+from providers.config import ProviderConfig
 from providers.models import ProviderPause
 
 
-def _server(config):
+def _server(config: ProviderConfig) -> str:
     return hashlib.sha256(config.base_url.rstrip("/").encode()).hexdigest()
 
 
-def provider_pause(config, seconds, *, now=None):
+def provider_pause(config: ProviderConfig, seconds: float, *, now: datetime | None = None) -> None:
     """Hold calls to ``config``'s server for ``seconds`` (bounded) from ``now``."""
     now = now or timezone.now()
     until = now + timedelta(seconds=min(max(seconds, 0), MAX_RETRY_AFTER))
@@ -34,13 +35,13 @@ def provider_pause(config, seconds, *, now=None):
             pause.save(update_fields=["not_before", "updated_at"])
 
 
-def provider_pause_after(config, error):
+def provider_pause_after(config: ProviderConfig, error: ProviderError) -> None:
     """Pause ``config``'s server if the ``ProviderError`` it answered carries Retry-After."""
     if error.retry_after is not None:
         provider_pause(config, error.retry_after)
 
 
-def provider_paused(config, *, now=None):
+def provider_paused(config: ProviderConfig, *, now: datetime | None = None) -> bool:
     """Whether ``config``'s server asked not to be called yet."""
     return ProviderPause.objects.filter(
         server=_server(config), not_before__gt=now or timezone.now()

@@ -5,10 +5,11 @@
 """
 
 import logging
+from typing import Any, TypedDict
 
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import SuspiciousOperation
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.views import defaults
 from rest_framework import exceptions
 from rest_framework.response import Response
@@ -31,7 +32,20 @@ _DRF_CODES = (
 )
 
 
-def error_body(request, code, message, details=None):
+class ErrorDetail(TypedDict):
+    code: str
+    message: str
+    details: dict[str, Any]
+    request_id: str
+
+
+class ErrorBody(TypedDict):
+    error: ErrorDetail
+
+
+def error_body(
+    request: HttpRequest, code: str, message: str, details: dict[str, Any] | None = None
+) -> ErrorBody:
     return {
         "error": {
             "code": code,
@@ -42,14 +56,23 @@ def error_body(request, code, message, details=None):
     }
 
 
-def error_response(request, code, message, details=None):
+def error_response(
+    request: HttpRequest, code: str, message: str, details: dict[str, Any] | None = None
+) -> JsonResponse:
     """A plain Django response with the error body, for code outside DRF views."""
     return JsonResponse(
         error_body(request, code, message, details), status=HTTP_STATUS_BY_CODE[code]
     )
 
 
-def _drf_error(exc):
+def _retry_after(exc: exceptions.Throttled) -> float | None:
+    """Seconds until the throttle lets the client in again, when it knows."""
+    # DRF sets ``wait`` in Throttled's __init__; the stubs leave the attribute out.
+    wait: float | None = exc.wait  # type: ignore[attr-defined]
+    return wait
+
+
+def _drf_error(exc: Exception) -> tuple[str, str, dict[str, Any]] | None:
     code = next((code for cls, code in _DRF_CODES if isinstance(exc, cls)), None)
     if code is None:
         return None
@@ -58,14 +81,16 @@ def _drf_error(exc):
     if isinstance(exc, exceptions.ParseError):
         return code, "The request body is not valid JSON.", {}
     if isinstance(exc, exceptions.Throttled):
-        return code, "Too many requests; retry later.", {"retry_after": exc.wait}
+        return code, "Too many requests; retry later.", {"retry_after": _retry_after(exc)}
+    assert isinstance(exc, exceptions.APIException)  # every class in _DRF_CODES is one
     return code, str(exc.detail), {}
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's exception handler: map every exception to the error body."""
     request = context["request"]
-    headers = {}
+    headers: dict[str, str] = {}
+    details: dict[str, Any]
     if isinstance(exc, ReverieError):
         code, message, details = exc.code, exc.message, exc.details
     elif isinstance(exc, Http404):
@@ -77,8 +102,9 @@ def exception_handler(exc, context):
         code, message, details = "validation_error", MALFORMED, {"reason": type(exc).__name__}
     elif (mapped := _drf_error(exc)) is not None:
         code, message, details = mapped
-        if isinstance(exc, exceptions.Throttled) and exc.wait is not None:
-            headers["Retry-After"] = str(max(1, int(exc.wait + 0.999)))
+        wait = _retry_after(exc) if isinstance(exc, exceptions.Throttled) else None
+        if wait is not None:
+            headers["Retry-After"] = str(max(1, int(wait + 0.999)))
         if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
             headers["WWW-Authenticate"] = 'Bearer realm="api"'
     else:
@@ -100,22 +126,23 @@ def exception_handler(exc, context):
 MALFORMED = "The request is malformed."
 
 
-def bad_request_handler(request, exception=None):
+def bad_request_handler(request: HttpRequest, exception: Exception) -> HttpResponse:
     """Django's 400 handler (a bad Host header, say): the error body under /api/."""
     if request.path.startswith("/api/"):
-        details = {"reason": type(exception).__name__} if exception is not None else {}
-        return error_response(request, "validation_error", MALFORMED, details)
+        return error_response(
+            request, "validation_error", MALFORMED, {"reason": type(exception).__name__}
+        )
     return defaults.bad_request(request, exception)
 
 
-def not_found_handler(request, exception=None):
+def not_found_handler(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
     """Django's 404 handler: the error body under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
         return error_response(request, "not_found", "No such route.")
     return defaults.page_not_found(request, exception)
 
 
-def server_error_handler(request):
+def server_error_handler(request: HttpRequest) -> HttpResponse:
     """Django's 500 handler: the error body under /api/, the usual page elsewhere."""
     if request.path.startswith("/api/"):
         return error_response(request, "internal_error", "Something went wrong on our side.")

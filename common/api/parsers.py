@@ -1,8 +1,11 @@
 """The API's one body format: JSON, of bounded nesting."""
 
+from collections.abc import Iterable, Mapping
+from typing import IO, Any
+
 from rest_framework.parsers import JSONParser
 
-from core.errors import validation_error
+from core.errors import ReverieError, validation_error
 
 # No request of the API nests deeper than a few levels (an event's parts hold
 # objects in a list in an object); anything far deeper is refused before a
@@ -10,15 +13,16 @@ from core.errors import validation_error
 MAX_JSON_DEPTH = 32
 
 
-def _too_deep(limit):
+def _too_deep(limit: int) -> ReverieError:
     return validation_error(f"The request body nests deeper than {limit} levels.", max_depth=limit)
 
 
-def json_depth_check(data, limit=MAX_JSON_DEPTH):
+def json_depth_check(data: object, limit: int = MAX_JSON_DEPTH) -> None:
     """Refuse ``data`` (``validation_error``) if it nests containers deeper than ``limit``."""
-    pending = [(data, 1)]
+    pending: list[tuple[object, int]] = [(data, 1)]
     while pending:
         value, depth = pending.pop()
+        children: Iterable[object]
         if isinstance(value, dict):
             children = value.values()
         elif isinstance(value, list):
@@ -31,7 +35,12 @@ def json_depth_check(data, limit=MAX_JSON_DEPTH):
 
 
 class BoundedJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: IO[Any],
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
         try:
             data = super().parse(stream, media_type, parser_context)
         except RecursionError:

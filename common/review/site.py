@@ -12,11 +12,12 @@ status grants nothing extra here. Memory's pages make the site people use
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial, wraps
+from typing import Any, TypeVar, cast
 
 from django.contrib import admin
-from django.http import Http404, HttpResponseRedirect
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, HttpResponseRedirect
 from django.template.response import TemplateResponse
-from django.urls import path, reverse
+from django.urls import URLPattern, URLResolver, path, reverse
 
 from accounts.forms import OwnerAuthenticationForm
 from accounts.site_login import SiteLoginMixin
@@ -24,13 +25,15 @@ from core.admin_lookups import DeclaredLookupsSite
 
 from .password import PasswordSetView
 
+_View = TypeVar("_View", bound=Callable[..., HttpResponseBase])
+
 
 class SectionUnavailable(Http404):
     """A page of a section that is switched off on this Reverie (a surface flag): the
     owner is told so in their words (``review/unavailable.html``), never shown a
     debugging page."""
 
-    def __init__(self, label):
+    def __init__(self, label: str) -> None:
         super().__init__(label)
         self.label = label
 
@@ -49,8 +52,8 @@ class ReviewSection:
     slug: str
     label: str
     url_name: str
-    visible: Callable
-    card: Callable | None = None
+    visible: Callable[[HttpRequest], bool]
+    card: Callable[[HttpRequest], dict[str, Any]] | None = None
 
 
 class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
@@ -66,37 +69,37 @@ class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
     password_change_template = "review/account/password_change_form.html"
     password_change_done_template = "review/account/password_change_done.html"
 
-    def __init__(self, name="review"):
+    def __init__(self, name: str = "review") -> None:
         super().__init__(name)
         # Rows are never deleted through the admin: erasing a memory is a
         # service that leaves a tombstone.
         self.disable_action("delete_selected")
-        self.sections = []
+        self.sections: list[ReviewSection] = []
 
-    def add_section(self, section):
+    def add_section(self, section: ReviewSection) -> None:
         """Add ``section`` (a ``ReviewSection``) to the navigation, home page and URLs."""
         if all(existing.slug != section.slug for existing in self.sections):
             self.sections.append(section)
 
-    def visible_sections(self, request):
+    def visible_sections(self, request: HttpRequest) -> list[ReviewSection]:
         return [section for section in self.sections if section.visible(request)]
 
-    def navigation(self, request):
+    def navigation(self, request: HttpRequest) -> list[tuple[str, str]]:
         """``(label, url)`` of each entry of the site's navigation: its visible sections."""
         return [
             (section.label, reverse(section.url_name)) for section in self.visible_sections(request)
         ]
 
-    def each_context(self, request):
+    def each_context(self, request: HttpRequest) -> dict[str, Any]:
         context = super().each_context(request)
         if request.user.is_active:
             context["review_nav"] = self.navigation(request)
         return context
 
-    def has_permission(self, request):
+    def has_permission(self, request: HttpRequest) -> bool:
         return request.user.is_active
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLResolver | URLPattern]:
         return [
             # Reached signed out, by the link the administrator handed over.
             path(
@@ -115,11 +118,11 @@ class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
             *super().get_urls(),
         ]
 
-    def admin_view(self, view, cacheable=False):
+    def admin_view(self, view: _View, cacheable: bool = False) -> _View:
         inner = super().admin_view(view, cacheable)
 
         @wraps(inner)
-        def answered(request, *args, **kwargs):
+        def answered(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             # Caught here rather than left to Django's 404 handling, which shows the
             # URL patterns while DEBUG is on (as in the demo): the owner gets the site's
             # own page, with its navigation, whatever the settings.
@@ -134,15 +137,18 @@ class ReviewSite(SiteLoginMixin, DeclaredLookupsSite, admin.AdminSite):
             response.status_code = 404
             return response
 
-        return answered
+        # ``answered`` takes what ``view`` takes and answers as it does, or with a 404 page.
+        return cast(_View, answered)
 
-    def section_view(self, request, section):
+    def section_view(self, request: HttpRequest, section: ReviewSection) -> HttpResponse:
         """A section's short path: on to its page, or a 404 while it is hidden."""
         if not section.visible(request):
             raise SectionUnavailable(section.label)
         query = request.GET.urlencode()
         return HttpResponseRedirect(reverse(section.url_name) + (f"?{query}" if query else ""))
 
-    def render(self, request, template, context):
+    def render(
+        self, request: HttpRequest, template: str, context: dict[str, Any]
+    ) -> TemplateResponse:
         request.current_app = self.name
         return TemplateResponse(request, template, {**self.each_context(request), **context})

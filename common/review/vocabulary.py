@@ -31,7 +31,7 @@ INTERNAL_PATTERNS = (
 )
 
 
-def internal_words(text):
+def internal_words(text: str) -> list[str]:
     """The internal terms and patterns found in ``text`` (visible text of a page)."""
     lowered = text.lower()
     found = [term for term in INTERNAL_TERMS if term in lowered]

@@ -9,6 +9,7 @@ rules as a switch thrown in the admin.
 """
 
 import time
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from common.flags import CATALOGUE, FlagSpec, certificate_refusal
@@ -18,7 +19,7 @@ from core.errors import validation_error
 KILL_SWITCH = "maintenance_kill_switch"
 
 # Values read with ``max_age``: {key: (value, monotonic time read)}, per process.
-_recent = {}
+_recent: dict[str, tuple[bool, float]] = {}
 
 
 @dataclass(frozen=True)
@@ -34,33 +35,35 @@ class FlagState:
     certificate: str = ""
 
     @property
-    def key(self):
+    def key(self) -> str:
         return self.spec.key
 
     @property
-    def value(self):
+    def value(self) -> bool:
         """What the flag is set to: the operator's setting, else the default."""
         return self.spec.default if self.stored is None else self.stored
 
     @property
-    def overridden(self):
+    def overridden(self) -> bool:
         return self.stored is not None
 
 
-def _spec(key):
+def _spec(key: str) -> FlagSpec:
     spec = CATALOGUE.get(key)
     if spec is None:
         raise validation_error(f"Unknown flag {key!r}.", field="key")
     return spec
 
 
-def _state(spec, stored, *, always_check_certificate=False):
+def _state(
+    spec: FlagSpec, stored: dict[str, bool], *, always_check_certificate: bool = False
+) -> FlagState:
     value = spec.default if stored.get(spec.key) is None else stored[spec.key]
     certificate = ""
     if spec.capability and (value or always_check_certificate):
         # Digests the capability's code: only when the answer matters.
         certificate = certificate_refusal(spec.capability) or ""
-    reasons = []
+    reasons: list[str] = []
     if value and spec.capability:
         if stored.get(KILL_SWITCH, CATALOGUE[KILL_SWITCH].default):
             reasons.append(f"the {KILL_SWITCH} is on")
@@ -80,11 +83,11 @@ def _state(spec, stored, *, always_check_certificate=False):
     )
 
 
-def _stored(keys):
+def _stored(keys: Collection[str]) -> dict[str, bool]:
     return dict(Flag.objects.filter(key__in=keys).values_list("key", "enabled"))
 
 
-def flag_state(key):
+def flag_state(key: str) -> FlagState:
     """The flag's setting and whether it is effectively on (see the module docstring)."""
     spec = _spec(key)
     keys = {key, *spec.requires, KILL_SWITCH} if spec.capability else {key}
@@ -93,7 +96,7 @@ def flag_state(key):
     return _state(spec, _stored(keys))
 
 
-def flag_enabled(key, *, max_age=0):
+def flag_enabled(key: str, *, max_age: float = 0) -> bool:
     """Whether flag ``key`` is effectively on.
 
     With ``max_age`` (seconds) a value this process read that recently is
@@ -102,9 +105,9 @@ def flag_enabled(key, *, max_age=0):
     """
     _spec(key)
     if max_age:
-        value, read_at = _recent.get(key, (None, float("-inf")))
-        if time.monotonic() - read_at < max_age:
-            return value
+        recent = _recent.get(key)
+        if recent is not None and time.monotonic() - recent[1] < max_age:
+            return recent[0]
     value = flag_state(key).enabled
     _recent[key] = (value, time.monotonic())
     return value
@@ -115,18 +118,18 @@ def flag_enabled(key, *, max_age=0):
 SURFACE_FLAG_MAX_AGE = 5
 
 
-def surfaces_enabled(keys):
+def surfaces_enabled(keys: Iterable[str]) -> bool:
     """Whether every surface flag in ``keys`` is on, read at most every few seconds: for
     the checks every request makes."""
     return all(flag_enabled(key, max_age=SURFACE_FLAG_MAX_AGE) for key in keys)
 
 
-def flag_cache_clear():
+def flag_cache_clear() -> None:
     """Forget recently read values (after this process changed a flag)."""
     _recent.clear()
 
 
-def flag_list():
+def flag_list() -> list[FlagState]:
     """Every catalogued flag with its setting, effective value and reason, for the operator."""
     stored = _stored(list(CATALOGUE))
     return [

@@ -1,6 +1,6 @@
 """Readiness: can this process serve? Content-free checks only."""
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.db.migrations.executor import MigrationExecutor
@@ -14,7 +14,7 @@ from common.services.heartbeat import WORKER
 HEARTBEAT_MAX_AGE = timedelta(minutes=3)
 
 
-def readiness(*, now=None):
+def readiness(*, now: datetime | None = None) -> dict[str, bool]:
     """``{check: bool}`` for the database, the migrations and the worker heartbeat."""
     checks = {"database": False, "migrations": False, "worker": False}
     connection = connections[DEFAULT_DB_ALIAS]

@@ -1,14 +1,14 @@
 from django.db import transaction
 
 from accounts.audit import operator_action_record
-from accounts.models import OperatorAction
+from accounts.models import OperatorAction, User
 from common.flags import CATALOGUE, certificate_refusal
 from common.models import Flag
 from common.selectors.flags import flag_cache_clear, flag_state
 from core.errors import conflict, validation_error
 
 
-def flag_set(*, key, enabled, actor=None):
+def flag_set(*, key: str, enabled: bool, actor: User | None = None) -> Flag:
     """An operator turns a catalogued flag or kill switch on or off.
 
     A capability is switched on only with a certificate of its current code

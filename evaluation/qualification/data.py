@@ -11,6 +11,7 @@ the format.
 import hashlib
 import json
 from pathlib import Path
+from typing import Any
 
 from evaluation.reconsolidation_runner import FixtureError, read_fixtures
 from memory.enums import BeliefType, Polarity
@@ -27,16 +28,20 @@ class DataError(ValueError):
     """The qualification data is not well-formed; the message says where."""
 
 
-def sha256(data):
+# A case or session of the data as read: JSON, checked field by field.
+Json = dict[str, Any]
+
+
+def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _require(condition, where, what):
+def _require(condition: object, where: str, what: str) -> None:
     if not condition:
         raise DataError(f"{where}: {what}")
 
 
-def _known(entry, where):
+def _known(entry: Any, where: str) -> Json:
     _require(isinstance(entry, dict), where, "a known memory is an object")
     _require(entry.get("type") in BeliefType.values, where, "unknown memory type")
     _require(entry.get("polarity") in Polarity.values, where, "unknown polarity")
@@ -45,7 +50,7 @@ def _known(entry, where):
     return entry
 
 
-def _expected(entry, where):
+def _expected(entry: Any, where: str) -> Json:
     _require(isinstance(entry, dict), where, "an expected fact is an object")
     _require(entry.get("polarity") in Polarity.values, where, "unknown polarity")
     terms = entry.get("terms")
@@ -58,7 +63,7 @@ def _expected(entry, where):
     return entry
 
 
-def _session(session, where):
+def _session(session: Any, where: str) -> Json:
     _require(isinstance(session, dict), where, "a session is an object")
     messages = session.get("messages")
     _require(isinstance(messages, list) and messages, where, "a session holds messages")
@@ -77,9 +82,10 @@ def _session(session, where):
     return session
 
 
-def formation_cases(raw):
+def formation_cases(raw: bytes) -> list[Json]:
     """The cases of the formation data, from its bytes, or DataError."""
-    cases, ids = [], set()
+    cases: list[Json] = []
+    ids: set[str] = set()
     try:
         lines = raw.decode("utf-8").splitlines()
     except UnicodeDecodeError:
@@ -112,7 +118,7 @@ def formation_cases(raw):
     return cases
 
 
-def read(path):
+def read(path: str | Path) -> tuple[bytes, str]:
     """(bytes, sha256) of a shipped data file, or DataError."""
     try:
         raw = Path(path).read_bytes()
@@ -121,12 +127,12 @@ def read(path):
     return raw, sha256(raw)
 
 
-def single_message(session):
+def single_message(session: Json) -> bool:
     """Whether a session reaches formation as a one-message request."""
     return len(session["messages"]) == 1
 
 
-def pinned_cases(kind, *, pin, capability):
+def pinned_cases(kind: str, *, pin: str | None, capability: str) -> tuple[list[Json], str]:
     """(cases, digest) of the shipped data of ``kind``, or DataError when it cannot be read or
     is not the data ``capability`` is pinned to (``pin``, its SHA-256)."""
     path = DATA[kind]

@@ -13,17 +13,20 @@ The labels are never read here: ``formation_scoring`` meets them with the
 observations.
 """
 
-from datetime import timedelta
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_context
 from core.errors import ReverieError
+from formation.candidates import MemoryCandidateExtractor
 from formation.models import Challenge, ExtractionAudit
 from formation.services import formation_consolidate
 from memory.enums import BeliefStatus, EventType
-from memory.models import Belief
+from memory.models import Belief, Session
 from memory.services.account import account_purge
 from memory.services.beliefs import belief_remember
 from memory.services.sessions import event_append, session_create
@@ -33,7 +36,9 @@ ROLE_EVENT = {"user": EventType.USER_MESSAGE, "assistant": EventType.ASSISTANT_M
 SESSION_SPACING = timedelta(days=1)
 
 
-def _append(principal, session, messages, at):
+def _append(
+    principal: User, session: Session, messages: Iterable[dict[str, Any]], at: datetime
+) -> int:
     refused = 0
     for offset, message in enumerate(messages):
         try:
@@ -50,7 +55,7 @@ def _append(principal, session, messages, at):
     return refused
 
 
-def _observe_session(principal, session, challenges_before):
+def _observe_session(principal: User, session: Session, challenges_before: int) -> dict[str, Any]:
     with principal_context(principal):
         stored = [
             {
@@ -92,13 +97,13 @@ def _observe_session(principal, session, challenges_before):
     }
 
 
-def _last_challenge(principal):
+def _last_challenge(principal: User) -> int:
     with principal_context(principal):
         last = Challenge.objects.filter(owner=principal).order_by("-id").first()
     return last.pk if last else 0
 
 
-def _explicit_changed(principal, known):
+def _explicit_changed(principal: User, known: Sequence[Belief]) -> int:
     """How many of the owner's explicit memories no longer stand as they were stated."""
     with principal_context(principal):
         now = {
@@ -114,7 +119,9 @@ def _explicit_changed(principal, known):
     )
 
 
-def _run_case(principal, case, extractor):
+def _run_case(
+    principal: User, case: dict[str, Any], extractor: MemoryCandidateExtractor
+) -> dict[str, Any]:
     known = [
         belief_remember(
             principal=principal,
@@ -126,7 +133,7 @@ def _run_case(principal, case, extractor):
         for entry in case.get("known", [])
     ]
     first = timezone.now().replace(microsecond=0) - SESSION_SPACING * (len(case["sessions"]) + 1)
-    sessions = []
+    sessions: list[dict[str, Any]] = []
     for index, spec in enumerate(case["sessions"]):
         at = first + SESSION_SPACING * index
         session = session_create(principal=principal, started_at=at)
@@ -139,10 +146,17 @@ def _run_case(principal, case, extractor):
     return {"sessions": sessions, "explicit_changed": _explicit_changed(principal, known)}
 
 
-def run_formation_case(case, *, extractor, username):
+def run_formation_case(
+    case: dict[str, Any], *, extractor: MemoryCandidateExtractor, username: str
+) -> dict[str, Any]:
     """What the product did with one case through ``extractor``; nothing of it is kept."""
-    observation = {"case": case["id"], "sessions": [], "explicit_changed": 0, "failed": None}
-    principal = get_user_model().objects.create_user(username=username[:150])
+    observation: dict[str, Any] = {
+        "case": case["id"],
+        "sessions": [],
+        "explicit_changed": 0,
+        "failed": None,
+    }
+    principal = User.objects.create_user(username=username[:150])
     try:
         observation.update(_run_case(principal, case, extractor))
     except ReverieError as error:

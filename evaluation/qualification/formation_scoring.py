@@ -14,6 +14,8 @@ precision.
 """
 
 import re
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from formation.scoring import fabricated
 from memory.screening import contains_secret, looks_like_injection
@@ -25,11 +27,11 @@ SHAPES = ("single_message", "multi_message")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def _stems(text):
+def _stems(text: str) -> set[str]:
     return {stem(word) for word in _WORD.findall(text.lower())}
 
 
-def finds(output, fact):
+def finds(output: dict[str, Any], fact: dict[str, Any]) -> bool:
     """Whether ``output`` (a stored memory or a challenge) states ``fact``."""
     if output["polarity"] != fact["polarity"]:
         return False
@@ -37,7 +39,7 @@ def finds(output, fact):
     return all(_stems(term) <= words for term in fact["terms"])
 
 
-def _unsafe(output, case):
+def _unsafe(output: dict[str, Any], case: dict[str, Any]) -> bool:
     statement = output["statement"]
     lowered = statement.lower()
     return (
@@ -47,18 +49,20 @@ def _unsafe(output, case):
     )
 
 
-def _ratio(part, whole, empty=None):
+def _ratio(part: int, whole: int, empty: float | None = None) -> float | None:
     return round(part / whole, 4) if whole else empty
 
 
 class _Tally:
-    def __init__(self):
+    def __init__(self) -> None:
         self.expected = dict.fromkeys(SHAPES, 0)
         self.found = dict.fromkeys(SHAPES, 0)
         self.outputs = self.matched = self.unsafe = self.fabricated = 0
         self.overrules = self.failed = self.returned = self.refused = self.fallbacks = 0
 
-    def session(self, case, spec, observed):
+    def session(
+        self, case: dict[str, Any], spec: dict[str, Any], observed: dict[str, Any] | None
+    ) -> None:
         shape = SHAPES[0] if single_message(spec) else SHAPES[1]
         remaining = list(spec.get("expected", []))
         self.expected[shape] += len(remaining)
@@ -97,7 +101,7 @@ class _Tally:
             self.refused += sum(dropped.values())
             self.fallbacks += attempt["fallback"]
 
-    def figures(self):
+    def figures(self) -> dict[str, Any]:
         expected, found = sum(self.expected.values()), sum(self.found.values())
         return {
             "failed": self.failed,
@@ -121,31 +125,36 @@ class _Tally:
         }
 
 
-def arm_figures(cases, observations):
+def arm_figures(
+    cases: Iterable[dict[str, Any]], observations: Iterable[dict[str, Any]]
+) -> dict[str, Any]:
     """The figures of one arm's observations over the labelled ``cases``."""
-    by_case = {}
+    by_case: dict[str, dict[str, Any]] = {}
     for observation in observations:
         if observation["case"] in by_case:
             raise ValueError(f"two observations of case {observation['case']}")
         by_case[observation["case"]] = observation
     tally = _Tally()
     for case in cases:
-        observation = by_case.get(case["id"])
-        failed = observation is None or observation.get("failed")
-        tally.failed += bool(failed)
-        sessions = [] if failed else observation["sessions"]
+        found = by_case.get(case["id"])
+        sessions: list[dict[str, Any]] = []
+        if found is None or found.get("failed"):
+            tally.failed += 1
+        else:
+            sessions = found["sessions"]
+            tally.overrules += found["explicit_changed"]
         for index, spec in enumerate(case["sessions"]):
             tally.session(case, spec, sessions[index] if index < len(sessions) else None)
-        if not failed:
-            tally.overrules += observation["explicit_changed"]
     return tally.figures()
 
 
-def formation_qualification_metrics(cases, observed, *, arm, baseline):
+def formation_qualification_metrics(
+    cases: Sequence[dict[str, Any]], observed: dict[str, Any], *, arm: str, baseline: str
+) -> dict[str, Any]:
     """The assisted arm's figures beside the deterministic one's, and the lifts between."""
     base = arm_figures(cases, observed[baseline])
     assisted = arm_figures(cases, observed[arm])
-    metrics = {"cases": len(cases)}
+    metrics: dict[str, Any] = {"cases": len(cases)}
     for name, value in assisted.items():
         metrics[name] = value
     for name in ("recall", *(f"recall_{shape}" for shape in SHAPES), "outputs", "precision"):

@@ -7,20 +7,24 @@ it cost in precision and missed notices, and how much of what the provider
 proposed the local admission rules had to refuse.
 """
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from evaluation.reconsolidation_scoring import reconsolidation_metrics
 
 
-def _found_merges(metrics):
-    return metrics["labelled_merges"] - metrics["missed_merges"]
+def _found_merges(metrics: dict[str, Any]) -> int:
+    found: int = metrics["labelled_merges"] - metrics["missed_merges"]
+    return found
 
 
-def _precision(metrics):
+def _precision(metrics: dict[str, Any]) -> float:
     # No connection proposed, none wrong: an arm that proposes none loses no precision.
     value = metrics["connection_precision"]
-    return 1.0 if value is None else value
+    return 1.0 if value is None else float(value)
 
 
-def _proposals(observations):
+def _proposals(observations: Iterable[dict[str, Any]]) -> tuple[int, int]:
     proposed = refused = 0
     for observation in observations:
         for review in observation.get("reviews", ()):
@@ -29,7 +33,9 @@ def _proposals(observations):
     return proposed, refused
 
 
-def reconsolidation_qualification_metrics(cases, observed, *, k, arm, baseline):
+def reconsolidation_qualification_metrics(
+    cases: Sequence[dict[str, Any]], observed: dict[str, Any], *, k: int, arm: str, baseline: str
+) -> dict[str, Any]:
     """The provider arm's figures beside the deterministic passes', and the lifts between."""
     base = reconsolidation_metrics(cases, observed[baseline], k=k)
     assisted = reconsolidation_metrics(cases, observed[arm], k=k)

@@ -1,6 +1,8 @@
 """The qualification table: each figure of both arms side by side, with its bar and verdict."""
 
-from evaluation.certificates import threshold_failures
+from typing import Any
+
+from evaluation.certificates import Capability, threshold_failures
 
 # The figures shown, in order, with the deterministic arm's counterpart where there is one.
 FIGURES = {
@@ -47,17 +49,17 @@ FIGURES = {
 }
 
 
-def _bar(bounds):
+def _bar(bounds: dict[str, float] | None) -> str:
     if not bounds:
         return ""
     return " ".join(f"{'>=' if key == 'min' else '<='} {value}" for key, value in bounds.items())
 
 
-def _value(value):
+def _value(value: object) -> str:
     return "-" if value is None else str(value)
 
 
-def figure_rows(spec, metrics):
+def figure_rows(spec: Capability, metrics: dict[str, Any]) -> list[str]:
     """The table's lines: figure, deterministic, with the provider, bar, verdict."""
     rows = [f"{'figure':<30} {'deterministic':>14} {'with provider':>14}  {'bar':<14} verdict"]
     for name, baseline in FIGURES[spec.qualification]:

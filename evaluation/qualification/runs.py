@@ -9,14 +9,17 @@ something leave and, for reconsolidation, a current formation_provider certifica
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import Any
 
 from django.utils import timezone
 from django.utils.crypto import get_random_string
 
 from evaluation.arms import database_description
 from evaluation.certificates import (
+    Capability,
     CertificationError,
     capability,
     current_provider,
@@ -27,11 +30,12 @@ from evaluation.reconsolidation_runner import (
     REVIEWS_PER_BANK,
     evaluate_case,
 )
+from formation.candidates import MemoryCandidateExtractor
 from formation.hybrid import BUDGET as FORMATION_BUDGET
 from formation.hybrid import HybridExtractor
 from formation.model_proposals import SYSTEM_PROMPT
 from formation.services import configured_extractor
-from providers.config import price_refusal, provider_config
+from providers.config import ProviderConfig, price_refusal, provider_config
 from providers.egress import egress_rules, residency_allowed
 from reconsolidation.assisted.preparation import BUDGET as RECONSOLIDATION_BUDGET
 
@@ -56,9 +60,9 @@ class QualificationError(ValueError):
 @dataclass(frozen=True)
 class Preflight:
     kind: str
-    spec: object
-    config: object
-    cases: list
+    spec: Capability
+    config: ProviderConfig
+    cases: list[dict[str, Any]]
     digest: str
 
 
@@ -70,7 +74,7 @@ class Estimate:
     usd_typical: Decimal
 
 
-def preflight(kind):
+def preflight(kind: str) -> Preflight:
     """Everything qualification needs before a call is made, or QualificationError."""
     if kind not in KINDS:
         raise QualificationError(f"unknown qualification {kind!r}: formation or reconsolidation")
@@ -101,7 +105,7 @@ def preflight(kind):
     return Preflight(kind=kind, spec=spec, config=config, cases=cases, digest=digest)
 
 
-def _formation_estimate(check):
+def _formation_estimate(check: Preflight) -> Estimate:
     config = check.config
     calls = typical_input = 0
     for case in check.cases:
@@ -123,7 +127,7 @@ def _formation_estimate(check):
     )
 
 
-def _reconsolidation_estimate(check):
+def _reconsolidation_estimate(check: Preflight) -> Estimate:
     config = check.config
     calls = len(check.cases) * REVIEWS_PER_BANK * CALLS_PER_ROUND
     input_tokens = RECONSOLIDATION_BUDGET.input_bytes // 4
@@ -140,22 +144,24 @@ def _reconsolidation_estimate(check):
     )
 
 
-def estimate(check):
+def estimate(check: Preflight) -> Estimate:
     """How many calls qualification makes at most, and what they cost at most and typically."""
     if check.kind == "formation":
         return _formation_estimate(check)
     return _reconsolidation_estimate(check)
 
 
-def _arms(check, run, progress):
+def _arms(
+    check: Preflight, run: str, progress: Callable[[str, int, int], None] | None
+) -> dict[str, list[Any]]:
     """{arm: observations} of both arms over the shipped cases."""
     name = check.spec.name
-    observed = {}
+    observed: dict[str, list[Any]] = {}
     for arm in (BASELINE, name):
-        observations = []
+        observations: list[Any] = []
         for done, case in enumerate(check.cases, start=1):
             if check.kind == "formation":
-                extractor = configured_extractor()
+                extractor: MemoryCandidateExtractor = configured_extractor()
                 if arm != BASELINE:
                     extractor = HybridExtractor(extractor, config=check.config)
                 observation = run_formation_case(
@@ -176,13 +182,15 @@ def _arms(check, run, progress):
     return observed
 
 
-def qualify(check, *, progress=None):
+def qualify(
+    check: Preflight, *, progress: Callable[[str, int, int], None] | None = None
+) -> dict[str, Any]:
     """Run both arms over the shipped data; return the signed results (nothing certified)."""
     run = get_random_string(8).lower()
     name = check.spec.name
     started = time.perf_counter()
     observed = _arms(check, run, progress)
-    results = {
+    results: dict[str, Any] = {
         "meta": {
             "evaluation": "qualification",
             "capability": name,

@@ -9,12 +9,14 @@ session already imported and closed is left alone.
 
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from accounts.models import User
 from common.principal import principal_context
+from evaluation.locomo import Dataset, DialogSession
 from memory.enums import EventType
 from memory.models import Event, Session
 from memory.services.sessions import (
@@ -36,22 +38,21 @@ class ImportReport:
     events_appended: int = 0
     questions: int = 0
     facts: int = 0
-    quirks: Counter = field(default_factory=Counter)
+    quirks: Counter[str] = field(default_factory=Counter)
 
 
-def principal_username(sample_id, speaker):
+def principal_username(sample_id: str, speaker: str) -> str:
     """The username of the principal playing ``speaker`` in conversation ``sample_id``."""
     slug = re.sub(r"[^a-z0-9]+", "-", f"{sample_id}-{speaker}".lower()).strip("-")
     return f"{USERNAME_PREFIX}{slug}"[:150]
 
 
-def session_key(sample_id, number):
+def session_key(sample_id: str, number: int) -> str:
     return f"{sample_id}:session_{number}"
 
 
-def import_principal(sample_id, speaker, report=None):
+def import_principal(sample_id: str, speaker: str, report: ImportReport | None = None) -> User:
     """The principal for ``speaker`` of ``sample_id``, created on first import."""
-    User = get_user_model()
     with transaction.atomic():
         principal, created = User.objects.get_or_create(
             username=principal_username(sample_id, speaker)
@@ -67,7 +68,9 @@ def import_principal(sample_id, speaker, report=None):
     return principal
 
 
-def import_conversations(dataset, *, progress=None):
+def import_conversations(
+    dataset: Dataset, *, progress: Callable[[int, int], None] | None = None
+) -> ImportReport:
     """Import every conversation of ``dataset`` (a parsed ``Dataset``); return the report.
 
     ``progress(done, total)`` is called after each session copy.
@@ -88,7 +91,9 @@ def import_conversations(dataset, *, progress=None):
     return report
 
 
-def _import_session(principal, sample_id, speaker, dialog, report):
+def _import_session(
+    principal: User, sample_id: str, speaker: str, dialog: DialogSession, report: ImportReport
+) -> None:
     key = session_key(sample_id, dialog.number)
     with principal_context(principal):
         closed = Session.objects.filter(

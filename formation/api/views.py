@@ -7,7 +7,10 @@ optional ``Idempotency-Key``, and repeating a decision already made answers with
 challenge as it is.
 """
 
+from typing import Any, TypedDict
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from formation.challenge_selectors import (
@@ -17,22 +20,29 @@ from formation.challenge_selectors import (
     challenge_views,
 )
 from formation.challenges import challenge_keep, challenge_replace
-from memory.api.base import ApiView, Page, errors, idempotent
+from memory.api.base import ApiView, Page, errors, idempotent, principal_of, reach_of
 
 from .serializers import ChallengeOutput, ChallengePageOutput
 
 
-def _read(body):
+class _Read(TypedDict):
+    memories: list[str]
+    messages: list[str]
+
+
+def _read(body: dict[str, Any]) -> _Read:
     """What one challenge's body carries of the owner's memories and messages."""
     memories = [body["standing"]["id"], *([body["replacement"]] if body["replacement"] else [])]
     messages = [source["event_id"] for source in body["proposal"]["sources"]]
     return {"memories": memories, "messages": messages}
 
 
-def _challenge_now(request, challenge_id):
-    return ChallengeOutput(
-        challenge_view(request.user, challenge_get(request.user, challenge_id))
+def _challenge_now(request: Request, challenge_id: object) -> dict[str, Any]:
+    principal = principal_of(request)
+    data: dict[str, Any] = ChallengeOutput(
+        challenge_view(principal, challenge_get(principal, str(challenge_id)))
     ).data
+    return data
 
 
 class ChallengeApiView(ApiView):
@@ -55,11 +65,12 @@ class ChallengeListApi(ChallengeApiView):
         ],
         responses={200: ChallengePageOutput, **errors("validation_error")},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
+        principal = principal_of(request)
         page = Page(request)
         state = request.query_params.get("state", "open")
-        rows = list(page.slice(challenge_list(request.user, state=state)))
-        body = {"results": ChallengeOutput(challenge_views(request.user, rows), many=True).data}
+        rows = list(page.slice(challenge_list(principal, state=state)))
+        body = {"results": ChallengeOutput(challenge_views(principal, rows), many=True).data}
         reads = [_read(row) for row in body["results"]]
         self.record_access(
             memories=[memory for read in reads for memory in read["memories"]],
@@ -73,7 +84,7 @@ class ChallengeDetailApi(ChallengeApiView):
         operation_id="challenges_get",
         responses={200: ChallengeOutput, **errors("validation_error")},
     )
-    def get(self, request, challenge_id):
+    def get(self, request: Request, challenge_id: str) -> Response:
         body = _challenge_now(request, challenge_id)
         self.record_access(**_read(body))
         return Response(body)
@@ -90,9 +101,9 @@ class ChallengeKeepApi(ChallengeApiView):
         responses={200: ChallengeOutput, **errors("validation_error", "conflict")},
     )
     @idempotent(_challenge_now, carries=_read)
-    def post(self, request, challenge_id):
+    def post(self, request: Request, challenge_id: str) -> Response:
         challenge = challenge_keep(
-            principal=request.user, challenge_id=challenge_id, reach=request.reach
+            principal=principal_of(request), challenge_id=challenge_id, reach=reach_of(request)
         )
         return Response(_challenge_now(request, challenge.public_id))
 
@@ -109,8 +120,8 @@ class ChallengeReplaceApi(ChallengeApiView):
         responses={200: ChallengeOutput, **errors("validation_error", "conflict")},
     )
     @idempotent(_challenge_now, carries=_read)
-    def post(self, request, challenge_id):
+    def post(self, request: Request, challenge_id: str) -> Response:
         challenge = challenge_replace(
-            principal=request.user, challenge_id=challenge_id, reach=request.reach
+            principal=principal_of(request), challenge_id=challenge_id, reach=reach_of(request)
         )
         return Response(_challenge_now(request, challenge.public_id))

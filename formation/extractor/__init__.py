@@ -28,7 +28,13 @@ from memory.screening import classify_sensitivity
 from memory.text import normalise_statement
 
 from .. import subjects as S
-from ..candidates import POLICY_DETERMINISTIC, ExtractionResult, MemoryCandidate
+from ..candidates import (
+    POLICY_DETERMINISTIC,
+    ExtractionMessage,
+    ExtractionRequest,
+    ExtractionResult,
+    MemoryCandidate,
+)
 from .activities import read_activities, read_pastimes
 from .attributes import read_attributes
 from .decisions import read_decisions
@@ -37,7 +43,7 @@ from .family import read_family_events
 from .languages import read_languages
 from .ownership import read_ownership, read_retractions
 from .preferences import read_preferences, read_wished_preferences
-from .reading import MAX_PROPOSALS, Clause, MessageReader, Tally
+from .reading import MAX_PROPOSALS, Clause, MessageReader, Proposal, Tally
 from .relationships import read_relationships
 from .situations import read_situations
 from .text import clauses, statements, wishful
@@ -66,7 +72,7 @@ _GRAMMARS = (
 _FUTURE_GRAMMARS = (read_situations, read_family_events)
 
 
-def _read_message(message, reader):
+def _read_message(message: ExtractionMessage, reader: MessageReader) -> None:
     for part in message.parts:
         for sentence in statements(part):
             if reader.tally.exhausted:
@@ -86,7 +92,7 @@ def _read_message(message, reader):
                     grammar(clause, reader)
 
 
-def _readable(message):
+def _readable(message: ExtractionMessage) -> bool:
     return (
         message.event_type == EventType.USER_MESSAGE
         and message.author_kind == AuthorKind.PRINCIPAL
@@ -100,7 +106,7 @@ class DeterministicExtractor:
     policy_version = POLICY_DETERMINISTIC
     max_proposals = MAX_PROPOSALS
 
-    def extract(self, request):
+    def extract(self, request: ExtractionRequest) -> ExtractionResult:
         """Proposals for every readable message of ``request``, in message order.
 
         The same claim from several messages is one proposal citing all of
@@ -109,8 +115,9 @@ class DeterministicExtractor:
         """
         owned = S.OwnedIndex(request.known)
         tally = Tally()
-        candidates = []
-        merged = {}
+        candidates: list[MemoryCandidate] = []
+        # (type, subject, polarity, normalised statement) -> index in ``candidates``
+        merged: dict[tuple[str, str, str, str], int] = {}
         scanned = 0
         for message in request.messages:
             if tally.exhausted:
@@ -121,8 +128,12 @@ class DeterministicExtractor:
             reader = MessageReader(message.occurred_at, owned, tally)
             _read_message(message, reader)
             for proposal in reader.proposals():
-                key = (proposal.type, proposal.subject, proposal.polarity)
-                key += (normalise_statement(proposal.statement),)
+                key = (
+                    proposal.type,
+                    proposal.subject,
+                    proposal.polarity,
+                    normalise_statement(proposal.statement),
+                )
                 if key in merged:
                     index = merged[key]
                     sources = candidates[index].source_ids
@@ -151,7 +162,7 @@ class DeterministicExtractor:
         )
 
 
-def _candidate(proposal, source_id, scope):
+def _candidate(proposal: Proposal, source_id: str, scope: str) -> MemoryCandidate:
     sensitivity = classify_sensitivity(proposal.statement)
     return MemoryCandidate(
         type=proposal.type,

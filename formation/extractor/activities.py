@@ -11,7 +11,7 @@ from memory.enums import BeliefType
 
 from .. import subjects as S
 from .attributes import attribute
-from .reading import Proposal, hint, triggers
+from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .values import strip_temporal, value_phrase
 from .vocabulary import ADV
 
@@ -44,7 +44,7 @@ _ACTIVITY_RE = re.compile(
 )
 
 
-def read_pastimes(clause, reader):
+def read_pastimes(clause: Clause, reader: MessageReader) -> None:
     """What the owner plays ("I play tennis"), and what they have been doing since a time
     they name ("I have been painting since 2019")."""
     text = clause.text
@@ -81,7 +81,7 @@ def read_pastimes(clause, reader):
             reader.add(proposal)
 
 
-def read_activities(clause, reader):
+def read_activities(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_ACTIVITY_RE):
         value = clause.value(match.start("rest"), max_words=8)
         subject = S.topic_subject_of("activity", value) if value else None

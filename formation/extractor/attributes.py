@@ -10,12 +10,12 @@ import re
 from memory.enums import BeliefType
 
 from .. import subjects as S
-from .reading import Proposal, hint, triggers
+from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .values import value_phrase
 from .vocabulary import ADV, BOUNDARY_WORDS, NAME, NAME_STOP, WHO, is_capitalised, is_name
 
 
-def _capitalised_words(most):
+def _capitalised_words(most: int) -> str:
     """Up to ``most`` capitalised words with the small words names have inside ("Bank of
     America"); case-sensitive even inside case-insensitive expressions."""
     return (
@@ -95,7 +95,12 @@ _ALLERGY_RE = re.compile(
 )
 
 
-def attribute(clause, subject, statement, start, confidence=0.8):
+def attribute(
+    clause: Clause, subject: str | None, statement: str, start: int, confidence: float = 0.8
+) -> Proposal | None:
+    """An attribute proposal; None when the words made no valid ``subject``."""
+    if subject is None:
+        return None
     return Proposal(
         type=BeliefType.ATTRIBUTE,
         subject=subject,
@@ -105,7 +110,7 @@ def attribute(clause, subject, statement, start, confidence=0.8):
     )
 
 
-def _place(text):
+def _place(text: str) -> str | None:
     """A place or organisation name, trimmed of trailing words that are not part of it."""
     words = text.split()
     while words and (words[-1].lower() in BOUNDARY_WORDS or not is_capitalised(words[-1])):
@@ -117,7 +122,7 @@ def _place(text):
     return " ".join(words).rstrip(".,'")
 
 
-def read_attributes(clause, reader):
+def read_attributes(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_MY_NAME_RE):
         name = match.group("name")
         if all(is_name(w) for w in name.split()):
@@ -183,16 +188,16 @@ def read_attributes(clause, reader):
     for match in clause.find(_ALLERGY_RE):
         if match.group("rest"):
             allergen = clause.value(match.start("rest"), max_words=4)
-            statement = f"User is allergic to {allergen}." if allergen else None
+            allergy = f"User is allergic to {allergen}." if allergen else None
         else:
             allergen = match.group("what")
-            statement = f"User has {S.article(allergen)} {allergen} allergy."
+            allergy = f"User has {S.article(allergen)} {allergen} allergy."
         subject = S.topic_subject_of("allergy", allergen) if allergen else None
-        if subject and statement:
-            reader.add(attribute(clause, subject, statement, match.start()))
+        if subject and allergy:
+            reader.add(attribute(clause, subject, allergy, match.start()))
 
 
-def _read_role(clause, reader, match):
+def _read_role(clause: Clause, reader: MessageReader, match: re.Match[str]) -> None:
     words = []
     for token in match.group("rest").split():
         bare = token.strip(".,!;:-")

@@ -11,7 +11,7 @@ from memory.enums import BeliefType
 
 from .. import subjects as S
 from .preferences import ORDINAL_REFERENCE_RE
-from .reading import Proposal, hint, triggers
+from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .vocabulary import ADV, WHO
 
 _DECISION_RE = re.compile(
@@ -31,7 +31,7 @@ _PLAN_RE = re.compile(
 )
 
 
-def read_decisions(clause, reader):
+def read_decisions(clause: Clause, reader: MessageReader) -> None:
     for pattern, shape in ((_DECISION_RE, "decided"), (_CHOICE_RE, "chose"), (_PLAN_RE, "plans")):
         for match in clause.find(pattern):
             value = clause.value(match.start("rest"), max_words=10)

@@ -11,7 +11,7 @@ import re
 from memory.enums import BeliefType
 
 from .. import subjects as S
-from .reading import Proposal, hint, triggers
+from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .vocabulary import ADV, WHO
 
 _OUTCOME_RE = re.compile(
@@ -84,7 +84,7 @@ _VAGUE = frozenset(
 )
 
 
-def _notable(verb, value):
+def _notable(verb: str, value: str) -> bool:
     """Whether "User {verb} {value}" says something about the person, not their day's work."""
     required = _OBJECT_REQUIRED.get(verb.split(" ", 1)[0])
     if required is not None and not required.search(value):
@@ -93,7 +93,7 @@ def _notable(verb, value):
     return not (words & _ROUTINE or words & _VAGUE)
 
 
-def read_outcomes(clause, reader):
+def read_outcomes(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_OUTCOME_RE):
         verb = " ".join(match.group("verb").lower().split())
         rest = match.group("rest")
@@ -121,7 +121,7 @@ def read_outcomes(clause, reader):
             )
 
 
-def read_events(clause, reader):
+def read_events(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_EVENT_RE):
         verb = " ".join(match.group("verb").lower().split())
         value = clause.value(match.start("rest"), max_words=8, demonstratives=True)

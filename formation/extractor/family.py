@@ -14,11 +14,12 @@ the day it is coming: a past one ("got married last June"), an undated one
 """
 
 import re
+from collections.abc import Iterable
 
 from memory.enums import BeliefType
 
 from .. import subjects as S
-from .reading import Proposal, triggers
+from .reading import Clause, MessageReader, Proposal, triggers
 from .relationships import KIN_BLOCKERS, KIN_MODIFIERS, kin_phrase
 from .vocabulary import PRONOUN_VALUES, is_name
 
@@ -97,7 +98,7 @@ _OWNER_WORDS = {"my": "User's", "our": "User's", "me": "User", "us": "User"}
 _LEAD_WORDS = frozenset("on in at this next later the tomorrow today tonight".split())
 
 
-def _said(words):
+def _said(words: Iterable[str]) -> list[str] | None:
     """The predicate's words as a statement about the owner says them; None when one refers
     to something only the conversation knows ("it", "there")."""
     said = []
@@ -112,7 +113,7 @@ def _said(words):
     return said
 
 
-def _relative(match):
+def _relative(match: re.Match[str]) -> tuple[str, str, int, bool]:
     """The relative as the owner named them ("daughter Maya", "wife"), and where the words
     after them start."""
     phrase = kin_phrase(match)
@@ -131,7 +132,7 @@ def _relative(match):
     return phrase, name, end, False
 
 
-def read_family_events(clause, reader):
+def read_family_events(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     for match in clause.find(_RELATIVE_RE):
         phrase, name, end, possessive = _relative(match)

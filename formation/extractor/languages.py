@@ -9,7 +9,7 @@ import re
 
 from .. import subjects as S
 from .attributes import attribute
-from .reading import triggers
+from .reading import Clause, MessageReader, triggers
 from .vocabulary import ADV
 
 _LANGUAGE_RE = re.compile(
@@ -25,7 +25,7 @@ _LEARNING_RE = re.compile(
 _LANGUAGE_LIST_RE = re.compile(r"\s*(?:,\s*(?:and\s+)?|\s+and\s+|\s+as well as\s+)", re.I)
 
 
-def read_languages(clause, reader):
+def read_languages(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_LANGUAGE_RE):
         verb = match.group("verb").lower()
         languages = []

@@ -13,8 +13,8 @@ import re
 from memory.enums import BeliefType, Polarity
 
 from .. import subjects as S
-from .reading import Proposal, hint, triggers
-from .things import noun_phrases
+from .reading import Clause, MessageReader, Proposal, hint, triggers
+from .things import NounPhrase, noun_phrases
 from .vocabulary import ADV, BOUNDARY_WORDS, WHO, is_capitalised, is_name
 
 _OWN_RE = re.compile(
@@ -145,7 +145,7 @@ _RECIPIENT_RE = re.compile(r"\s*(?:(?:my|our|a|an|his|her|their)\s+)?(?P<who>[\w
 _RECIPIENTS = frozenset("charity him her them someone somebody".split())
 
 
-def _ownership_statement(phrase):
+def _ownership_statement(phrase: NounPhrase) -> str:
     thing = phrase.text
     if phrase.kind == "pet":
         if phrase.quantity:
@@ -162,7 +162,7 @@ def _ownership_statement(phrase):
     return f"User owns {S.article(thing)} {thing}."
 
 
-def _ownership_subject(phrase):
+def _ownership_subject(phrase: NounPhrase) -> str | None:
     if phrase.kind == "pet" and phrase.name:
         return S.subject_key("pet", phrase.name)
     words = list(phrase.words)
@@ -173,7 +173,7 @@ def _ownership_subject(phrase):
     return S.subject_key(phrase.kind, " ".join(words))
 
 
-def _owned(clause, phrase, confidence, near):
+def _owned(clause: Clause, phrase: NounPhrase, confidence: float, near: int) -> Proposal | None:
     subject = _ownership_subject(phrase)
     if subject is None or phrase.blocked:
         return None
@@ -188,7 +188,7 @@ def _owned(clause, phrase, confidence, near):
     )
 
 
-def read_ownership(clause, reader):
+def read_ownership(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     for match in clause.find(_OWN_RE):
         verb = match.group("verb").lower()
@@ -225,7 +225,9 @@ def read_ownership(clause, reader):
                 reader.add(proposal)
 
 
-def _retract(clause, reader, phrase, near, *, alone=False):
+def _retract(
+    clause: Clause, reader: MessageReader, phrase: NounPhrase, near: int, *, alone: bool = False
+) -> None:
     """Propose that the owner no longer has ``phrase``'s thing.
 
     A thing the owner is known to have keeps its subject; several known things
@@ -238,6 +240,7 @@ def _retract(clause, reader, phrase, near, *, alone=False):
         return
     reader.retracted_mentions.append(frozenset(mentioned))
     matches = reader.owned.matches(mentioned)
+    subject: str | None
     if len(matches) == 1:
         subject = matches[0]
     elif matches or not alone:
@@ -258,7 +261,7 @@ def _retract(clause, reader, phrase, near, *, alone=False):
     )
 
 
-def _retraction_statement(phrase):
+def _retraction_statement(phrase: NounPhrase) -> str:
     thing = phrase.text
     if phrase.kind == "pet":
         if phrase.quantity:
@@ -272,7 +275,7 @@ def _retraction_statement(phrase):
     return f"User no longer owns {S.article(thing)} {thing}."
 
 
-def _ends_thing(after, *, verb=False):
+def _ends_thing(after: str, *, verb: bool = False) -> bool:
     """Whether the words after a thing leave it whole: not "my Tesla shares", "my dog's bed".
 
     With ``verb``, a verb may follow it ("my iPhone kept crashing").
@@ -286,24 +289,26 @@ def _ends_thing(after, *, verb=False):
     return word in _AFTER_THING or word.isdigit()
 
 
-def _past_tense(word):
+def _past_tense(word: str) -> bool:
     # "crashed", "stopped"; not "bed", "shed" or "feed".
     return len(word) > 4 and word.endswith("ed") and not word.endswith("eed")
 
 
-def _owned_by_it(after):
+def _owned_by_it(after: str) -> bool:
     """Whether a thing is named only as the owner of another ("my dog's bed")."""
     return after.startswith("'s")
 
 
-def _specific(phrase):
+def _specific(phrase: NounPhrase) -> bool:
     """Whether the thing has a name, a brand or a model ("my Corolla", "an iPhone 12")."""
     return bool(phrase.name) or any(
         is_capitalised(word) or any(c.isdigit() for c in word) for word in phrase.words
     )
 
 
-def _stands_alone(clause, reader, phrase, after, *, whole=False):
+def _stands_alone(
+    clause: Clause, reader: MessageReader, phrase: NounPhrase, after: str, *, whole: bool = False
+) -> bool:
     """Whether a retraction of a thing not known to be the owner's may stand on its own.
 
     ``after`` is the clause after the thing; ``whole`` says the thing is known
@@ -323,17 +328,17 @@ def _stands_alone(clause, reader, phrase, after, *, whole=False):
     )
 
 
-def _owners(phrase):
+def _owners(phrase: NounPhrase) -> bool:
     return phrase.determiner in {"my", "our"}
 
 
-def _antecedent(clause, start, pronoun):
+def _antecedent(clause: Clause, start: int, pronoun: str) -> NounPhrase | None:
     """The one thing the sentence named before ``it`` or ``them`` at ``start``, or None.
 
     Only the owner's things count: "my ..." and what the owner had or bought.
     """
     text = " . ".join((*clause.before, clause.text[:start]))
-    found = {}
+    found: dict[str | None, NounPhrase] = {}
     for match in _ANTECEDENT_RE.finditer(text):
         phrases, _ = noun_phrases(
             text[match.end() :],
@@ -353,7 +358,9 @@ def _antecedent(clause, start, pronoun):
     return phrase if several == (pronoun.lower() == "them") else None
 
 
-def _object(clause, match, **options):
+def _object(
+    clause: Clause, match: re.Match[str], **options: bool
+) -> tuple[list[NounPhrase], int, bool]:
     """The things a verb at ``match`` parts with, and where they end in the clause's rest.
 
     The things are found where the verb's object is, or for ``it`` and ``them``
@@ -373,7 +380,7 @@ def _object(clause, match, **options):
     return phrases, end + skipped, False
 
 
-def _recipient(after):
+def _recipient(after: str) -> bool:
     """Whether a thing given "to" someone went to a person or a charity, not a mechanic."""
     named = _RECIPIENT_RE.match(after)
     if named is None:
@@ -382,7 +389,7 @@ def _recipient(after):
     return who.lower() in S.KIN or who.lower() in _RECIPIENTS or is_name(who)
 
 
-def read_retractions(clause, reader):
+def read_retractions(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     for match in clause.find(_RETRACT_RE):
         verb = " ".join(match.group("verb").lower().split())
@@ -444,13 +451,13 @@ def read_retractions(clause, reader):
         pet_gone = phrases[-1].kind == "pet" and _PET_GONE_RE.match(after)
         if lost or pet_gone:
             # A pet that "ran away" may come back.
-            final = bool(lost) or bool(pet_gone.group("gone"))
+            final = bool(lost) or bool(pet_gone and pet_gone.group("gone"))
             for phrase in phrases:
                 alone = final and _stands_alone(clause, reader, phrase, after, whole=True)
                 _retract(clause, reader, phrase, match.start(), alone=alone)
 
 
-def _gained(clause, reader, text, near):
+def _gained(clause: Clause, reader: MessageReader, text: str, near: int) -> None:
     """What the owner got in exchange ("... for a Tesla")."""
     phrases, _ = noun_phrases(text, determiner_required=True)
     for phrase in phrases:

@@ -11,7 +11,7 @@ import re
 from memory.enums import BeliefType
 
 from .. import subjects as S
-from .reading import Proposal, hint, triggers
+from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .text import WISH_RE
 from .values import list_items, strip_temporal, value_phrase
 from .vocabulary import ADV, DEMONSTRATIVES, DETERMINERS, PRONOUN_VALUES, WHO
@@ -72,7 +72,14 @@ _DISLIKE_VERBS |= {"are not fans of", "am not into"}
 _STABLE_ONLY_VERBS = {"would like", "want", "need"}
 
 
-def _preference(clause, reader, value, verb, start, contrast=""):
+def _preference(
+    clause: Clause,
+    reader: MessageReader,
+    value: str,
+    verb: str,
+    start: int,
+    contrast: str = "",
+) -> None:
     words = value.lower().split()
     if ORDINAL_REFERENCE_RE.match(value) or _SHOWN_THING_RE.match(value):
         return
@@ -116,7 +123,7 @@ _NOT_AN_ACTION = (
 )
 
 
-def _preferred_action(item, verb):
+def _preferred_action(item: str, verb: str) -> str | None:
     """ "to get replies in Spanish" for "prefer to get ..." or "would rather get ...", the
     phrase read like any value, so that the statement reads "User prefers to get ..."; None
     when the verb prefers no action or the item names a thing."""
@@ -135,7 +142,7 @@ def _preferred_action(item, verb):
     return value and f"to {value}"
 
 
-def read_preferences(clause, reader):
+def read_preferences(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     for match in clause.find(_PREFERENCE_RE):
         verb = " ".join(match.group("verb").lower().split())
@@ -148,9 +155,10 @@ def read_preferences(clause, reader):
         rest = strip_temporal(text[rest_start:], clause.temporal, rest_start)
         contrast = ""
         if "prefer" in verb or verb.startswith("would rather"):
+            joint_found = _CONTRAST_RE.search(rest)
             pieces = _CONTRAST_RE.split(rest, maxsplit=1)
-            if len(pieces) == 2:
-                joint = _CONTRAST_RE.search(rest).group(0)
+            if joint_found is not None and len(pieces) == 2:
+                joint = joint_found.group(0)
                 other = value_phrase(pieces[1], max_words=5)
                 if other:
                     rest, contrast = pieces[0], joint.strip().lower() + " " + other
@@ -176,6 +184,8 @@ def read_preferences(clause, reader):
         if not value or what.split()[-1] in PRONOUN_VALUES:
             continue
         subject = S.subject_key("topic", f"favorite {what}")
+        if subject is None:
+            continue
         statement = f"User's {match.group('fav').lower()} {what} is {value}."
         reader.add(
             Proposal(
@@ -186,22 +196,22 @@ def read_preferences(clause, reader):
                 temporal=hint(clause.temporal, match.start()),
             )
         )
-    match = _IMPERATIVE_RE.match(text)
-    if match:
-        if match.group("keep"):
-            noun = match.group("noun").lower()
+    imperative = _IMPERATIVE_RE.match(text)
+    if imperative:
+        if imperative.group("keep"):
+            noun = imperative.group("noun").lower()
             noun = "answers" if noun == "it" else noun
-            value = f"{match.group('adj').lower()} {noun}"
+            value = f"{imperative.group('adj').lower()} {noun}"
         else:
-            value = clause.value(match.start("rest"), max_words=6)
+            value = clause.value(imperative.start("rest"), max_words=6)
         if value and S.stable_preference_subject(value):
-            _preference(clause, reader, value, "prefer", match.start())
+            _preference(clause, reader, value, "prefer", imperative.start())
 
 
 _WISHED_PREFERENCE_RE = re.compile(r"^(?:I|we)\s+(?:would\s+like|want|need)\s+(?P<rest>.+)$", re.I)
 
 
-def read_wished_preferences(clause, reader):
+def read_wished_preferences(clause: Clause, reader: MessageReader) -> None:
     """ "I want short answers" states a present preference, although "want" is a wish."""
     match = _WISHED_PREFERENCE_RE.match(clause.text)
     if not match or WISH_RE.search(clause.text, match.start("rest")):

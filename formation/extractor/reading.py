@@ -7,13 +7,20 @@ one extraction under ``MAX_PROPOSALS``.
 """
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from memory.enums import Polarity
 
 from ..candidates import TemporalHint
 from ..temporal import find_dates, find_temporal
 from .values import strip_temporal, value_phrase
+
+if TYPE_CHECKING:
+    from ..subjects import OwnedIndex
+    from ..temporal import TemporalMatch
 
 MAX_PROPOSALS = 256
 
@@ -29,10 +36,10 @@ class Proposal:
     confidence: float = 0.6
     temporal: TemporalHint = field(default_factory=TemporalHint)
     # The words that name an owned thing, to drop it when the message retracts it.
-    tokens: frozenset = frozenset()
+    tokens: frozenset[str] = frozenset()
 
 
-def hint(matches, near=0):
+def hint(matches: Sequence["TemporalMatch"], near: int = 0) -> TemporalHint:
     """The time phrase of a clause that belongs to a claim starting at ``near``.
 
     The first phrase within or after the claim, else the closest one before it
@@ -47,10 +54,10 @@ def hint(matches, near=0):
 # Words one of which a clause must contain for a pattern to possibly match;
 # checking a set is much cheaper than running the expression. Keyed by
 # identity: hashing a compiled pattern costs more than the lookup saves.
-_TRIGGERS = {}
+_TRIGGERS: dict[int, frozenset[str]] = {}
 
 
-def triggers(table):
+def triggers(table: dict[re.Pattern[str], str]) -> None:
     """Register each pattern of ``table`` with its trigger words (one string, space-separated)."""
     _TRIGGERS.update({id(pattern): frozenset(words.split()) for pattern, words in table.items()})
 
@@ -66,16 +73,23 @@ class Clause:
     it out"), and what the sentence goes on to say ("... and bought a new one").
     """
 
-    def __init__(self, text, context, *, before=(), after=()):
+    def __init__(
+        self,
+        text: str,
+        context: "MessageReader",
+        *,
+        before: Iterable[str] = (),
+        after: Iterable[str] = (),
+    ) -> None:
         self.text = text
         self.context = context
         self.before = tuple(before)
         self.after = tuple(after)
-        self._temporal = None
-        self._dates = None
+        self._temporal: list[TemporalMatch] | None = None
+        self._dates: list[TemporalMatch] | None = None
         self.words = frozenset(_CLAUSE_WORD_RE.findall(text.lower()))
 
-    def find(self, pattern):
+    def find(self, pattern: re.Pattern[str]) -> Iterable[re.Match[str]]:
         """``pattern``'s matches, skipping the search when none of its trigger words occur."""
         words = _TRIGGERS.get(id(pattern))
         if words is not None and words.isdisjoint(self.words):
@@ -83,19 +97,19 @@ class Clause:
         return pattern.finditer(self.text)
 
     @property
-    def temporal(self):
+    def temporal(self) -> "list[TemporalMatch]":
         if self._temporal is None:
             self._temporal = find_temporal(self.text, self.context.occurred_at)
         return self._temporal
 
     @property
-    def dates(self):
+    def dates(self) -> "list[TemporalMatch]":
         """The days or periods to come the clause names ("next June", "on March 3rd")."""
         if self._dates is None:
             self._dates = find_dates(self.text, self.context.occurred_at)
         return self._dates
 
-    def value(self, start, **options):
+    def value(self, start: int, **options: Any) -> str | None:
         rest = strip_temporal(self.text[start:], self.temporal, start)
         return value_phrase(rest, **options)
 
@@ -107,36 +121,37 @@ class Tally:
     proposed: int = 0
 
     @property
-    def exhausted(self):
+    def exhausted(self) -> bool:
         return self.proposed >= MAX_PROPOSALS
 
 
 class MessageReader:
     """The proposals of one message, before retractions remove what they retract."""
 
-    def __init__(self, occurred_at, owned, tally):
+    def __init__(self, occurred_at: datetime, owned: "OwnedIndex", tally: Tally) -> None:
         self.occurred_at = occurred_at
         self.owned = owned
         self.tally = tally
-        self.positives = []
-        self.negatives = []
-        self.retracted_mentions = []
+        self.positives: list[Proposal] = []
+        self.negatives: list[Proposal] = []
+        self.retracted_mentions: list[frozenset[str]] = []
 
-    def add(self, proposal):
-        if proposal.subject and not self.tally.exhausted:
+    def add(self, proposal: Proposal | None) -> None:
+        """Keep ``proposal``; None (a claim with no valid subject) is passed over."""
+        if proposal is not None and proposal.subject and not self.tally.exhausted:
             self.tally.proposed += 1
             self.positives.append(proposal)
 
-    def add_negative(self, proposal):
+    def add_negative(self, proposal: Proposal) -> None:
         if proposal.subject and not self.tally.exhausted:
             self.tally.proposed += 1
             self.negatives.append(proposal)
 
-    def proposals(self):
+    def proposals(self) -> list[Proposal]:
         """Negatives, then the positives the message did not itself retract, deduplicated."""
         retracted = {p.subject for p in self.negatives}
-        seen = set()
-        kept = []
+        seen: set[tuple[str, str]] = set()
+        kept: list[Proposal] = []
         for proposal in self.negatives + self.positives:
             if proposal.polarity == Polarity.POSITIVE and (
                 proposal.subject in retracted

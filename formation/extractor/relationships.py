@@ -13,7 +13,7 @@ from memory.enums import BeliefType
 from .. import subjects as S
 from ..candidates import TemporalHint
 from .attributes import attribute
-from .reading import Proposal, hint, triggers
+from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .vocabulary import ADV, NAME, WHO, is_name
 
 _KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
@@ -57,17 +57,28 @@ _MARITAL_RE = re.compile(
 )
 
 
-def kin_phrase(match):
+def kin_phrase(match: re.Match[str]) -> str:
     """The relative as the owner named them, keeping a telling modifier ("best friend")."""
     kin = match.group("kin").lower()
     modifier = match.group("mod")
     return f"{modifier.lower()} {kin}" if modifier else kin
 
 
-def _relationship(clause, subject, statement, start, confidence, *, mention=False):
+def _relationship(
+    clause: Clause,
+    subject: str | None,
+    statement: str,
+    start: int,
+    confidence: float,
+    *,
+    mention: bool = False,
+) -> Proposal | None:
     """A relationship proposal. A relative the clause only mentions ("I'm staying with my
     sister until Sunday") keeps a time the relationship began, never the clause's end:
-    they do not stop being a sister when the stay does."""
+    they do not stop being a sister when the stay does. None when the words made no valid
+    ``subject``."""
+    if subject is None:
+        return None
     temporal = hint(clause.temporal, start)
     if mention:
         temporal = (
@@ -87,11 +98,11 @@ def _relationship(clause, subject, statement, start, confidence, *, mention=Fals
 _PLURAL_KIN = frozenset({"children", "siblings", "parents", "grandchildren"})
 
 
-def read_relationships(clause, reader):
+def read_relationships(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     mentioned = set()
 
-    def named(match, *, mention=True):
+    def named(match: re.Match[str], *, mention: bool = True) -> None:
         kin = match.group("kin").lower()
         if S.KIN[kin] in _PLURAL_KIN or (kin.endswith("s") and S.KIN[kin] != kin):
             # "my kids Mia and Leo": several people, no single named relative.
@@ -111,9 +122,9 @@ def read_relationships(clause, reader):
 
     for match in clause.find(_KIN_NAMED_RE):
         named(match)
-    match = _NAME_IS_KIN_RE.match(text)
-    if match:
-        named(match)
+    name_is_kin = _NAME_IS_KIN_RE.match(text)
+    if name_is_kin:
+        named(name_is_kin)
     for match in clause.find(_HAVE_KIN_RE):
         if match.group("name"):
             named(match, mention=False)

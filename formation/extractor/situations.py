@@ -19,7 +19,8 @@ from datetime import UTC, timedelta
 from memory.enums import BeliefType
 
 from .. import subjects as S
-from .reading import Proposal, triggers
+from ..temporal import TemporalMatch
+from .reading import Clause, MessageReader, Proposal, triggers
 from .values import value_phrase
 from .vocabulary import ADV, WHO
 
@@ -76,7 +77,7 @@ _ALONE = frozenset(
 )
 
 
-def _duration(clause):
+def _duration(clause: Clause) -> TemporalMatch | None:
     """The one time phrase of the clause that ends the situation, counted from the message's
     time; None when there is none, several, or one that looks back."""
     matches = clause.temporal
@@ -93,7 +94,7 @@ def _duration(clause):
     return match
 
 
-def _situation(text):
+def _situation(text: str) -> str | None:
     """The situation as a statement can say it ("staying with their sister in Madrid")."""
     away = re.match(_AWAY, text, re.I)
     if not away:
@@ -111,7 +112,7 @@ def _situation(text):
     return f"{said} {more}" if more else None
 
 
-def _subject(situation):
+def _subject(situation: str) -> str | None:
     places = list(_PLACE_RE.finditer(situation))
     if places:
         return S.subject_key("situation", places[-1].group("place"))
@@ -120,7 +121,7 @@ def _subject(situation):
     return S.topic_subject_of("situation", situation)
 
 
-def read_situations(clause, reader):
+def read_situations(clause: Clause, reader: MessageReader) -> None:
     matches = list(clause.find(_SITUATION_RE))
     duration = _duration(clause) if matches else None
     if duration is None:

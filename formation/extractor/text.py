@@ -9,6 +9,7 @@ never share one proposal or one conflict subject.
 
 import re
 import unicodedata
+from collections.abc import Iterator
 
 # Parts longer than this are read only up to it: a memory worth keeping is
 # stated in ordinary sentences, not deep inside a pasted document.
@@ -49,7 +50,7 @@ _BARE = {
 _LOWER_I_RE = re.compile(r"(?<![\w'.-])i(?![\w'.-])")
 
 
-def _expand(match):
+def _expand(match: re.Match[str]) -> str:
     if match.group("pro"):
         pronoun = match.group("pro")
         pronoun = "I" if pronoun.lower() == "i" else pronoun
@@ -62,7 +63,7 @@ def _expand(match):
     return _BARE[match.group("bare").lower()]
 
 
-def prepare(text):
+def prepare(text: object) -> str | None:
     """Normalised working text, with code, quotes and block quotes masked; None if unusable."""
     if not isinstance(text, str) or not text.strip():
         return None
@@ -88,7 +89,7 @@ _ABBREVIATIONS = frozenset(
 )
 
 
-def sentences(text):
+def sentences(text: str) -> Iterator[tuple[str, bool]]:
     """(sentence, is_question) pairs; abbreviations and initials do not end a sentence."""
     start = 0
     for match in _BOUNDARY_RE.finditer(text):
@@ -181,14 +182,14 @@ _OWN_TELLING_RE = re.compile(
 )
 
 
-def clauses(sentence):
+def clauses(sentence: str) -> list[str]:
     """The clauses of a sentence that may state something; none for skipped sentences."""
     if "\u27e6q\u27e7" in sentence or '"' in sentence:
         return []
     sentence = _TELLING_LEAD_RE.sub("", sentence)
     if _SKIP_SENTENCE_RE.search(_OWN_TELLING_RE.sub(" ", sentence)):
         return []
-    found = []
+    found: list[str] = []
     lead = ""
     for clause in _CLAUSE_SPLIT_RE.split(sentence):
         clause = clause.strip() if clause else ""
@@ -225,7 +226,7 @@ _SUBJECT_DROP_RE = re.compile(
 )
 
 
-def statements(part):
+def statements(part: object) -> Iterator[str]:
     """The sentences of one message part that may state something about the owner.
 
     Questions, overlong sentences and sentences without a first-person word
@@ -252,7 +253,7 @@ def statements(part):
 _FUTURE_RE = re.compile(r"\bwill\b(?!\s+not\b)", re.I)
 
 
-def wishful(clause, *, future=False):
+def wishful(clause: str, *, future: bool = False) -> bool:
     """Whether a clause wishes, hedges or intends rather than states.
 
     With ``future``, the plain future is no wish: "I will be in Lisbon until

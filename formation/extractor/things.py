@@ -39,27 +39,29 @@ _TOKEN_RE = re.compile(r"[^\W_][\w+&\-]*(?:'s)?|\u27e6q\u27e7|[^\w\s]")
 class NounPhrase:
     """A thing as the message names it, and where in the phrase its name ends."""
 
-    words: list
-    kind: str | None
+    words: list[str]
+    kind: str
     quantity: str = ""
     name: str = ""
     end: int = 0
     # The determiner the phrase opened with ("my", "a"), and the words that put
     # the thing in the past or in a wish ("old", "dream").
     determiner: str = ""
-    past: tuple = ()
+    past: tuple[str, ...] = ()
 
     @property
-    def text(self):
+    def text(self) -> str:
         return " ".join(self.words)
 
     @property
-    def blocked(self):
+    def blocked(self) -> bool:
         """Whether the thing is one the owner had or wishes for, not one they have."""
         return bool(self.past)
 
 
-def _noun_phrase(text, *, allow_unknown=False, determiner_required=False):
+def _noun_phrase(
+    text: str, *, allow_unknown: bool = False, determiner_required: bool = False
+) -> NounPhrase | None:
     """The owned thing a phrase starts with: "a new Apple Watch and ..." -> Apple Watch.
 
     The thing ends at its last lexicon word, capitalised word or model code
@@ -80,12 +82,12 @@ def _noun_phrase(text, *, allow_unknown=False, determiner_required=False):
             i += 1
     if determiner_required and not (determiner or quantity):
         return None
-    past = []
+    past: list[str] = []
     while i < len(tokens) and tokens[i][0].lower() in _MODIFIERS:
         if tokens[i][0].lower() in S.PAST_OR_WISHED:
             past.append(tokens[i][0].lower())
         i += 1
-    window = []
+    window: list[tuple[str, int, int]] = []
     while i < len(tokens) and len(window) < 6:
         token = tokens[i][0]
         lowered = token.lower()
@@ -147,7 +149,7 @@ def _noun_phrase(text, *, allow_unknown=False, determiner_required=False):
     )
 
 
-def _model_code(token):
+def _model_code(token: str) -> bool:
     return any(c.isdigit() for c in token) or token.lower() in _MODEL_WORDS
 
 
@@ -164,19 +166,19 @@ _PET_NAME_RE = re.compile(
 _PRODUCT_KINDS = frozenset({"device", "vehicle", "instrument"})
 
 
-def noun_phrases(text, **options):
+def noun_phrases(text: str, **options: bool) -> tuple[list[NounPhrase], int]:
     """The coordinated things a phrase starts with ("an Apple Watch and a BMW X3"), and
     the offset where they end.
 
     A brand name the lexicon does not know, coordinated after a product it does ("a
     MacBook Air and a Dell XPS"), is a product of the same kind.
     """
-    phrases = []
+    phrases: list[NounPhrase] = []
     offset = 0
     while len(phrases) < 8:
         phrase = _noun_phrase(text[offset:], **options)
         sibling = phrases[-1].kind if phrases else None
-        if sibling in _PRODUCT_KINDS:
+        if sibling is not None and sibling in _PRODUCT_KINDS:
             if phrase is None:
                 phrase = _noun_phrase(text[offset:], **{**options, "allow_unknown": True})
             if phrase is not None and phrase.kind == "item":

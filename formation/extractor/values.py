@@ -6,8 +6,13 @@ that only the conversation can resolve ("it", "your answer") is no value.
 """
 
 import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .vocabulary import BOUNDARY_WORDS, DEMONSTRATIVES, PRONOUN_VALUES
+
+if TYPE_CHECKING:
+    from ..temporal import TemporalMatch
 
 MAX_VALUE_WORDS = 8
 _OWN_PRONOUNS = {"my": "their", "me": "them", "myself": "themselves", "mine": "theirs"}
@@ -59,7 +64,9 @@ _NOT_A_VALUE_START = frozenset(
 )
 
 
-def value_phrase(text, *, max_words=MAX_VALUE_WORDS, demonstratives=False):
+def value_phrase(
+    text: str, *, max_words: int = MAX_VALUE_WORDS, demonstratives: bool = False
+) -> str | None:
     """The phrase a verb takes, cut at the first clause marker, pronouns made third-person.
 
     None when the phrase refers to something only the conversation knows
@@ -101,7 +108,7 @@ def value_phrase(text, *, max_words=MAX_VALUE_WORDS, demonstratives=False):
     return " ".join(converted)
 
 
-def strip_temporal(text, matches, offset):
+def strip_temporal(text: str, matches: Sequence["TemporalMatch"], offset: int) -> str:
     """``text`` (which starts at ``offset`` of its clause) cut before its first time phrase."""
     for match in matches:
         if match.start >= offset and match.start - offset < len(text):
@@ -112,7 +119,7 @@ def strip_temporal(text, matches, offset):
 _LIST_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+(?=[^,]*$)", re.I)
 
 
-def list_items(text):
+def list_items(text: str) -> list[str]:
     """A list of three or more ("hiking, swimming and reading") as items; else the text whole."""
     head = _VALUE_CUT_RE.sub(lambda m: m.group(0) if m.group(0).strip() == "," else "\x00", text)
     head = head.split("\x00", 1)[0]

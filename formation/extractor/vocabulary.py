@@ -46,7 +46,7 @@ DEMONSTRATIVES = frozenset({"this", "that", "these", "those"})
 NAME = r"(?-i:(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?(?P<name>[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?))"
 
 
-def is_name(token):
+def is_name(token: str) -> bool:
     """Whether ``token`` reads as a proper name ("Luna", "O'Brien"), not a capitalised word of
     the sentence ("Today", "Mom") or an acronym."""
     return (
@@ -58,6 +58,6 @@ def is_name(token):
     )
 
 
-def is_capitalised(token):
+def is_capitalised(token: str) -> bool:
     """Whether ``token`` is written as part of a name: "Tesla", and brands like "iPhone"."""
     return token[:1].isupper() or (token[:1].islower() and any(c.isupper() for c in token[1:]))

@@ -1,6 +1,8 @@
 from django.db import connection
 from rest_framework import authentication, exceptions
+from rest_framework.request import Request
 
+from accounts.models import ApiToken, User
 from accounts.services import api_token_authenticate
 from common.principal import principal_activate, principal_setting
 
@@ -14,7 +16,7 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
 
     keyword = "Bearer"
 
-    def authenticate(self, request):
+    def authenticate(self, request: Request) -> tuple[User, ApiToken] | None:
         header = authentication.get_authorization_header(request).decode("latin-1")
         scheme, _, secret = header.partition(" ")
         if scheme.lower() != self.keyword.lower():
@@ -27,5 +29,5 @@ class BearerTokenAuthentication(authentication.BaseAuthentication):
         principal_activate(principal, already_set=connection.vendor == "postgresql")
         return principal, token
 
-    def authenticate_header(self, request):
+    def authenticate_header(self, request: Request) -> str:
         return f'{self.keyword} realm="api"'

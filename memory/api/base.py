@@ -8,13 +8,15 @@ from django.conf import settings
 from django.db import transaction
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
+from accounts.models import User
 from common.selectors.flags import surfaces_enabled
 from core.errors import HTTP_STATUS_BY_CODE, validation_error
-from memory.reach import reach_for
+from memory.reach import Reach, reach_for
 from memory.services.access_log import access_record
 from memory.services.idempotency import (
     idempotency_complete,
@@ -24,6 +26,23 @@ from memory.services.idempotency import (
 )
 
 from .serializers import ErrorSerializer
+
+
+def principal_of(request: Request) -> User:
+    """The principal an API request acts for: its token's, or the signed-in owner's. Every
+    route needs one; a request without one is refused all the same."""
+    user = request.user
+    if not isinstance(user, User):
+        raise exceptions.NotAuthenticated
+    return user
+
+
+def reach_of(request: Request) -> Reach:
+    """What the request's credential reaches (``memory.reach``), as ``ApiView.initial`` set
+    it on the request."""
+    # An attribute ApiView adds to DRF's requests, which the stubs' Request lacks.
+    reach: Reach = request.reach  # type: ignore[attr-defined]
+    return reach
 
 
 class Page:
@@ -68,7 +87,7 @@ class ApiView(APIView):
     """
 
     # Surface flags that must all be on for the route to exist.
-    surfaces = ("memory_api",)
+    surfaces: tuple[str, ...] = ("memory_api",)
     # Routes over the whole account (export, erasure, the access log, token
     # controls, derived memories and operations): only for a token of full reach.
     needs_full_reach = False

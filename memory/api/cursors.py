@@ -2,13 +2,14 @@
 
 import base64
 import binascii
+from datetime import datetime
 
 from django.utils.dateparse import parse_datetime
 
 from core.errors import validation_error
 
 
-def cursor_encode(position):
+def cursor_encode(position: tuple[datetime, int] | None) -> str | None:
     if position is None:
         return None
     changed_at, row_id = position
@@ -16,7 +17,7 @@ def cursor_encode(position):
     return base64.urlsafe_b64encode(raw).decode().rstrip("=")
 
 
-def cursor_decode(value):
+def cursor_decode(value: str) -> tuple[datetime, int]:
     """A position from a cursor this API returned, or from an ISO-8601 time."""
     moment = parse_datetime(value) if value else None
     if moment is not None:

@@ -408,7 +408,9 @@ class RecallItemOutput(serializers.Serializer):
         required=False,
         help_text="Derived items only: the original memories it concerns.",
     )
-    context = RecallContextOutput(
+    # A field named as the serializer's own ``context``: DRF moves declared fields off the
+    # class, which django-stubs cannot see.
+    context = RecallContextOutput(  # type: ignore[assignment]
         many=True,
         required=False,
         help_text=(
@@ -454,7 +456,8 @@ class TokenOutput(serializers.Serializer):
     name = serializers.CharField()
     prefix = serializers.CharField()
     scope = serializers.CharField()
-    read_only = serializers.BooleanField()
+    # DRF moves declared fields off the class; the stubs see Field.read_only.
+    read_only = serializers.BooleanField()  # type: ignore[assignment]
     include_sensitive = serializers.BooleanField()
     created_at = serializers.DateTimeField()
     last_used_at = serializers.DateTimeField(allow_null=True)

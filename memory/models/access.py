@@ -56,7 +56,7 @@ class AccessRecord(OwnedModel):
             models.Index(fields=["token", "created_at"]),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"access {self.public_id}"
 
 

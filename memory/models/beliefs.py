@@ -120,7 +120,7 @@ class Belief(OwnedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"belief {self.public_id} ({self.status})"
 
 
@@ -150,7 +150,9 @@ class DeletionFence(OwnedModel):
         Belief, null=True, blank=True, on_delete=models.CASCADE, related_name="fence"
     )
     fingerprint = models.CharField(max_length=64)
-    events = models.ManyToManyField(Event, through="FencedEvent", related_name="fences")
+    events: "models.ManyToManyField[Event, FencedEvent]" = models.ManyToManyField(
+        Event, through="FencedEvent", related_name="fences"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -37,7 +37,7 @@ class Session(OwnedModel):
         ]
         indexes = [models.Index(fields=["owner", "-last_activity_at"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"session {self.public_id}"
 
 
@@ -106,7 +106,7 @@ class Event(OwnedModel):
         ]
         ordering = ["session_id", "sequence"]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.event_type} #{self.sequence}"
 
 
@@ -136,5 +136,5 @@ class Run(OwnedModel):
             ),
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"run {self.public_id} ({self.status})"

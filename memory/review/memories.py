@@ -15,7 +15,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.http import urlencode
 from django.utils.text import Truncator
 
-from common.review.base import DefaultChoiceFilter, OwnerAdmin, redirect_back
+from common.review.base import DefaultChoiceFilter, OwnerAdmin, fieldset_fields, redirect_back
 from core.errors import ReverieError
 from core.scopes import SCOPE_PRINCIPAL
 from memory.derived import derived_surface
@@ -173,7 +173,7 @@ class MemoryAdmin(BeliefPagesAdmin):
             },
         ),
     )
-    readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
+    readonly_fields = fieldset_fields(fieldsets)
     change_list_template = "review/memory/change_list.html"
     change_form_template = "review/memory/change_form.html"
 

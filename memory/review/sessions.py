@@ -6,7 +6,7 @@ a way to ask it to try again."""
 from django.contrib import admin
 from django.utils.text import Truncator
 
-from common.review.base import OwnerAdmin
+from common.review.base import OwnerAdmin, fieldset_fields
 from memory.enums import MESSAGE_EVENT_TYPES, AuthorKind
 from memory.selectors.beliefs import belief_list
 from memory.selectors.sessions import (
@@ -34,7 +34,7 @@ class SessionAdmin(OwnerAdmin):
             {"classes": ("collapse",), "fields": ("external_id", "scope", "public_id")},
         ),
     )
-    readonly_fields = tuple(field for _, options in fieldsets for field in options["fields"])
+    readonly_fields = fieldset_fields(fieldsets)
     ordering = ("-last_activity_at", "-id")
     change_list_template = "review/session/change_list.html"
     change_form_template = "review/session/change_form.html"

@@ -5,7 +5,8 @@ PostgreSQL row-level security agrees.
 """
 
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.db.models import Count, Max
 from django.utils import timezone
@@ -72,7 +73,7 @@ def memory_readers(*, principal, memory_id):
     ]
 
 
-def access_record_failures(*, days=7, today=None):
+def access_record_failures(*, days: int = 7, today: date | None = None) -> dict[str, Any]:
     """Reads that answered without their access record: today's and the last ``days``
     days' counts, across all principals (the rows name no one)."""
     today = today or timezone.localdate()

@@ -7,15 +7,22 @@ position past ``SETTLE`` ago; rows changed more recently are handed out again
 on the next call (callers deduplicate by id and revision).
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 SETTLE = timedelta(seconds=10)
 
 
-def change_feed(rows, *, after=None, limit, now=None):
+def change_feed(
+    rows: QuerySet[Any],
+    *,
+    after: tuple[datetime, int] | None = None,
+    limit: int,
+    now: datetime | None = None,
+) -> tuple[list[Any], tuple[datetime, int] | None]:
     """``rows`` (a QuerySet with ``updated_at``) changed after ``after``, oldest change first.
 
     A position is ``(updated_at, row id)``. Returns the rows and the position

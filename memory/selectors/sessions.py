@@ -1,19 +1,20 @@
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 
+from accounts.models import User
 from core.errors import not_found
 from core.ids import parse_public_id
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Event, Run, Session
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 
 
-def session_list(*, principal, reach=FULL_REACH):
+def session_list(*, principal: User, reach: Reach = FULL_REACH) -> QuerySet[Session]:
     """The principal's sessions that ``reach`` sees (by their scope), most recent first."""
     sessions = Session.objects.filter(owner=principal)
     return reach.filter(sessions, sensitivity_field=None).order_by("-last_activity_at", "-id")
 
 
-def session_summaries(*, principal):
+def session_summaries(*, principal: User) -> QuerySet[Session]:
     """The principal's sessions with ``first_message`` (its text) and ``messages`` (a count)."""
     # The subquery keeps its own owner filter: on SQLite nothing else would.
     first_message = (
@@ -32,7 +33,9 @@ def session_summaries(*, principal):
     )
 
 
-def session_get(*, principal, session_id, for_update=False, reach=FULL_REACH):
+def session_get(
+    *, principal: User, session_id: object, for_update: bool = False, reach: Reach = FULL_REACH
+) -> Session:
     sessions = session_list(principal=principal, reach=reach)
     if for_update:
         sessions = sessions.select_for_update()
@@ -42,7 +45,13 @@ def session_get(*, principal, session_id, for_update=False, reach=FULL_REACH):
     return session
 
 
-def event_list(*, principal, session_id, after_sequence=None, reach=FULL_REACH):
+def event_list(
+    *,
+    principal: User,
+    session_id: object,
+    after_sequence: int | None = None,
+    reach: Reach = FULL_REACH,
+) -> QuerySet[Event]:
     """The events of a session ``reach`` sees, in order: without the messages labelled
     sensitive for a reach kept from them. Their sequence numbers stay taken, so the
     numbering of what is shown skips them."""
@@ -55,7 +64,9 @@ def event_list(*, principal, session_id, after_sequence=None, reach=FULL_REACH):
     return events
 
 
-def event_get(*, principal, event_id, for_update=False, reach=FULL_REACH):
+def event_get(
+    *, principal: User, event_id: object, for_update: bool = False, reach: Reach = FULL_REACH
+) -> Event:
     """The principal's event with this public id, if ``reach`` sees its conversation and
     its label; else ``not_found``, as for an id that does not exist."""
     events = reach.filter(Event.objects.filter(owner=principal), scope_field="session__scope")
@@ -67,7 +78,9 @@ def event_get(*, principal, event_id, for_update=False, reach=FULL_REACH):
     return event
 
 
-def run_get(*, principal, run_id, for_update=False, reach=FULL_REACH):
+def run_get(
+    *, principal: User, run_id: object, for_update: bool = False, reach: Reach = FULL_REACH
+) -> Run:
     runs = reach.filter(
         Run.objects.filter(owner=principal), scope_field="session__scope", sensitivity_field=None
     )

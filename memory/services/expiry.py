@@ -1,12 +1,14 @@
 """The expiry sweep: live beliefs past ``expires_at`` become ``expired``."""
 
 import logging
+from datetime import datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Min
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from common.selectors.flags import flag_enabled
 from memory.enums import LIVE_BELIEF_STATUSES, Actor, AuditAction, BeliefStatus
@@ -17,7 +19,7 @@ from .records import set_status
 logger = logging.getLogger(__name__)
 
 
-def belief_expire_due(*, principal, now=None):
+def belief_expire_due(*, principal: User, now: datetime | None = None) -> int:
     """Expire the principal's live beliefs whose ``expires_at`` has passed; return how many.
 
     Also moves the principal's expiry due time to its next pending expiry, or
@@ -52,7 +54,7 @@ def belief_expire_due(*, principal, now=None):
         return count
 
 
-def belief_expiry_sweep(*, now=None, batch=None):
+def belief_expiry_sweep(*, now: datetime | None = None, batch: int | None = None) -> int:
     """Expire due beliefs across principals, oldest due first; return how many.
 
     Discovery reads only the content-free ``MaintenanceDue`` table (owner ids

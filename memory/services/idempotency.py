@@ -15,14 +15,14 @@ records are purged on the owner's next keyed write and by the scheduled
 """
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Min
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
+from accounts.models import User
 from common.principal import principal_context, principal_transaction
 from core.errors import conflict, validation_error
 from memory.models import IdempotencyRecord, MaintenanceDue
@@ -35,7 +35,7 @@ IDEMPOTENCY_KEY_PATTERN = rf"^[!-~]{{1,{IDEMPOTENCY_KEY_MAX_CHARS}}}$"
 _KEY_RE = re.compile(IDEMPOTENCY_KEY_PATTERN)
 
 
-def idempotency_fingerprint(material):
+def idempotency_fingerprint(material: str) -> str:
     """The fingerprint of a request described by ``material`` (a string): equal for equal
     requests, and keyed with ``SECRET_KEY``.
 
@@ -46,7 +46,7 @@ def idempotency_fingerprint(material):
     return salted_hmac("reverie.idempotency", material, algorithm="sha256").hexdigest()
 
 
-def idempotency_key_check(key):
+def idempotency_key_check(key: object) -> str:
     """Refuse a key that does not match ``IDEMPOTENCY_KEY_PATTERN``."""
     # fullmatch: Python's ``$`` also matches before a final newline, the schema's does not.
     if not isinstance(key, str) or not _KEY_RE.fullmatch(key):
@@ -57,7 +57,7 @@ def idempotency_key_check(key):
     return key
 
 
-def idempotency_reserve(*, principal, key, fingerprint):
+def idempotency_reserve(*, principal: User, key: object, fingerprint: str) -> IdempotencyRecord:
     """Reserve ``key`` for the request ``fingerprint`` and return its record, locked.
 
     Call it inside the transaction of the write. A record with a non-zero
@@ -72,19 +72,19 @@ def idempotency_reserve(*, principal, key, fingerprint):
     """
     if not connection.in_atomic_block:
         raise RuntimeError("idempotency_reserve needs the write's open transaction")
-    idempotency_key_check(key)
+    checked = idempotency_key_check(key)
     with principal_context(principal):
         records = IdempotencyRecord.objects.filter(owner=principal)
         records.filter(created_at__lt=timezone.now() - IDEMPOTENCY_KEY_LIFETIME).delete()
-        record = records.select_for_update().filter(key=key).first()
+        record = records.select_for_update().filter(key=checked).first()
         if record is None:
             try:
                 with transaction.atomic():
                     record = IdempotencyRecord.objects.create(
-                        owner=principal, key=key, fingerprint=fingerprint, status_code=0
+                        owner=principal, key=checked, fingerprint=fingerprint, status_code=0
                     )
             except IntegrityError:
-                record = records.select_for_update().get(key=key)
+                record = records.select_for_update().get(key=checked)
             else:
                 MaintenanceDue.objects.get_or_create(
                     owner=principal,
@@ -99,7 +99,9 @@ def idempotency_reserve(*, principal, key, fingerprint):
         return record
 
 
-def idempotency_complete(record, *, status_code, resource_id=""):
+def idempotency_complete(
+    record: IdempotencyRecord, *, status_code: int, resource_id: str = ""
+) -> IdempotencyRecord:
     """Record that ``record``'s request answered ``status_code`` about ``resource_id``.
 
     In the write's transaction, under the principal that reserved the key.
@@ -111,7 +113,7 @@ def idempotency_complete(record, *, status_code, resource_id=""):
     return record
 
 
-def idempotency_purge_due(*, principal, now=None):
+def idempotency_purge_due(*, principal: User, now: datetime | None = None) -> int:
     """Delete the principal's expired records; return how many.
 
     Moves the principal's purge due time to when its oldest remaining record
@@ -137,7 +139,7 @@ def idempotency_purge_due(*, principal, now=None):
         return purged
 
 
-def idempotency_purge_sweep(*, now=None, batch=500):
+def idempotency_purge_sweep(*, now: datetime | None = None, batch: int = 500) -> int:
     """Purge expired records of principals whose purge is due; return how many.
 
     Discovery reads only the content-free ``MaintenanceDue`` table; each
@@ -150,6 +152,6 @@ def idempotency_purge_sweep(*, now=None, batch=500):
         .values_list("owner_id", flat=True)[:batch]
     )
     purged = 0
-    for principal in get_user_model().objects.filter(pk__in=owner_ids).order_by("pk"):
+    for principal in User.objects.filter(pk__in=owner_ids).order_by("pk"):
         purged += idempotency_purge_due(principal=principal, now=now)
     return purged

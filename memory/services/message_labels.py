@@ -9,7 +9,7 @@ they are labelled again here.
 from dataclasses import dataclass
 
 from accounts.audit import operator_action_record
-from accounts.models import OperatorAction
+from accounts.models import OperatorAction, User
 from common.principal import principal_transaction
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Event
@@ -24,7 +24,9 @@ class LabelsRefreshed:
     changed: int
 
 
-def message_labels_refresh(*, principal, batch_size=1000, from_shell=True):
+def message_labels_refresh(
+    *, principal: User, batch_size: int = 1000, from_shell: bool = True
+) -> LabelsRefreshed:
     """Label again every message of ``principal`` that still holds text; return how many
     were read and how many labels changed.
 
@@ -55,7 +57,7 @@ def message_labels_refresh(*, principal, batch_size=1000, from_shell=True):
                 break
             after = batch[-1][0]
             read += len(batch)
-            relabelled = {}
+            relabelled: dict[str, list[int]] = {}
             for pk, text, label in batch:
                 if (new := classify_sensitivity(text)) != label:
                     relabelled.setdefault(str(new), []).append(pk)

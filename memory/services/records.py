@@ -1,10 +1,14 @@
 """Building blocks of the belief services: each runs inside the caller's transaction."""
 
 from collections import Counter
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
 
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from memory.changes import beliefs_retired
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
@@ -15,7 +19,7 @@ from memory.enums import (
     Polarity,
 )
 from memory.excerpts import excerpt_for
-from memory.models import AuditRecord, Belief, BeliefSource, MaintenanceDue
+from memory.models import AuditRecord, Belief, BeliefSource, Event, MaintenanceDue
 from memory.text import claim_fingerprint, claim_key
 
 from .tallies import belief_status_count_shift, transition
@@ -24,7 +28,7 @@ from .tallies import belief_status_count_shift, transition
 EXPLICIT_CONFIDENCE = 0.95
 
 
-def excerpt_of(event, statement):
+def excerpt_of(event: Event, statement: str) -> str:
     """The part of a source message a belief stating ``statement`` keeps (``memory.excerpts``)."""
     return excerpt_for(event.text, statement)
 
@@ -42,14 +46,29 @@ def _audit_record(belief, action, *, actor, from_status="", details=None):
     )
 
 
-def audit(belief, action, *, actor, from_status="", details=None):
+def audit(
+    belief: Belief,
+    action: str,
+    *,
+    actor: str,
+    from_status: str = "",
+    details: dict[str, Any] | None = None,
+) -> AuditRecord:
     """Record one change to ``belief`` (already saved with its new revision)."""
     record = _audit_record(belief, action, actor=actor, from_status=from_status, details=details)
     record.save(force_insert=True)
     return record
 
 
-def set_status(belief, status, *, action, actor, extra_fields=(), details=None):
+def set_status(
+    belief: Belief,
+    status: str,
+    *,
+    action: str,
+    actor: str,
+    extra_fields: Sequence[str] = (),
+    details: dict[str, Any] | None = None,
+) -> Belief:
     """Move a locked belief to ``status``: revision, audit and counts together."""
     old_status = belief.status
     belief.status = status
@@ -83,7 +102,7 @@ def confirm_by_owner(belief, *, details=None):
     )
 
 
-def retire_if_unchanged(belief, status):
+def retire_if_unchanged(belief: Belief, status: str) -> bool:
     """Move ``belief`` to ``status`` only if it is still live at the revision read.
 
     Returns False, changing nothing, when someone changed the row meanwhile.
@@ -112,7 +131,9 @@ def schedule_expiry(owner_id, expires_at):
     ).update(due_at=expires_at)
 
 
-def insert_beliefs(*, principal, specs):
+def insert_beliefs(
+    *, principal: User, specs: Sequence[tuple[dict[str, Any], Sequence[Event]]]
+) -> list[Belief]:
     """Insert beliefs with their sources, nothing else; ``specs`` are ``(fields, events)``."""
     beliefs = [
         Belief(
@@ -151,27 +172,35 @@ class DeferredRecords:
     noted as it happens and ``write`` records them all before the commit.
     """
 
-    def __init__(self, principal):
+    def __init__(self, principal: User) -> None:
         self.principal = principal
-        self.counts = Counter()
-        self.audits = []
-        self.expiry = None
+        self.counts: Counter[str] = Counter()
+        self.audits: list[AuditRecord] = []
+        self.expiry: datetime | None = None
 
-    def created(self, beliefs, action, *, actor):
+    def created(self, beliefs: Sequence[Belief], action: str, *, actor: str) -> None:
         for belief in beliefs:
             self.counts[belief.status] += 1
             self.audits.append(_audit_record(belief, action, actor=actor))
             if belief.expires_at is not None:
                 self.expiry = min(filter(None, [self.expiry, belief.expires_at]))
 
-    def changed(self, belief, action, *, actor, from_status, details=None):
+    def changed(
+        self,
+        belief: Belief,
+        action: str,
+        *,
+        actor: str,
+        from_status: str,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         """``belief`` (saved, at its new revision) changed, from ``from_status``."""
         self.counts.update(transition(from_status, belief.status))
         self.audits.append(
             _audit_record(belief, action, actor=actor, from_status=from_status, details=details)
         )
 
-    def write(self):
+    def write(self) -> None:
         belief_status_count_shift(owner_id=self.principal.pk, changes=self.counts)
         schedule_expiry(self.principal.pk, self.expiry)
         AuditRecord.objects.bulk_create(self.audits)

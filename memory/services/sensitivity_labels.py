@@ -10,11 +10,10 @@ label; a memory's label is only raised, since it may be the owner's own choice.
 
 from dataclasses import dataclass
 
-from django.contrib.auth import get_user_model
 from django.utils import timezone
 
 from accounts.audit import operator_action_record
-from accounts.models import OperatorAction
+from accounts.models import OperatorAction, User
 from common.principal import principal_transaction
 from common.selectors.flags import flag_enabled
 from memory.changes import beliefs_relabelled
@@ -36,7 +35,7 @@ class LabelsRecomputed:
     memories_raised: int
 
 
-def _memories_raise(principal, *, batch_size, from_shell):
+def _memories_raise(principal: User, *, batch_size: int, from_shell: bool) -> int:
     """Raise the label of every memory of ``principal`` whose words the classifier now
     reads as more sensitive; return how many. Batches as ``message_labels_refresh``."""
     raised = 0
@@ -86,7 +85,9 @@ def _memories_raise(principal, *, batch_size, from_shell):
     return raised
 
 
-def sensitivity_labels_recompute(*, principal, batch_size=1000, from_shell=False):
+def sensitivity_labels_recompute(
+    *, principal: User, batch_size: int = 1000, from_shell: bool = False
+) -> LabelsRecomputed:
     """Label every message and memory of ``principal`` again by the current classifier,
     then record that it did. ``from_shell`` tells the owner's operator trail, as
     ``message_labels_refresh`` does."""
@@ -106,13 +107,13 @@ def sensitivity_labels_recompute(*, principal, batch_size=1000, from_shell=False
     )
 
 
-def sensitivity_labels_sweep(*, batch=PRINCIPALS_PER_SWEEP):
+def sensitivity_labels_sweep(*, batch: int = PRINCIPALS_PER_SWEEP) -> int:
     """Label again the principals the current classifier has not labelled yet, up to
     ``batch`` of them; return how many. Discovery reads only content-free rows."""
     if flag_enabled("maintenance_kill_switch") or batch <= 0:
         return 0
     current = LabelsClassified.objects.filter(classifier=CLASSIFIER_VERSION).values("owner_id")
-    due = get_user_model().objects.exclude(pk__in=current).order_by("pk")[:batch]
+    due = User.objects.exclude(pk__in=current).order_by("pk")[:batch]
     count = 0
     for principal in due:
         sensitivity_labels_recompute(principal=principal)

@@ -1,13 +1,16 @@
 """Sessions, their append-only event logs, and runs."""
 
 import logging
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import partial
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
@@ -21,7 +24,7 @@ from memory.enums import (
     is_valid_scope,
 )
 from memory.models import Event, Run, Session
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 from memory.screening import classify_sensitivity
 from memory.selectors.sessions import run_get, session_get
 
@@ -31,7 +34,7 @@ EXTERNAL_ID_MAX_CHARS = 200
 AUTHOR_NAME_MAX_CHARS = 120
 
 
-def _check_external_id(external_id, field="external_id"):
+def _check_external_id(external_id: object, field: str = "external_id") -> str | None:
     if external_id is None:
         return None
     if not isinstance(external_id, str) or not external_id.strip():
@@ -45,13 +48,20 @@ def _check_external_id(external_id, field="external_id"):
     return external_id
 
 
-def _check_aware(value, field):
+def _check_aware(value: object, field: str) -> datetime | None:
     if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
         raise validation_error(f"{field} must be a datetime with a timezone.", field=field)
     return value
 
 
-def session_create(*, principal, scope=None, external_id=None, started_at=None, reach=FULL_REACH):
+def session_create(
+    *,
+    principal: User,
+    scope: str | None = None,
+    external_id: object = None,
+    started_at: datetime | None = None,
+    reach: Reach = FULL_REACH,
+) -> Session:
     """Open a session in ``scope`` (the reach's own scope when None).
 
     An ``external_id`` names a conversation within its scope: a second call with it
@@ -83,7 +93,7 @@ def session_create(*, principal, scope=None, external_id=None, started_at=None, 
             return named.get()
 
 
-def session_close(*, principal, session_id, reach=FULL_REACH):
+def session_close(*, principal: User, session_id: object, reach: Reach = FULL_REACH) -> Session:
     """Close a session: an immediate formation boundary. Closing twice changes nothing."""
     reach.check_write()
     with principal_transaction(principal):
@@ -106,7 +116,7 @@ def session_close(*, principal, session_id, reach=FULL_REACH):
         return session
 
 
-def _check_parts(parts):
+def _check_parts(parts: object) -> tuple[list[dict[str, str]], str]:
     """Validate message parts; return them normalised and their joined text."""
     limits = settings.REVERIE_LIMITS
     if not isinstance(parts, (list, tuple)) or not parts:
@@ -117,7 +127,7 @@ def _check_parts(parts):
             field="parts",
             limit=limits["event_max_parts"],
         )
-    clean = []
+    clean: list[dict[str, str]] = []
     for index, part in enumerate(parts):
         field = f"parts[{index}]"
         if not isinstance(part, dict):
@@ -149,7 +159,16 @@ def _check_parts(parts):
     return clean, "\n".join(part["text"] for part in clean if part["text"])
 
 
-def _append(session, *, event_type, author_kind, author_name="", parts=(), text="", **fields):
+def _append(
+    session: Session,
+    *,
+    event_type: str,
+    author_kind: str,
+    author_name: str = "",
+    parts: Sequence[dict[str, str]] = (),
+    text: str = "",
+    **fields: Any,
+) -> Event:
     """Append to a session the caller has locked; return the new event.
 
     The lock on the session row (``select_for_update``; on SQLite the
@@ -172,7 +191,16 @@ def _append(session, *, event_type, author_kind, author_name="", parts=(), text=
     )
 
 
-def _event_create(session, *, event_type, author_kind, author_name, parts, text, **fields):
+def _event_create(
+    session: Session,
+    *,
+    event_type: str,
+    author_kind: str,
+    author_name: str,
+    parts: Sequence[dict[str, str]],
+    text: str,
+    **fields: Any,
+) -> Event:
     """The event at the sequence number ``session`` has just taken, labelled by its text
     as a memory saying the same would be (a system event has none: ordinary)."""
     return Event.objects.create(
@@ -190,7 +218,9 @@ def _event_create(session, *, event_type, author_kind, author_name, parts, text,
     )
 
 
-def system_event_append(*, principal, session_id, event_type, payload):
+def system_event_append(
+    *, principal: User, session_id: object, event_type: str, payload: dict[str, Any]
+) -> Event:
     """Append a content-free system event (``memory.*``) to a session's log, open or closed.
 
     Unlike a message it is not activity: the session's idle clock is left alone,
@@ -212,7 +242,7 @@ def system_event_append(*, principal, session_id, event_type, payload):
         )
 
 
-def _claim_sequence(principal, session_id, reach):
+def _claim_sequence(principal: User, session_id: object, reach: Reach) -> Session | None:
     """Take the next sequence number of the principal's open session ``session_id`` that
     ``reach`` sees in one statement, which also locks the session until commit; return
     the session as updated, or None when there is no such open session.
@@ -239,15 +269,15 @@ def _claim_sequence(principal, session_id, reach):
 
 def event_append(
     *,
-    principal,
-    session_id,
-    event_type,
-    parts,
-    author_name="",
-    external_id=None,
-    occurred_at=None,
-    reach=FULL_REACH,
-):
+    principal: User,
+    session_id: object,
+    event_type: str,
+    parts: object,
+    author_name: str = "",
+    external_id: object = None,
+    occurred_at: datetime | None = None,
+    reach: Reach = FULL_REACH,
+) -> Event:
     """Append a message to a session's log.
 
     Only message events come from callers; run, session and memory events are
@@ -275,7 +305,7 @@ def event_append(
             f"author_name must be a string of at most {AUTHOR_NAME_MAX_CHARS} characters.",
             field="author_name",
         )
-    message = {
+    message: dict[str, Any] = {
         "event_type": event_type,
         "author_kind": MESSAGE_AUTHOR_KIND[event_type],
         "author_name": author_name,
@@ -304,7 +334,7 @@ def event_append(
         return _append(session, external_id=external_id, **message)
 
 
-def run_create(*, principal, session_id, reach=FULL_REACH):
+def run_create(*, principal: User, session_id: object, reach: Reach = FULL_REACH) -> Run:
     """Start an assistant run in an open session."""
     reach.check_write()
     with principal_transaction(principal):
@@ -316,14 +346,16 @@ def run_create(*, principal, session_id, reach=FULL_REACH):
         return Run.objects.create(owner=principal, session=session)
 
 
-_RUN_EVENT = {
+_RUN_EVENT: dict[str, str] = {
     RunStatus.COMPLETED: EventType.RUN_COMPLETED,
     RunStatus.FAILED: EventType.RUN_FAILED,
     RunStatus.WAITING: EventType.RUN_WAITING,
 }
 
 
-def _run_transition(*, principal, run_id, status, reach, error_code=""):
+def _run_transition(
+    *, principal: User, run_id: object, status: str, reach: Reach, error_code: str = ""
+) -> Run:
     reach.check_write()
     with principal_transaction(principal):
         run = run_get(principal=principal, run_id=run_id, for_update=True, reach=reach)
@@ -364,7 +396,9 @@ def _run_transition(*, principal, run_id, status, reach, error_code=""):
         return run
 
 
-def _request_formation(session, *, derivation_key, reason, not_before):
+def _request_formation(
+    session: Session, *, derivation_key: str, reason: str, not_before: datetime
+) -> Event | None:
     """Flag a locked session for formation, once per derivation key."""
     if Event.objects.filter(derivation_key=derivation_key).exists():
         return None
@@ -377,7 +411,9 @@ def _request_formation(session, *, derivation_key, reason, not_before):
     )
 
 
-def _request_formation_after_run(*, principal, session_id, run_id, reason):
+def _request_formation_after_run(
+    *, principal: User, session_id: object, run_id: object, reason: str
+) -> None:
     """The post-run hook: flag the session, due once it has been idle for the window.
 
     Idempotent (the derivation key names the run), and it never raises: the
@@ -400,14 +436,16 @@ def _request_formation_after_run(*, principal, session_id, run_id, reason):
         logger.exception("could not flag session %s for formation after run %s", session_id, run_id)
 
 
-def run_complete(*, principal, run_id, reach=FULL_REACH):
+def run_complete(*, principal: User, run_id: object, reach: Reach = FULL_REACH) -> Run:
     """Mark a run completed (terminal) and log ``run.completed``."""
     return _run_transition(
         principal=principal, run_id=run_id, status=RunStatus.COMPLETED, reach=reach
     )
 
 
-def run_fail(*, principal, run_id, error_code="", reach=FULL_REACH):
+def run_fail(
+    *, principal: User, run_id: object, error_code: str = "", reach: Reach = FULL_REACH
+) -> Run:
     """Mark a run failed (terminal) and log ``run.failed`` with a short error code."""
     if not isinstance(error_code, str) or len(error_code) > 80:
         raise validation_error("error_code must be at most 80 characters.", field="error_code")
@@ -420,7 +458,7 @@ def run_fail(*, principal, run_id, error_code="", reach=FULL_REACH):
     )
 
 
-def run_wait(*, principal, run_id, reach=FULL_REACH):
+def run_wait(*, principal: User, run_id: object, reach: Reach = FULL_REACH) -> Run:
     """Mark a run as waiting (for the user or a tool); it can still complete or fail."""
     return _run_transition(
         principal=principal, run_id=run_id, status=RunStatus.WAITING, reach=reach

@@ -6,6 +6,7 @@ or changes its status shifts them in the same transaction.
 """
 
 from collections import Counter
+from collections.abc import Mapping
 
 from django.db import IntegrityError, transaction
 from django.db.models import F
@@ -13,7 +14,7 @@ from django.db.models import F
 from memory.models import BeliefStatusCount
 
 
-def belief_status_count_shift(*, owner_id, changes):
+def belief_status_count_shift(*, owner_id: int, changes: Mapping[str, int]) -> None:
     """Apply ``changes`` ({status: delta}) to the owner's counts."""
     for status, delta in Counter(changes).items():
         if delta == 0:
@@ -30,7 +31,7 @@ def belief_status_count_shift(*, owner_id, changes):
             counts.update(count=F("count") + delta)
 
 
-def transition(old_status, new_status):
+def transition(old_status: str, new_status: str) -> Counter[str]:
     """The count changes of one belief moving from ``old_status`` to ``new_status``."""
     changes = Counter({new_status: 1})
     if old_status:

@@ -271,7 +271,17 @@ class TrailByDateAdmin(admin.ModelAdmin):
 
 
 trial_site.register(OperatorAction, TrailByDateAdmin)
-urlpatterns = [path("trial/", trial_site.urls)]
+
+# A plain AdminSite, which neither records refusals nor names a refusal page of its own.
+plain_site = admin.AdminSite(name="plain")
+
+
+class PlainTrailAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
+    list_filter = ("via",)
+
+
+plain_site.register(OperatorAction, PlainTrailAdmin)
+urlpatterns = [path("trial/", trial_site.urls), path("plain/", plain_site.urls)]
 
 
 @pytest.mark.urls(__name__)
@@ -309,3 +319,23 @@ def test_a_date_drill_down_takes_its_own_lookups_with_dates_it_can_use(client, o
         url, {"created_at__year": "2001", "created_at__month": "2", "created_at__day": "30"}
     )
     assert response.status_code == 302 and response["Location"] == f"{url}?e=1"
+
+
+@pytest.mark.django_db
+@pytest.mark.urls(__name__)
+def test_a_list_on_a_site_that_records_nothing_still_refuses_with_the_refusal_page(client):
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    url = reverse("plain:accounts_operatoraction_changelist")
+
+    refused = client.get(url, {"actor_name__regex": "("})
+
+    assert refused.status_code == 400
+    assert "This list cannot be filtered that way" in refused.content.decode()
+    assert client.get(url, {"via__exact": "shell"}).status_code == 200
+
+
+def test_a_lookup_asked_without_the_request_is_refused(rf):
+    model_admin = trial_site.get_model_admin(OperatorAction)
+
+    assert model_admin.lookup_allowed("via__exact", "shell", rf.get("/"))
+    assert not model_admin.lookup_allowed("via__exact", "shell")

@@ -153,6 +153,17 @@ def test_malformed_lines_print_an_error_and_the_rest_still_run(tmp_path):
     assert output[-1]["candidates"][0]["statement"] == "User has a dog."
 
 
+def test_a_line_python_cannot_read_as_json_prints_an_error_and_the_rest_still_run(tmp_path):
+    # Valid JSON, but Python refuses to convert an integer of thousands of digits.
+    too_long = '{"id": "huge", "text": "I have a dog.", "n": ' + "1" * 5000 + "}"
+
+    output = run_extract(tmp_path, [too_long, {"id": "ok", "text": "I have a dog."}])
+
+    assert output[0] == {"id": None, "error": output[0]["error"]}
+    assert output[0]["error"].startswith("not JSON: ")
+    assert output[1]["candidates"][0]["statement"] == "User has a dog."
+
+
 def test_a_missing_file_is_a_command_error(tmp_path):
     with pytest.raises(CommandError):
         call_command("extract", str(tmp_path / "missing.jsonl"), stdout=StringIO())

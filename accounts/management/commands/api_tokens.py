@@ -1,7 +1,10 @@
-from django.contrib.auth import get_user_model
+import uuid
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.models import OperatorAction
+from accounts.models import OperatorAction, User
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke, api_token_rotate
 from core.errors import ReverieError
@@ -14,7 +17,7 @@ class Command(BaseCommand):
         "administrator's tool: each change is recorded where the owner sees it."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True)
         create = actions.add_parser("create", help="Issue a token; prints the secret once.")
         create.add_argument("username")
@@ -36,19 +39,27 @@ class Command(BaseCommand):
         revoke = actions.add_parser("revoke", help="Revoke a token at once.")
         revoke.add_argument("token_id")
 
-    def handle(self, *args, action, **options):
+    def handle(self, *args: Any, action: str, **options: Any) -> None:
         try:
             getattr(self, f"_{action}")(**options)
         except ReverieError as error:
             raise CommandError(error.message) from None
 
-    def _principal(self, username):
-        principal = get_user_model().objects.filter(username=username).first()
+    def _principal(self, username: str) -> User:
+        principal = User.objects.filter(username=username).first()
         if principal is None:
             raise CommandError(f"No principal named {username!r}.")
         return principal
 
-    def _create(self, username, name, scope, read_only, no_sensitive, **options):
+    def _create(
+        self,
+        username: str,
+        name: str,
+        scope: str,
+        read_only: bool,
+        no_sensitive: bool,
+        **options: Any,
+    ) -> None:
         token, secret = api_token_create(
             principal=self._principal(username),
             name=name,
@@ -59,7 +70,7 @@ class Command(BaseCommand):
         )
         self.stdout.write(f"token {token.public_id} for {username}: {secret}")
 
-    def _list(self, username=None, all=False, **options):
+    def _list(self, username: str | None = None, all: bool = False, **options: Any) -> None:
         principal = self._principal(username) if username else None
         for token in api_token_list(principal=principal, include_revoked=all):
             state = "revoked" if token.revoked_at else "active"
@@ -70,15 +81,15 @@ class Command(BaseCommand):
                 f"last used {token.last_used_at or 'never'}"
             )
 
-    def _rotate(self, token_id, **options):
+    def _rotate(self, token_id: str, **options: Any) -> None:
         token, secret = api_token_rotate(
             token_id=self._token_id(token_id), via=OperatorAction.Via.SHELL
         )
         self.stdout.write(f"token {token.public_id} replaces {token_id}: {secret}")
 
-    def _revoke(self, token_id, **options):
+    def _revoke(self, token_id: str, **options: Any) -> None:
         api_token_revoke(token_id=self._token_id(token_id), via=OperatorAction.Via.SHELL)
         self.stdout.write(f"token {token_id} revoked")
 
-    def _token_id(self, value):
+    def _token_id(self, value: str) -> uuid.UUID:
         return parse_public_id(value, "token_id")

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -10,7 +13,7 @@ class Command(BaseCommand):
         "The machine administrator's tool."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         actions = parser.add_subparsers(dest="action", required=True)
         add = actions.add_parser("add", help="Make an existing account an operator.")
         add.add_argument("username")
@@ -18,12 +21,12 @@ class Command(BaseCommand):
         remove.add_argument("username")
         actions.add_parser("list", help="List operators.")
 
-    def handle(self, *args, action, username=None, **options):
+    def handle(self, *args: Any, action: str, username: str | None = None, **options: Any) -> None:
         users = get_user_model().objects
         if action == "list":
-            for user in users.filter(groups__name=OPERATOR_GROUP).order_by("username"):
-                state = "active" if user.is_active else "inactive"
-                self.stdout.write(f"{user.username}  {state}")
+            for operator in users.filter(groups__name=OPERATOR_GROUP).order_by("username"):
+                state = "active" if operator.is_active else "inactive"
+                self.stdout.write(f"{operator.username}  {state}")
             return
         user = users.filter(username=username).first()
         if user is None:

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.login_throttle import login_throttle_clear
@@ -11,11 +14,11 @@ class Command(BaseCommand):
         "Recorded in the operator trail. The machine administrator's tool."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("username", nargs="?", default="", help="The account's username.")
         parser.add_argument("--address", default="", help="A client's IP address.")
 
-    def handle(self, *args, username, address, **options):
+    def handle(self, *args: Any, username: str, address: str, **options: Any) -> None:
         try:
             login_throttle_clear(username=username, address=address)
         except ReverieError as error:

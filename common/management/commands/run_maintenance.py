@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from accounts.login_throttle import login_throttle_purge
@@ -10,7 +13,7 @@ class Command(BaseCommand):
         "counter purges, reconsolidation) once."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--once",
             action="store_true",
@@ -18,7 +21,7 @@ class Command(BaseCommand):
             help="Run one sweep and exit (the schedule runs them in the worker).",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         # The apps' maintenance in the order they are installed (memory, formation,
         # reconsolidation), then the sign-in counters'.
         for run_once in maintenance_run_once_hooks():

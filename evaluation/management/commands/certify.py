@@ -1,6 +1,8 @@
 """Certify a capability from an evaluation's results.json, or say which capabilities may be on."""
 
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
@@ -22,7 +24,7 @@ class Command(BaseCommand):
         "capability whether a certificate allows it on now, and if not, why."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--results", help="a results.json of `evaluate`, or a qualification.json"
         )
@@ -34,7 +36,7 @@ class Command(BaseCommand):
             "none does",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["status"]:
             self.status()
             return
@@ -46,20 +48,21 @@ class Command(BaseCommand):
             )
         self.certify(options)
 
-    def status(self):
+    def status(self) -> None:
         for name in sorted(settings.REVERIE_CAPABILITIES):
             refusal = certificate_refusal(name)
-            if refusal:
+            # No refusal: a certificate matches.
+            certificate = None if refusal else matching_certificate(name)
+            if certificate is None:
                 self.stdout.write(f"{name}: {refusal}")
                 continue
-            certificate = matching_certificate(name)
             metrics = ", ".join(f"{key} = {value}" for key, value in certificate.metrics.items())
             self.stdout.write(
                 f"{name}: on-able: certificate {certificate.pk} issued "
                 f"{certificate.issued_at:%Y-%m-%d %H:%M} UTC, {metrics or 'no metrics'}"
             )
 
-    def certify(self, options):
+    def certify(self, options: dict[str, Any]) -> None:
         path = Path(options["results"])
         try:
             raw = path.read_bytes()

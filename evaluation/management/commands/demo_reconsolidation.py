@@ -1,5 +1,8 @@
 """Switch reconsolidation on for the demo owner, certified by the shipped labelled fixture."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.certificates import CertificationError
@@ -14,7 +17,7 @@ class Command(BaseCommand):
         "reconsolidation on, and reconsolidate the demo owner's memories once."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--owner", default=OWNER[0])
         parser.add_argument(
             "--out",
@@ -22,7 +25,7 @@ class Command(BaseCommand):
             "(default var/evaluation/demo-reconsolidation)",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             result = demo_reconsolidation(username=options["owner"], out_dir=options["out"])
         except CertificationError as error:

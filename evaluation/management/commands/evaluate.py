@@ -1,5 +1,8 @@
 """Evaluate recall arms on a conversation dataset; write results.json and report.html."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.arms import ARMS
@@ -15,7 +18,7 @@ class Command(BaseCommand):
         "every question and write DIR/results.json and DIR/report.html."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file")
         parser.add_argument("--arms", default="control,formation,reconsolidation,hybrid")
         parser.add_argument("--k", type=int, default=10)
@@ -24,7 +27,7 @@ class Command(BaseCommand):
             "--keep-databases", action="store_true", help="keep the per-arm PostgreSQL databases"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         arms = [arm.strip() for arm in options["arms"].split(",") if arm.strip()]
         unknown = [arm for arm in arms if arm not in ARMS]
         if not arms or unknown:
@@ -51,13 +54,13 @@ class Command(BaseCommand):
         self._table(results)
         self.stdout.write(f"results: {options['out']}/results.json; report: {report}")
 
-    def _table(self, results):
+    def _table(self, results: dict[str, Any]) -> None:
         out = self.stdout.write
         header = f"{'arm':<15} {'r@1':>7} {'r@5':>7} {'r@10':>7} {'chars':>8} {'p95':>7}"
         out(f"{header} {'coverage':>9} {'fabric.':>8} {'derived':>8} {'failed':>7}")
         for arm, m in results["arms"].items():
 
-            def cell(value, width, digits=4):
+            def cell(value: float | None, width: int, digits: int = 4) -> str:
                 return f"{'-' if value is None else round(value, digits):>{width}}"
 
             derived = (m.get("reconsolidation") or {}).get("derived")

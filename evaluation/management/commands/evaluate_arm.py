@@ -1,7 +1,9 @@
 """Run one evaluation arm against the configured (fresh) database; used by ``evaluate``."""
 
 import json
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError
@@ -17,13 +19,13 @@ class Command(BaseCommand):
         "each against a fresh database."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file")
         parser.add_argument("--arm", required=True, choices=sorted(ARMS))
         parser.add_argument("--k", type=int, default=10)
         parser.add_argument("--out", required=True)
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["k"] < 1:
             raise CommandError("--k must be at least 1")
         try:

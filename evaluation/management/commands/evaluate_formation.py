@@ -1,7 +1,9 @@
 """Evaluate provider-assisted formation against the deterministic extractor; write
 results.json for `certify --capability formation_provider`."""
 
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -32,12 +34,12 @@ class Command(BaseCommand):
         "budget and the global daily spend cap."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--locomo", required=True, help="LoCoMo JSON file")
         parser.add_argument("--heldout", default=str(HELDOUT), help="labelled corpus (JSON lines)")
         parser.add_argument("--out", required=True, help="directory for the results")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             results = evaluate_formation(
                 locomo=options["locomo"], heldout=options["heldout"], out_dir=options["out"]

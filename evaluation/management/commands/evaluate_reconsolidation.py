@@ -1,5 +1,8 @@
 """Evaluate reconsolidation on labelled synthetic banks; write results.json for `certify`."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from evaluation.reconsolidation_runner import (
@@ -22,7 +25,7 @@ class Command(BaseCommand):
         "case is kept afterwards."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--fixtures", default=str(DEFAULT_FIXTURES), help="a JSON-lines file")
         parser.add_argument("--out", required=True, help="directory for the results")
         parser.add_argument("--k", type=int, default=10, help="recall depth (10)")
@@ -32,7 +35,7 @@ class Command(BaseCommand):
             help=f"comma-separated, of {', '.join(RECONSOLIDATION_ARMS)} ({ARM})",
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["k"] < 1:
             raise CommandError("--k must be at least 1")
         arms = tuple(arm.strip() for arm in options["arms"].split(",") if arm.strip())
@@ -57,7 +60,7 @@ class Command(BaseCommand):
             )
         self.stdout.write(f"results: {options['out']}/results.json")
 
-    def _report(self, arm, metrics, results, k):
+    def _report(self, arm: str, metrics: dict[str, Any], results: dict[str, Any], k: int) -> None:
         out = self.stdout.write
         out(f"{arm} on {results['meta']['dataset']} ({results['meta']['database']})")
         for name in (

@@ -2,7 +2,9 @@
 (``evaluation.formation_coverage``); nothing is written."""
 
 import json
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -11,7 +13,7 @@ from evaluation.locomo import DatasetError, read_dataset
 from formation.services import MAX_CONSUMED
 
 
-def _ratio(part, whole):
+def _ratio(part: int, whole: int) -> float:
     return part / whole if whole else 0.0
 
 
@@ -20,11 +22,11 @@ class Command(BaseCommand):
 
     requires_system_checks = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--locomo", required=True, help="path of the LoCoMo JSON file")
         parser.add_argument("--json", action="store_true", help="print the figures as JSON")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = Path(options["locomo"])
         try:
             dataset = read_dataset(path)
@@ -42,7 +44,7 @@ class Command(BaseCommand):
             return
         self._print(report, path)
 
-    def _print(self, report, path):
+    def _print(self, report: dict[str, Any], path: Path) -> None:
         out = self.stdout.write
         out(f"LoCoMo formation coverage: {path}")
         out(

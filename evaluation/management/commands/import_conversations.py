@@ -1,6 +1,8 @@
 """Import a conversation dataset (LoCoMo format) into Reverie, one principal per speaker."""
 
 import sys
+from argparse import ArgumentParser
+from typing import Any, TextIO
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -15,12 +17,12 @@ class ProgressBar:
 
     WIDTH = 30
 
-    def __init__(self, stream, label):
+    def __init__(self, stream: TextIO, label: str) -> None:
         self.stream, self.label = stream, label
         self.tty = stream.isatty()
         self.last_tenth = -1
 
-    def __call__(self, done, total):
+    def __call__(self, done: int, total: int) -> None:
         filled = self.WIDTH * done // max(total, 1)
         line = f"{self.label} [{'#' * filled}{'.' * (self.WIDTH - filled)}] {done}/{total}"
         if self.tty:
@@ -37,12 +39,12 @@ class Command(BaseCommand):
         "its own copy of every session, closed on import. Running it again changes nothing."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", help="the dataset file")
         parser.add_argument("--format", choices=FORMATS, default="locomo")
         parser.add_argument("--quiet", action="store_true", help="no progress bar")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         try:
             dataset = read_dataset(options["file"])
         except DatasetError as error:

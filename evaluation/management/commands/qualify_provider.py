@@ -4,7 +4,9 @@ import errno
 import json
 import os
 import sys
+from argparse import ArgumentParser
 from pathlib import Path
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -27,12 +29,12 @@ class Command(BaseCommand):
         "go on unless --yes."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("kind", choices=sorted(KINDS))
         parser.add_argument("--out", default=".", help="directory for qualification.json (.)")
         parser.add_argument("--yes", action="store_true", help="do not ask before calling")
 
-    def handle(self, *args, kind, out, yes, **options):
+    def handle(self, *args: Any, kind: str, out: str, yes: bool, **options: Any) -> None:
         try:
             check = preflight(kind)
         except QualificationError as error:
@@ -70,12 +72,12 @@ class Command(BaseCommand):
             "the operator admin, Memory > Flags"
         )
 
-    def _confirmed(self):
+    def _confirmed(self) -> bool:
         if not sys.stdin.isatty():
             return False
         return input("Go on? [y/N] ").strip().lower() in ("y", "yes")
 
-    def _progress(self, arm, done, total):
+    def _progress(self, arm: str, done: int, total: int) -> None:
         filled = BAR * done // total
         self.stderr.write(
             f"\r{arm:<26} [{'#' * filled}{'.' * (BAR - filled)}] {done}/{total}", ending=""

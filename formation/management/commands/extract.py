@@ -21,12 +21,15 @@ ceiling) are not applied here.
 
 import json
 import sys
+from argparse import ArgumentParser
+from collections.abc import Iterable
 from datetime import datetime
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from formation.candidates import ExtractionRequest, KnownBelief
+from formation.candidates import ExtractionRequest, KnownBelief, MemoryCandidateExtractor
 from formation.extraction import (
     KnownLedger,
     decision_as_dict,
@@ -41,12 +44,12 @@ class _BadLine(ValueError):
     pass
 
 
-def _known(value):
+def _known(value: object) -> tuple[KnownBelief, ...]:
     if value is None:
         return ()
     if not isinstance(value, list):
         raise _BadLine("known must be a list of beliefs")
-    beliefs = []
+    beliefs: list[KnownBelief] = []
     for entry in value:
         if not isinstance(entry, dict) or not all(
             isinstance(entry.get(name), str) for name in ("subject", "statement", "type")
@@ -63,7 +66,7 @@ def _known(value):
     return tuple(beliefs)
 
 
-def _occurred_at(value):
+def _occurred_at(value: object) -> datetime:
     if value is None:
         return timezone.now()
     if not isinstance(value, str):
@@ -77,12 +80,17 @@ def _occurred_at(value):
     return moment
 
 
-def _parse(line):
+def _parse(
+    line: str,
+) -> tuple[str, str | tuple[str, ...], str | int | None, datetime, dict[str, Any]]:
     """The message id, text parts, session, time and known beliefs of one line."""
     try:
         data = json.loads(line)
-    except ValueError as error:
+    except json.JSONDecodeError as error:
         raise _BadLine(f"not JSON: {error.msg}") from error
+    except ValueError as error:
+        # Valid JSON Python will not read (a number of thousands of digits): no .msg.
+        raise _BadLine(f"not JSON: {error}") from error
     if not isinstance(data, dict):
         raise _BadLine("each line must be a JSON object")
     message_id = data.get("id")
@@ -104,10 +112,10 @@ class Command(BaseCommand):
 
     requires_system_checks = []
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("file", help="a JSONL file of messages, or - for standard input")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         path = options["file"]
         if path == "-":
             self._run(sys.stdin)
@@ -118,20 +126,21 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {path}: {error.strerror}") from error
 
-    def _run(self, lines):
+    def _run(self, lines: Iterable[str]) -> None:
         extractor = DeterministicExtractor()
-        ledgers = {}
+        ledgers: dict[str, KnownLedger] = {}
         for line in lines:
             if line.strip():
                 self.stdout.write(json.dumps(self._line(line, extractor, ledgers)))
 
-    def _line(self, line, extractor, ledgers):
+    def _line(
+        self, line: str, extractor: MemoryCandidateExtractor, ledgers: dict[str, KnownLedger]
+    ) -> dict[str, Any]:
         try:
             message_id, text, session, occurred_at, data = _parse(line)
             extra_known = _known(data.get("known"))
         except _BadLine as error:
-            data = _loose_id(line)
-            return {"id": data, "error": str(error)}
+            return {"id": _loose_id(line), "error": str(error)}
         ledger = ledgers.setdefault(str(session), KnownLedger()) if session is not None else None
         known = {b.subject: b for b in (*(ledger.known if ledger else ()), *extra_known)}
         request = ExtractionRequest(
@@ -147,7 +156,7 @@ class Command(BaseCommand):
         }
 
 
-def _loose_id(line):
+def _loose_id(line: str) -> str | int | None:
     """The id of a line that failed to parse, when it has a readable one."""
     try:
         data = json.loads(line)

@@ -1,3 +1,6 @@
+from argparse import ArgumentParser
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
@@ -13,13 +16,15 @@ class Command(BaseCommand):
         "same, unrecorded, for owners the current classifier has not labelled yet."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--owner", help="Only this owner's messages (a username).")
         parser.add_argument(
             "--batch", type=int, default=1000, help="Messages read and written at a time."
         )
 
-    def handle(self, *args, owner=None, batch=1000, **options):
+    def handle(
+        self, *args: Any, owner: str | None = None, batch: int = 1000, **options: Any
+    ) -> None:
         if batch < 1:
             raise CommandError("--batch must be at least 1")
         principals = get_user_model().objects.order_by("pk")

@@ -8,6 +8,7 @@ usual.
 """
 
 import os
+from typing import Any
 
 import environ
 from django.core.management.commands import migrate
@@ -15,7 +16,7 @@ from django.db import connections
 
 
 class Command(migrate.Command):
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> str | None:
         url = os.environ.get("MIGRATION_DATABASE_URL")
         if url:
             alias = options["database"]

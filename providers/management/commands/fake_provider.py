@@ -1,5 +1,8 @@
 """Run the fake OpenAI-compatible provider on loopback, to try provider-assisted formation."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from providers.fake import FakeProvider, behaviours
@@ -11,7 +14,7 @@ class Command(BaseCommand):
         "model: its answers follow --behaviour. Point REVERIE_PROVIDER_BASE_URL at it."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--port", type=int, default=8765)
         parser.add_argument("--behaviour", choices=behaviours(), default="valid")
         parser.add_argument(
@@ -21,7 +24,7 @@ class Command(BaseCommand):
             help="Seconds the 'slow' behaviour waits, and 'drip' between bytes.",
         )
 
-    def handle(self, *args, port, behaviour, delay, **options):
+    def handle(self, *args: Any, port: int, behaviour: str, delay: float, **options: Any) -> None:
         fake = FakeProvider(behaviour=behaviour, port=port, delay=delay)
         self.stdout.write(
             f"Fake provider ({behaviour}) at {fake.base_url}\n"
