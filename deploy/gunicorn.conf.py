@@ -8,6 +8,7 @@ client's address from the same proxy's X-Forwarded-For only when it is in
 REVERIE_TRUSTED_PROXIES too.
 """
 
+import gc
 import os
 
 bind = os.environ.get("REVERIE_BIND", "127.0.0.1:8000")
@@ -25,3 +26,12 @@ forwarded_allow_ips = os.environ.get("FORWARDED_ALLOW_IPS", "127.0.0.1")
 accesslog = None
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+
+
+def post_worker_init(worker):
+    """Put what the worker loaded (Django, the apps, their modules) out of the cycle
+    collector's reach once the application is ready. It lives as long as the worker, and
+    a full collection would otherwise walk all of it: a pause of tens of milliseconds in
+    whichever request sets one off (recall's p99 at 16 clients fell from 162-187 ms to
+    128-130 ms in the load benchmark)."""
+    gc.freeze()
