@@ -32,6 +32,5 @@ def post_worker_init(worker):
     """Put what the worker loaded (Django, the apps, their modules) out of the cycle
     collector's reach once the application is ready. It lives as long as the worker, and
     a full collection would otherwise walk all of it: a pause of tens of milliseconds in
-    whichever request sets one off (recall's p99 at 16 clients fell from 162-187 ms to
-    128-130 ms in the load benchmark)."""
+    whichever request sets one off (docs/benchmarks.md, API load)."""
     gc.freeze()
