@@ -66,18 +66,22 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters and recently read flags: no test inherits another's."""
+    """Throttle counters, recently read flags and subjects found consistent: no test
+    inherits another's (ids and frozen clocks repeat from test to test)."""
     from django.core.cache import cache, caches
 
     from common.selectors.flags import flag_cache_clear
+    from reconsolidation.consistent_subjects import consistent_forget
 
     cache.clear()
     caches["sign_in"].clear()
     flag_cache_clear()
+    consistent_forget()
     yield
     cache.clear()
     caches["sign_in"].clear()
     flag_cache_clear()
+    consistent_forget()
 
 
 @pytest.fixture

@@ -3,6 +3,8 @@
 
 from typing import NamedTuple
 
+from django.db.models import Count, Max
+
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
 from reconsolidation.planning import SourceView
@@ -44,3 +46,19 @@ def claim_rows(principal, **lookup):
         owner=principal, status__in=LIVE_BELIEF_STATUSES, **lookup
     ).values_list("id", *ClaimRow._fields[1:])
     return [ClaimRow._make(row) for row in rows]
+
+
+def subject_marks(principal, subjects):
+    """``{subject: (live beliefs, newest change)}`` of the principal's ``subjects`` that
+    have live beliefs: what changes whenever one of them is added, changed or retired.
+    The caller holds the principal's context."""
+    rows = (
+        Belief.objects.filter(
+            owner=principal, status__in=LIVE_BELIEF_STATUSES, subject__in=subjects
+        )
+        .order_by()
+        .values("subject")
+        .annotate(live=Count("id"), newest=Max("updated_at"))
+        .values_list("subject", "live", "newest")
+    )
+    return {subject: (live, newest) for subject, live, newest in rows}

@@ -81,6 +81,19 @@ class LockedBelief(NamedTuple):
     expires_at: datetime | None
 
 
+class LockedDerived(NamedTuple):
+    """What the committing transaction weighs of an active derived memory a plan may
+    repeat or regroup. Rows, not models: a popular subject's summary, long as its
+    subject's claims, depends on beliefs of every group."""
+
+    pk: int
+    kind: str
+    subject: str
+    scope: str
+    fingerprint: str
+    assisted: bool
+
+
 @dataclass(eq=False)
 class _Group:
     """What the committing transaction read once for all plans of a group, under lock
@@ -212,12 +225,14 @@ def _group_load(principal, plans):
     )
     depending, same_subject = _dependents(principal, plans, looked_up)
     active = {
-        derived.pk: derived
-        for derived in DerivedMemory.objects.select_for_update().filter(
+        row[0]: LockedDerived._make(row)
+        for row in DerivedMemory.objects.select_for_update()
+        .filter(
             owner=principal,
             pk__in={d for derived_ids in depending.values() for d in derived_ids},
             status=DerivedMemory.Status.ACTIVE,
         )
+        .values_list(*LockedDerived._fields)
     }
     needed = _needed(plans, depending, same_subject, active)
     covered = _grouped(

@@ -20,9 +20,11 @@ from django.utils import timezone
 
 from common.principal import principal_context
 from common.selectors.flags import flag_enabled
+from core.cycles import cycle_collection_paused
 from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES, Polarity
 from memory.models import Belief
+from reconsolidation.consistent_subjects import consistent_remember, consistent_unchanged
 from reconsolidation.models import Cursor, Lease, Lineage, Suppression
 from reconsolidation.planners.claim_parts import claim_parts, turns
 from reconsolidation.planners.hypotheses import plan_hypotheses
@@ -36,7 +38,7 @@ from reconsolidation.planning import (
 )
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
-from reconsolidation.selectors.sources import claim_rows, source_views
+from reconsolidation.selectors.sources import claim_rows, source_views, subject_marks
 from reconsolidation.selectors.summaries import entity_summary_inputs, summary_inputs
 
 from .hypotheses import hypotheses_expire
@@ -172,8 +174,9 @@ def _contested_views(principal, views):
     touches would reload popular subjects in every slice. A contradiction whose
     turning side is not in this slice is found when the full scan reaches that
     side. A popular subject holds a turning claim in nearly every slice and
-    seldom a contradiction, so it is weighed through ``claim_rows`` and read as
-    views only when it contradicts itself.
+    seldom a contradiction, so it is weighed through ``claim_rows``, read as
+    views only when it contradicts itself, and weighed again only once one of
+    its live beliefs is added, changed or retired (``consistent_subjects``).
     """
     contested = set()
     for view in views:
@@ -190,13 +193,18 @@ def _contested_views(principal, views):
             contested.add(view.subject)
     if not contested:
         return set(), []
+    marks = subject_marks(principal, contested)
+    weighed = set(marks) - consistent_unchanged(principal.pk, marks)
     groups = {}
-    for row in claim_rows(principal, subject__in=contested):
+    for row in claim_rows(principal, subject__in=weighed) if weighed else ():
         groups.setdefault((row.subject, row.scope), []).append(row)
     # The groups ``plan_notices`` makes a plan of.
     contradicting = {
         subject for (subject, _), rows in groups.items() if len(rows) > 1 and contradicts(rows)
     }
+    consistent_remember(
+        principal.pk, {subject: marks[subject] for subject in weighed - contradicting}
+    )
     read = {row.pk for rows in groups.values() for row in rows}
     return read, source_views(principal, subject__in=contradicting) if contradicting else []
 
@@ -300,24 +308,32 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None, now=None):
         report.leased, report.stopped = False, "leased_elsewhere"
         return report
     try:
-        # Whatever the slice holds, every pass ends the guesses whose lifetime is over.
-        report.expired_hypotheses = hypotheses_expire(principal=principal, now=now)
-        cursor, _ = Cursor.objects.get_or_create(principal=principal)
-        pending = _plan_slice(principal, cursor, size, report, now=now)
-        for start in range(0, len(pending), GROUP_PLANS):
-            if flag_enabled("maintenance_kill_switch"):
-                report.stopped = "kill_switch"
-                break
-            if not lease_heartbeat(principal, holder):
-                report.stopped = "lease_lost"
-                break
-            group = pending[start : start + GROUP_PLANS]
-            for outcome in operations_apply(principal=principal, plans=group):
-                report.count(outcome)
-        if not report.stopped:
-            # Only a completed slice moves the cursors; a stopped one is read again.
-            cursor.last_pass_at = timezone.now()
-            cursor.save()
+        # At 100,000 beliefs a sixth of a full pass went to full collections walking the
+        # slice's working set; a pass builds hardly any cycles for the collector to free.
+        with cycle_collection_paused():
+            _pass_run(principal, holder, size, report, now=now)
     finally:
         lease_release(principal, holder)
     return report
+
+
+def _pass_run(principal, holder, size, report, *, now):
+    """The leased part of ``reconsolidation_pass``: plan the next slice and apply it in groups."""
+    # Whatever the slice holds, every pass ends the guesses whose lifetime is over.
+    report.expired_hypotheses = hypotheses_expire(principal=principal, now=now)
+    cursor, _ = Cursor.objects.get_or_create(principal=principal)
+    pending = _plan_slice(principal, cursor, size, report, now=now)
+    for start in range(0, len(pending), GROUP_PLANS):
+        if flag_enabled("maintenance_kill_switch"):
+            report.stopped = "kill_switch"
+            break
+        if not lease_heartbeat(principal, holder):
+            report.stopped = "lease_lost"
+            break
+        group = pending[start : start + GROUP_PLANS]
+        for outcome in operations_apply(principal=principal, plans=group):
+            report.count(outcome)
+    if not report.stopped:
+        # Only a completed slice moves the cursors; a stopped one is read again.
+        cursor.last_pass_at = timezone.now()
+        cursor.save()

@@ -102,6 +102,39 @@ def test_a_subject_that_may_turn_but_holds_no_contradiction_is_not_read_as_plan_
         assert set(notice.lineage.values_list("belief_id", flat=True)) == {likes.pk, denies.pk}
 
 
+def test_a_consistent_subject_is_weighed_again_only_once_it_changed(
+    owner, other_owner, monkeypatch
+):
+    # A popular subject holds a claim that may turn another in most slices of a scan.
+    remember(owner, "User does not like tea.", subject="food:tea")
+    remember(owner, "User drinks tea at night.", subject="food:tea")
+    remember(other_owner, "User does not like tea.", subject="food:tea")
+    remember(other_owner, "User drinks tea at night.", subject="food:tea")
+    weighed = []
+    rows = passes.claim_rows
+
+    def claim_rows(principal, **lookup):
+        weighed.append((principal.pk, sorted(lookup["subject__in"])))
+        return rows(principal, **lookup)
+
+    monkeypatch.setattr(passes, "claim_rows", claim_rows)
+
+    def contested(principal):
+        with principal_context(principal):
+            views = passes.source_views(principal, subject="food:tea")
+            return passes._contested_views(principal, views)[1]
+
+    assert contested(owner) == []
+    assert contested(owner) == []
+    assert contested(other_owner) == []
+    assert weighed == [(owner.pk, ["food:tea"]), (other_owner.pk, ["food:tea"])]
+
+    likes = remember(owner, "User likes tea.", subject="food:tea")
+
+    assert likes.pk in {view.pk for view in contested(owner)}
+    assert weighed[-1] == (owner.pk, ["food:tea"])
+
+
 def test_a_subject_weighed_again_is_not_read_again(monkeypatch):
     # A pass weighs a popular subject in most slices: its claims are read once.
     group = [

@@ -1,5 +1,6 @@
 """A bounded pass over one principal's bank: lease, cursors, kill switch, by-hand command."""
 
+import gc
 from datetime import timedelta
 from io import StringIO
 
@@ -11,6 +12,7 @@ from common.principal import principal_context
 from common.services.flags import flag_set
 from memory.services.beliefs import belief_reject
 from reconsolidation.models import Cursor, DerivedMemory, Lease, Operation
+from reconsolidation.services import passes
 from reconsolidation.services.passes import (
     lease_acquire,
     lease_heartbeat,
@@ -44,6 +46,27 @@ def test_a_pass_merges_the_equivalent_memories_of_its_principal_only(owner, othe
     assert merged(owner) == ["device:kindle"]
     assert merged(other_owner) == []
     assert not Lease.objects.exists()  # released
+
+
+def test_a_pass_plans_and_applies_with_the_cycle_collector_paused_and_resumes_it(
+    owner, monkeypatch
+):
+    duplicates(owner, "device:kindle", "User owns a Kindle.", "user owns kindle")
+    seen = []
+    real_apply = passes.operations_apply
+
+    def recording_apply(**kwargs):
+        seen.append(gc.isenabled())
+        return real_apply(**kwargs)
+
+    monkeypatch.setattr(passes, "operations_apply", recording_apply)
+    assert gc.isenabled()
+
+    report = reconsolidation_pass(principal=owner)
+
+    assert report.outcomes == {"applied": 1}
+    assert seen == [False]
+    assert gc.isenabled()
 
 
 def test_a_second_pass_reads_only_what_changed_and_finds_nothing_new(owner):
