@@ -1,11 +1,12 @@
 """Pausing the cycle collector over a bounded batch of work."""
 
 import gc
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 
 @contextmanager
-def cycle_collection_paused():
+def cycle_collection_paused() -> Iterator[None]:
     """Run the body with Python's cyclic garbage collector paused, and resume it after.
 
     A batch that builds hundreds of thousands of short-lived objects (rows, views,
