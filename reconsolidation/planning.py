@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar, Literal, TypeAlias
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeAlias
 
 from memory.text import claim_key, claim_words
 from reconsolidation.planners.claim_parts import PredicateKey, claim_parts, predicate_sides
@@ -149,7 +149,18 @@ class NoticePlan:
         return frozenset(source.pk for source in self.sources)
 
 
-def contradicts(group: Sequence[SourceView]) -> bool:
+class Claim(Protocol):
+    """What ``contradicts`` weighs of a belief: a ``SourceView`` or a lighter row."""
+
+    @property
+    def subject(self) -> str: ...
+    @property
+    def polarity(self) -> str: ...
+    @property
+    def statement(self) -> str: ...
+
+
+def contradicts(group: Sequence[Claim]) -> bool:
     """Whether live beliefs of one subject and scope contradict each other: they hold both
     polarities, different claims on a single-valued subject, or one object with opposite
     signs ("likes coffee", "does not like coffee") or contrasting predicates ("owns a red

@@ -7,7 +7,7 @@ charge and stage decisions) commit together; a call whose usage is unknown
 sent keeps its whole reservation, and recovery invents no usage.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import F
@@ -87,7 +87,7 @@ def failed_call(call, error, decisions):
     )
 
 
-def calls_recover(*, older_than_seconds, now=None):
+def calls_recover(*, older_than_seconds: float, now: datetime | None = None) -> int:
     """Mark calls left reserved or sent by a worker that died as abandoned, keeping their
     reservations charged in full; return how many."""
     now = now or timezone.now()

@@ -26,9 +26,10 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from accounts.models import User
 from common.selectors.flags import flag_enabled
 from providers.client import ProviderError
-from providers.config import provider_config
+from providers.config import ProviderConfig, provider_config
 from providers.pauses import provider_pause_after, provider_paused
 from reconsolidation.models import ProviderCall
 from reconsolidation.planners.summaries import plan_topic_summary
@@ -39,7 +40,7 @@ from reconsolidation.services.passes import lease_acquire, lease_heartbeat, leas
 from .admission import Refused, admit
 from .calls import SendRefused, answered_before, failed_call, send, settle
 from .candidates import admitted_groups
-from .preparation import BUDGET, prepare_proposal, prepare_verification
+from .preparation import BUDGET, Budget, prepare_proposal, prepare_verification
 from .topic_preparation import prepare_topic_proposal, prepare_topic_verification
 from .topics import admitted_topics, topic_subject
 from .wire import ReplyError, parse_proposals, parse_topics, parse_verdicts
@@ -56,9 +57,11 @@ class AssistedReport:
     proposed: int = 0
     verified: int = 0
     refuted: int = 0
-    outcomes: dict = field(default_factory=dict)
-    excluded: dict = field(default_factory=dict)
-    dropped: dict = field(default_factory=dict)
+    # How many plans had each ``Outcome``; how many beliefs were left out of the request,
+    # and how many proposed groups were dropped, by reason.
+    outcomes: dict[str, int] = field(default_factory=dict)
+    excluded: dict[str, int] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
 
 
 class _Stop(Exception):
@@ -315,7 +318,16 @@ class _Review:
         self.report.outcomes = dict(sorted(outcomes.items()))
 
 
-def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget, qualifying):
+def _run(
+    kind: _Kind,
+    principal: User,
+    holder: str,
+    deadline_seconds: float,
+    config: ProviderConfig | None,
+    evaluation: bool,
+    budget: Budget,
+    qualifying: bool,
+) -> AssistedReport:
     review = _Review(
         principal,
         kind,
@@ -346,15 +358,15 @@ def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget, 
 
 
 def assisted_review(
-    principal,
+    principal: User,
     *,
-    holder,
-    deadline_seconds,
-    config=None,
-    evaluation=False,
-    budget=BUDGET,
-    qualifying=False,
-):
+    holder: str,
+    deadline_seconds: float,
+    config: ProviderConfig | None = None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+    qualifying: bool = False,
+) -> AssistedReport:
     """Run one model-assisted merge review of ``principal``'s bank under ``holder``'s lease,
     within ``deadline_seconds``; return an ``AssistedReport``. ``evaluation``: the machine
     administrator's evaluation run (throwaway principals, global cap only).
@@ -363,21 +375,23 @@ def assisted_review(
 
 
 def topic_review(
-    principal,
+    principal: User,
     *,
-    holder,
-    deadline_seconds,
-    config=None,
-    evaluation=False,
-    budget=BUDGET,
-    qualifying=False,
-):
+    holder: str,
+    deadline_seconds: float,
+    config: ProviderConfig | None = None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+    qualifying: bool = False,
+) -> AssistedReport:
     """Run one model-assisted topic review of ``principal``'s bank, as ``assisted_review``
     does a merge review."""
     return _run(TOPICS, principal, holder, deadline_seconds, config, evaluation, budget, qualifying)
 
 
-def assisted_pass(*, principal, holder, deadline_seconds):
+def assisted_pass(
+    *, principal: User, holder: str, deadline_seconds: float
+) -> dict[str, AssistedReport] | None:
     """The model-assisted step of a principal's turn in the maintenance slot, under its own
     lease: None while the capability is off or the kill switch on, else the reports of a
     merge review and, with time left, a topic review ({"merges": ..., "topics": ...})."""
