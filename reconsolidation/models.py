@@ -199,6 +199,8 @@ class Receipt(OwnedModel):
     action = models.CharField(max_length=20)
     result = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Not a column: set by ``receipted`` on the receipt it returns, True for an earlier one.
+    replayed: bool
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="receipt_key_unique")]
