@@ -30,10 +30,11 @@ class Item:
     label: str
     view: SourceView
     statement: str
-    excerpts: tuple
+    # The owner's own messages it came from, as they may leave.
+    excerpts: tuple[str, ...]
 
     @property
-    def words(self):
+    def words(self) -> tuple[str, ...]:
         return statement_words(self.view.statement)
 
 

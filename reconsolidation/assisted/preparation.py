@@ -16,15 +16,18 @@ the bytes are the same.
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count
 
+from accounts.models import User
 from accounts.selectors import model_processing_allowed
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES, AuthorKind, EventType, Portability, Sensitivity
 from memory.models import Belief, BeliefSource
 from memory.screening import looks_like_injection
 from providers.client import request_bytes
+from providers.config import ProviderConfig
 from providers.egress import (
     EgressItem,
     egress_rules,
@@ -98,25 +101,26 @@ class Request:
     payload: bytes = b""
     price: Decimal = Decimal(0)
     # {label: Item} offered, {item label: block or clause label}, and the admitted pairs.
-    items: dict = field(default_factory=dict)
-    groups: dict = field(default_factory=dict)
-    admitted: frozenset = frozenset()
-    excluded: Counter = field(default_factory=Counter)
+    items: dict[str, Item] = field(default_factory=dict)
+    groups: dict[str, str] = field(default_factory=dict)
+    admitted: frozenset[frozenset[int]] = frozenset()
+    # What was left out, by reason (a closed code).
+    excluded: Counter[str] = field(default_factory=Counter)
     # A verification's binding to the proposal it verifies, and that proposal
     # request's digest.
     proposal_digest: str = ""
     proposal_request: str = ""
     binding: str = ""
     # A topic verification's {clause label: topic words}.
-    topics: dict = field(default_factory=dict)
+    topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
-    def digest(self):
+    def digest(self) -> str:
         return digest(self.payload) if self.payload else ""
 
-    def decisions(self):
+    def decisions(self) -> dict[str, Any]:
         """Content-free counts of what preparation decided."""
-        decisions = {
+        decisions: dict[str, Any] = {
             "offered": len(self.items),
             "groups": len(set(self.groups.values())),
             "excluded": dict(sorted(self.excluded.items())),
@@ -272,7 +276,13 @@ def priced(config, stage, content, budget, **fields):
     return Request(stage=stage, payload=payload, price=price, binding=config.binding, **fields)
 
 
-def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
+def prepare_proposal(
+    principal: User,
+    *,
+    config: ProviderConfig | None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+) -> Request:
     """The proposal request for ``principal``'s bank now, writing nothing. ``evaluation``:
     the machine administrator's evaluation run, which the owner's choice and the egress
     policy do not bind."""
@@ -280,7 +290,7 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
     if deferred:
         return Request(stage="proposal", deferred=deferred)
     rules = None if evaluation else egress_rules()
-    excluded = Counter()
+    excluded: Counter[str] = Counter()
     with principal_context(principal):
         found = blocks(_block_views(principal))
         offered = [view for members in found for view in members]
@@ -296,7 +306,10 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
         found = askable
         offered = [view for members in found for view in members]
         leaving = sendable_items(principal, offered, rules, excluded)
-    items, groups, admitted, shown = {}, {}, set(), []
+    items: dict[str, Item] = {}
+    groups: dict[str, str] = {}
+    admitted: set[frozenset[int]] = set()
+    shown: list[tuple[str, list[Item]]] = []
     for members in found:
         members = [view for view in members if view.pk in leaving]
         pairs, reasons = admitted_pairs(members)

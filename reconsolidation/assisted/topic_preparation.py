@@ -11,9 +11,11 @@ words, classified on its own before it leaves.
 
 from collections import Counter
 
+from accounts.models import User
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
+from providers.config import ProviderConfig
 from providers.egress import egress_rules, item_may_leave, message_item
 from reconsolidation.models import DerivedMemory, Lineage
 from reconsolidation.selectors.sources import source_views
@@ -21,6 +23,7 @@ from reconsolidation.selectors.sources import source_views
 from .candidates import Item
 from .preparation import (
     BUDGET,
+    Budget,
     Request,
     clause_items,
     deferral,
@@ -59,19 +62,27 @@ def _candidates(principal, summarised):
     return source_views(principal, pk__in=ids)
 
 
-def prepare_topic_proposal(principal, *, config, evaluation=False, budget=BUDGET):
+def prepare_topic_proposal(
+    principal: User,
+    *,
+    config: ProviderConfig | None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+) -> Request:
     """The topic proposal request for ``principal``'s bank now, writing nothing."""
     deferred = deferral(principal, config, evaluation)
     if deferred:
         return Request(stage="topic_proposal", deferred=deferred)
     rules = None if evaluation else egress_rules()
-    excluded = Counter()
+    excluded: Counter[str] = Counter()
     with principal_context(principal):
         summarised = set().union(*summarised_groups(principal).values())
         views = _candidates(principal, summarised)
         leaving = sendable_items(principal, views, rules, excluded)
     pool = topic_pool([view for view in views if view.pk in leaving], summarised)
-    items, groups, shown = {}, {}, []
+    items: dict[str, Item] = {}
+    groups: dict[str, str] = {}
+    shown: list[tuple[str, list[Item]]] = []
     for scope_members in pool.values():
         block = f"b{len(shown) + 1}"
         block_items = []
