@@ -173,7 +173,7 @@ def hypothesis_promote(
         )
         if statement is None:
             statement = promotion_statement(derived.subject, sources)
-        belief = belief_remember(
+        belief: Belief = belief_remember(
             principal=principal,
             statement=statement,
             subject=derived.subject,
