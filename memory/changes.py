@@ -9,11 +9,12 @@ that a listener's writes commit or roll back with it.
 
 from collections.abc import Callable, Iterable
 
-_listeners: list[Callable[..., None]] = []
-_erasure_listeners: list[Callable[..., None]] = []
+# A listener's return value is ignored: invalidation returns how many it invalidated.
+_listeners: list[Callable[..., object]] = []
+_erasure_listeners: list[Callable[..., object]] = []
 
 
-def on_beliefs_retired(listener: Callable[..., None]) -> None:
+def on_beliefs_retired(listener: Callable[..., object]) -> None:
     """Call ``listener(owner_id=..., belief_ids=[...], erased=bool)`` on every retirement."""
     if listener not in _listeners:
         _listeners.append(listener)
@@ -25,7 +26,7 @@ def beliefs_retired(*, owner_id: int, belief_ids: Iterable[int], erased: bool = 
         listener(owner_id=owner_id, belief_ids=list(belief_ids), erased=erased)
 
 
-def on_messages_erased(listener: Callable[..., None]) -> None:
+def on_messages_erased(listener: Callable[..., object]) -> None:
     """Call ``listener(owner_id=..., event_ids=[...])`` whenever messages are erased."""
     if listener not in _erasure_listeners:
         _erasure_listeners.append(listener)

@@ -5,7 +5,7 @@ class ReconsolidationConfig(AppConfig):
     name = "reconsolidation"
     verbose_name = "Reconsolidation"
 
-    def ready(self):
+    def ready(self) -> None:
         from memory.changes import on_beliefs_retired
 
         from .services.invalidation import invalidate_dependents

@@ -11,18 +11,23 @@ subject again, and by a digest of the subject, never its words.
 
 import hashlib
 import threading
+from collections.abc import Mapping
+from datetime import datetime
 
 LIMIT = 1 << 13
 
-_consistent = {}
+# A subject's mark: its live beliefs and their newest change.
+SubjectMark = tuple[int, datetime]
+
+_consistent: dict[tuple[int, bytes], SubjectMark] = {}
 _lock = threading.Lock()
 
 
-def _key(principal_id, subject):
+def _key(principal_id: int, subject: str) -> tuple[int, bytes]:
     return principal_id, hashlib.blake2b(subject.encode(), digest_size=16).digest()
 
 
-def consistent_unchanged(principal_id, marks):
+def consistent_unchanged(principal_id: int, marks: Mapping[str, SubjectMark]) -> set[str]:
     """The subjects of ``marks`` (``{subject: mark}``) that were found consistent when
     their mark was the one given."""
     with _lock:
@@ -33,7 +38,7 @@ def consistent_unchanged(principal_id, marks):
         }
 
 
-def consistent_remember(principal_id, marks):
+def consistent_remember(principal_id: int, marks: Mapping[str, SubjectMark]) -> None:
     """Remember the subjects of ``marks`` as consistent at their marks; the ones
     remembered longest ago make room."""
     with _lock:
@@ -45,7 +50,7 @@ def consistent_remember(principal_id, marks):
             del _consistent[next(iter(_consistent))]
 
 
-def consistent_forget():
+def consistent_forget() -> None:
     """Forget every subject (tests; a process that must start over)."""
     with _lock:
         _consistent.clear()

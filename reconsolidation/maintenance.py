@@ -7,11 +7,11 @@ without ``memory`` importing this app.
 
 from django.conf import settings
 
-from common.schedules import every
+from common.schedules import ScheduleSpec, every
 from reconsolidation.services.scheduling import reconsolidation_tick
 
 
-def schedules():
+def schedules() -> list[ScheduleSpec]:
     return [
         {
             # Does nothing while the reconsolidation flag is off; see REVERIE_RECONSOLIDATION.
@@ -23,7 +23,7 @@ def schedules():
     ]
 
 
-def run_once():
+def run_once() -> str:
     """One tick, as one line of text for ``run_maintenance --once``."""
     report = reconsolidation_tick()
     if report.stopped in ("off", "kill_switch") and not report.passes:

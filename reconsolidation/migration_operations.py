@@ -1,5 +1,10 @@
 """Reconsolidation's migration operations: the full-text index derived memories are found by."""
 
+from typing import Any
+
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.migrations.state import ProjectState
+
 from common.migration_operations import VendorSQL
 from memory.migration_operations import AddFullTextIndex
 
@@ -19,17 +24,17 @@ class AddDerivedFullTextIndex(VendorSQL):
     vendors = ("postgresql", "sqlite")
     notice = "uncertainty_notice"
 
-    def __init__(self, model_name, pg_condition):
+    def __init__(self, model_name: str, pg_condition: str) -> None:
         self.model_name = model_name
         self.pg_condition = pg_condition
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [self.model_name, self.pg_condition], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return f"Add full-text index on what a {self.model_name} is found by"
 
-    def _text(self, vendor, row=""):
+    def _text(self, vendor: str, row: str = "") -> str:
         find = "strpos" if vendor == "postgresql" else "instr"
         subject, statement = f"{row}subject", f"{row}statement"
         entity = (
@@ -37,7 +42,13 @@ class AddDerivedFullTextIndex(VendorSQL):
         )
         return f"CASE WHEN {row}kind = '{self.notice}' THEN {entity} ELSE {statement} END"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         raw_table = self._table(app_label, state, self.model_name)
         table = schema_editor.quote_name(raw_table)
         if vendor == "postgresql":
@@ -64,7 +75,14 @@ class AddDerivedFullTextIndex(VendorSQL):
             f"INSERT INTO {fts}(rowid, text) SELECT id, {self._text(vendor)} FROM {table}",
         ]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         # The same column, index, FTS5 table and trigger names as AddFullTextIndex's.
         plain = AddFullTextIndex(self.model_name, "statement", self.pg_condition)
-        return plain.backwards_sql(vendor, schema_editor, app_label, state)
+        sql: list[str] = plain.backwards_sql(vendor, schema_editor, app_label, state)
+        return sql

@@ -53,7 +53,7 @@ class Operation(OwnedModel):
     class Meta:
         indexes = [models.Index(fields=["owner", "state", "kind"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.kind} {self.public_id} ({self.state})"
 
 
@@ -123,7 +123,7 @@ class DerivedMemory(OwnedModel):
         ]
         indexes = [models.Index(fields=["owner", "status", "kind"])]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.kind} {self.public_id} ({self.status})"
 
 
@@ -161,7 +161,9 @@ class SummaryClaim(OwnedModel):
     uncertain = models.BooleanField(default=False)
     # Namespaced hash of the claim, without its text (``planning.claim_fingerprint``).
     fingerprint = models.CharField(max_length=64)
-    supports = models.ManyToManyField(Belief, through="ClaimSupport", related_name="+")
+    supports: "models.ManyToManyField[Belief, ClaimSupport]" = models.ManyToManyField(
+        Belief, through="ClaimSupport", related_name="+"
+    )
 
     class Meta:
         constraints = [
@@ -197,6 +199,8 @@ class Receipt(OwnedModel):
     action = models.CharField(max_length=20)
     result = models.JSONField()
     created_at = models.DateTimeField(auto_now_add=True)
+    # Not a column: set by ``receipted`` on the receipt it returns, True for an earlier one.
+    replayed: bool
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["owner", "key"], name="receipt_key_unique")]
@@ -347,5 +351,5 @@ class ProviderCall(models.Model):
             )
         ]
 
-    def __str__(self):
+    def __str__(self) -> str:
         return f"{self.stage} call {self.public_id} ({self.state})"

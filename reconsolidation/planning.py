@@ -8,18 +8,24 @@ called Bob" is not "Bob called Ann"), and so does every other word.
 """
 
 import hashlib
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import lru_cache
+from typing import TYPE_CHECKING, ClassVar, Literal, Protocol, TypeAlias
 
 from memory.text import claim_key, claim_words
-from reconsolidation.planners.claim_parts import claim_parts, predicate_sides
+from reconsolidation.planners.claim_parts import PredicateKey, claim_parts, predicate_sides
 from reconsolidation.planners.labels import subject_label
+
+if TYPE_CHECKING:
+    from reconsolidation.planners.hypotheses import HypothesisPlan
+    from reconsolidation.planners.summaries import SummaryPlan
 
 POLICY_VERSION = "reconsolidation@1"
 
 
-def current_policy_version():
+def current_policy_version() -> str:
     """The policy planners plan under now; each plan keeps the one it was made under, and
     the commit refuses a plan whose policy is no longer current."""
     return POLICY_VERSION
@@ -59,19 +65,29 @@ class MergePlan:
     # verification call that agreed (``reconsolidation.assisted``).
     assisted: bool = False
     provider_call_id: int | None = field(default=None, compare=False)
-    kind = "merge"
+    kind: ClassVar[Literal["merge"]] = "merge"
 
     @property
-    def belief_ids(self):
+    def belief_ids(self) -> frozenset[int]:
         return frozenset(source.pk for source in self.sources)
 
 
-def statement_words(statement):
+# What beliefs with the same claim share: subject, type, polarity, scope, sensitivity,
+# validity window and words.
+EquivalenceKey: TypeAlias = tuple[
+    str, str, str, str, str, datetime | None, datetime | None, tuple[str, ...]
+]
+
+# Every kind of plan an operation is made from.
+Plan: TypeAlias = "MergePlan | NoticePlan | HypothesisPlan | SummaryPlan"
+
+
+def statement_words(statement: str) -> tuple[str, ...]:
     """The statement's words, in order, without case, punctuation or articles."""
     return claim_words(statement)
 
 
-def equivalence_key(source):
+def equivalence_key(source: SourceView) -> EquivalenceKey | None:
     """Beliefs with equal keys state the same claim; anything else that differs keeps them apart."""
     words = statement_words(source.statement)
     if not words:
@@ -88,14 +104,14 @@ def equivalence_key(source):
     )
 
 
-def plan_merges(sources):
+def plan_merges(sources: Iterable[SourceView]) -> list[MergePlan]:
     """Merge plans for every group of two or more equivalent beliefs among ``sources``.
 
     One pass over the input with a dictionary keyed by the equivalence key:
     no pair of beliefs is ever compared directly. (The pass finds the input
     through ``Belief.claim_key``, the indexed hash of the same words.)
     """
-    groups = {}
+    groups: dict[EquivalenceKey, list[SourceView]] = {}
     for source in sources:
         key = equivalence_key(source)
         if key is not None:
@@ -114,7 +130,7 @@ SINGLE_VALUED_SUBJECTS = frozenset(
 )
 
 
-def notice_statement(subject, texts=()):
+def notice_statement(subject: str, texts: Iterable[str] = ()) -> str:
     """What a notice says: fixed words around its subject, named as ``texts`` (its sources'
     statements) write it. Nothing else of their text is copied: a notice takes no side."""
     return f"Your memories about {subject_label(subject, texts)} may contradict each other."
@@ -126,14 +142,25 @@ class NoticePlan:
 
     sources: tuple[SourceView, ...]
     policy_version: str = field(default_factory=current_policy_version, compare=False)
-    kind = "uncertainty_notice"
+    kind: ClassVar[Literal["uncertainty_notice"]] = "uncertainty_notice"
 
     @property
-    def belief_ids(self):
+    def belief_ids(self) -> frozenset[int]:
         return frozenset(source.pk for source in self.sources)
 
 
-def contradicts(group):
+class Claim(Protocol):
+    """What ``contradicts`` weighs of a belief: a ``SourceView`` or a lighter row."""
+
+    @property
+    def subject(self) -> str: ...
+    @property
+    def polarity(self) -> str: ...
+    @property
+    def statement(self) -> str: ...
+
+
+def contradicts(group: Sequence[Claim]) -> bool:
     """Whether live beliefs of one subject and scope contradict each other: they hold both
     polarities, different claims on a single-valued subject, or one object with opposite
     signs ("likes coffee", "does not like coffee") or contrasting predicates ("owns a red
@@ -150,7 +177,7 @@ def contradicts(group):
 # A full scan weighs a popular subject again in most of its slices (whenever one
 # holds a claim that may turn another), and plans its summary from the same claims.
 @lru_cache(maxsize=1 << 12)
-def _contradicting(subject, claims):
+def _contradicting(subject: str, claims: frozenset[tuple[str, str]]) -> bool:
     """``contradicts`` of a subject's distinct ``(polarity, statement)`` claims."""
     if len({polarity for polarity, _ in claims}) > 1:
         return True
@@ -158,7 +185,7 @@ def _contradicting(subject, claims):
         len({statement_words(statement) for _, statement in claims}) > 1
     ):
         return True
-    signs = {}
+    signs: dict[tuple[frozenset[str], PredicateKey], int] = {}
     for polarity, statement in claims:
         parts = claim_parts(statement)
         if not parts.predicate:
@@ -172,12 +199,12 @@ def _contradicting(subject, claims):
     return False
 
 
-def plan_notices(sources):
+def plan_notices(sources: Iterable[SourceView]) -> list[NoticePlan]:
     """A notice plan for every subject (and scope) whose live beliefs contradict each other.
 
     Neither side is chosen or suppressed: the notice only points at all of them.
     """
-    groups = {}
+    groups: dict[tuple[str, str], dict[int, SourceView]] = {}
     for source in sources:
         if source.subject:
             groups.setdefault((source.subject, source.scope), {})[source.pk] = source
@@ -188,7 +215,7 @@ def plan_notices(sources):
     ]
 
 
-def suppression_fingerprint(plan):
+def suppression_fingerprint(plan: Plan) -> str:
     """A namespaced hash of what ``plan`` would claim, without its text.
 
     A merge claims its sources' statement, so equivalent claims share the
@@ -198,17 +225,21 @@ def suppression_fingerprint(plan):
     claims exactly its shown claims about one subject in one scope (each of
     those claims has its own fingerprint too).
     """
+    # The planners of hypotheses and summaries build on this module.
+    from reconsolidation.planners.hypotheses import HypothesisPlan
+    from reconsolidation.planners.summaries import SummaryPlan
+
     first = plan.sources[0]
-    if plan.kind == "merge" and plan.assisted:
+    if isinstance(plan, MergePlan) and plan.assisted:
         # Its sources are worded differently: the merge claims all their wordings are one.
         what = "\x1f".join(
             sorted({claim_key(s.subject, s.type, s.polarity, s.statement) for s in plan.sources})
         )
-    elif plan.kind == "merge":
+    elif isinstance(plan, MergePlan):
         what = claim_key(first.subject, first.type, first.polarity, first.statement)
-    elif plan.kind == "hypothesis":
+    elif isinstance(plan, HypothesisPlan):
         what = "\x1f".join([*sorted(plan.subjects), first.scope])
-    elif plan.kind == "summary":
+    elif isinstance(plan, SummaryPlan):
         what = "\x1f".join([plan.subject, plan.scope, *sorted(c.fingerprint for c in plan.claims)])
     else:
         what = f"{first.subject}\x1f{first.scope}"

@@ -1,6 +1,9 @@
 """Derived memories found by their words: the full-text search of this app's own table,
 built from memory's search building blocks (``memory.search``)."""
 
+from collections.abc import Sequence
+from datetime import datetime
+
 from memory import search
 from memory.search import Collection, Search
 
@@ -12,7 +15,7 @@ DERIVED_MEMORIES = Collection(
 )
 
 
-def derived_search(*, now, since=None, limit):
+def derived_search(*, now: datetime, since: datetime | None = None, limit: int) -> Search:
     """Active, unrestricted derived memories not expired at ``now``: found by their
     statement, or a notice by its subject's entity (``AddDerivedFullTextIndex``)."""
     found = Search(DERIVED_MEMORIES, limit=limit).filter(
@@ -23,15 +26,23 @@ def derived_search(*, now, since=None, limit):
     return found
 
 
-def derived_matches(*, owner_id, terms, now, since=None, limit):
+def derived_matches(
+    *,
+    owner_id: int,
+    terms: Sequence[str],
+    now: datetime,
+    since: datetime | None = None,
+    limit: int,
+) -> list[tuple[int, float]]:
     """The owner's derived memories of ``derived_search`` matching any of ``terms``, as
     ``[(row id, score)]``, best first."""
     (matches,) = search.ranked(
         [derived_search(now=now, since=since, limit=limit)], owner_id=owner_id, terms=terms
     )
-    return matches
+    result: list[tuple[int, float]] = matches
+    return result
 
 
-def derived_forget_erased():
+def derived_forget_erased() -> None:
     """Drop erased text from the derived memories' index (``memory.search.on_forget_erased``)."""
     search.forget_erased_from(DERIVED_MEMORIES)

@@ -4,6 +4,9 @@ Outputs read the plain data the selectors return; the API speaks of
 "memories" where the records say "beliefs". Nothing here decides anything.
 """
 
+from collections.abc import Mapping
+from typing import Any
+
 from django.urls import reverse
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
@@ -115,7 +118,7 @@ class JournalOriginalOutput(OriginalOutput):
     href = serializers.SerializerMethodField()
 
     @extend_schema_field(serializers.CharField())
-    def get_href(self, original):
+    def get_href(self, original: Mapping[str, Any]) -> str:
         return reverse("api:memory", args=[original["belief"]])
 
 

@@ -7,16 +7,21 @@ an owner can always inspect and undo what was done. Every write names the revisi
 read and takes an ``Idempotency-Key``; each writes a receipt with the change.
 """
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import validation_error
-from memory.api.base import WITH_BODY, ApiView, Page, errors, int_param
+from memory.api.base import WITH_BODY, ApiView, Page, errors, int_param, principal_of
 from memory.api.cursors import cursor_decode, cursor_encode
-from memory.api.serializers import DerivedOutput, MemoryOutput, RevisionInput
+from memory.api.serializers import DerivedOutput, MemoryOutput, RevisionInput, StrictSerializer
 from memory.selectors.beliefs import belief_detail
 from memory.selectors.feeds import change_feed
 from memory.services.idempotency import IDEMPOTENCY_KEY_PATTERN
+from reconsolidation.models import Receipt
 from reconsolidation.selectors.derived import derived_detail
 from reconsolidation.selectors.operations import (
     operation_detail,
@@ -57,7 +62,7 @@ class ReconsolidationApiView(ApiView):
     # Derived memories and operations span every scope of the principal.
     needs_full_reach = True
 
-    def receipted_response(self, receipt, body):
+    def receipted_response(self, receipt: Receipt, body: dict[str, Any]) -> Response:
         headers = {"Idempotent-Replayed": "true"} if receipt.replayed else {}
         return Response(
             {"receipt": receipt_view(receipt), "replayed": receipt.replayed, **body},
@@ -90,14 +95,15 @@ class OperationListApi(ReconsolidationApiView):
         ],
         responses={200: OperationPageOutput, **errors("validation_error")},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         page = Page(request)
         changed_since = request.query_params.get("changed_since")
         operations = operation_list(
-            request.user,
+            principal_of(request),
             kind=request.query_params.get("kind"),
             state=request.query_params.get("state"),
         )
+        cursor: str | None
         if changed_since is None:
             rows, cursor = list(page.slice(operations)), None
         else:
@@ -123,8 +129,8 @@ class OperationDetailApi(ReconsolidationApiView):
         ),
         responses={200: OperationDetailOutput, **errors("validation_error")},
     )
-    def get(self, request, operation_id):
-        body = OperationDetailOutput(operation_detail(request.user, operation_id)).data
+    def get(self, request: Request, operation_id: str) -> Response:
+        body = OperationDetailOutput(operation_detail(principal_of(request), operation_id)).data
         # The derived memories it made, with their text; its inputs are ids and statuses.
         self.record_access(derived=[output["id"] for output in body["outputs"]])
         return Response(body)
@@ -140,8 +146,8 @@ class UndoPreviewApi(ReconsolidationApiView):
         ),
         responses={200: UndoPreviewOutput, **errors("validation_error")},
     )
-    def get(self, request, operation_id):
-        body = UndoPreviewOutput(undo_preview(request.user, operation_id)).data
+    def get(self, request: Request, operation_id: str) -> Response:
+        body = UndoPreviewOutput(undo_preview(principal_of(request), operation_id)).data
         self.record_access(derived=[output["id"] for output in body["sets_aside"]])
         return Response(body)
 
@@ -157,10 +163,10 @@ class UndoApi(ReconsolidationApiView):
         ),
         responses={200: UndoOutput, **errors(*WITH_BODY, "conflict")},
     )
-    def post(self, request, operation_id):
+    def post(self, request: Request, operation_id: str) -> Response:
         data = self.input(RevisionInput)
         receipt = operation_undo(
-            principal=request.user,
+            principal=principal_of(request),
             operation_id=operation_id,
             expected_revision=data["expected_revision"],
             idempotency_key=request.headers.get("Idempotency-Key"),
@@ -169,9 +175,18 @@ class UndoApi(ReconsolidationApiView):
 
 
 class _DerivedControls(ReconsolidationApiView):
-    def control(self, request, derived_id, action, *, expected_revision, statement=None):
+    def control(
+        self,
+        request: Request,
+        derived_id: str,
+        action: str,
+        *,
+        expected_revision: int,
+        statement: str | None = None,
+    ) -> Response:
+        principal = principal_of(request)
         receipt = derived_control(
-            principal=request.user,
+            principal=principal,
             derived_id=derived_id,
             action=action,
             expected_revision=expected_revision,
@@ -180,9 +195,9 @@ class _DerivedControls(ReconsolidationApiView):
         )
         # The current state, never a copy kept from the first answer: a replay after an
         # erasure shows the erasure.
-        body = {"derived": DerivedOutput(derived_detail(request.user, derived_id)).data}
+        body = {"derived": DerivedOutput(derived_detail(principal, derived_id)).data}
         if "memory" in receipt.result:
-            belief = belief_detail(principal=request.user, belief_id=receipt.result["memory"])
+            belief = belief_detail(principal=principal, belief_id=receipt.result["memory"])
             body["memory"] = MemoryOutput(belief).data
         self.record_access(
             derived=[body["derived"]["id"]],
@@ -196,13 +211,18 @@ class DerivedControlApi(_DerivedControls):
     """A control of a derived memory: the ``action`` its URL names."""
 
     action = ""
-    input_class = RevisionInput
+    input_class: type[StrictSerializer] = RevisionInput
 
-    def post(self, request, derived_id):
+    def post(self, request: Request, derived_id: str) -> Response:
         return self.control(request, derived_id, self.action, **self.input(self.input_class))
 
 
-def _control_schema(action, description, request=RevisionInput):
+_View = TypeVar("_View", bound=Callable[..., Response])
+
+
+def _control_schema(
+    action: str, description: str, request: type[StrictSerializer] = RevisionInput
+) -> Callable[[_View], _View]:
     return extend_schema(
         operation_id=f"derived_{action}",
         request=request,
@@ -218,8 +238,8 @@ class DerivedDetailApi(_DerivedControls):
         description="One derived memory, with the ids of the originals it concerns.",
         responses={200: DerivedOutput, **errors("validation_error")},
     )
-    def get(self, request, derived_id):
-        body = DerivedOutput(derived_detail(request.user, derived_id)).data
+    def get(self, request: Request, derived_id: str) -> Response:
+        body = DerivedOutput(derived_detail(principal_of(request), derived_id)).data
         self.record_access(derived=[body["id"]])
         return Response(body)
 
@@ -235,7 +255,7 @@ class DerivedDetailApi(_DerivedControls):
         ),
         responses={200: DerivedControlOutput, **errors("validation_error", "conflict")},
     )
-    def delete(self, request, derived_id):
+    def delete(self, request: Request, derived_id: str) -> Response:
         revision = int_param(request, "expected_revision", None, 1, None)
         if revision is None:
             raise validation_error("expected_revision is required.", field="expected_revision")
@@ -246,7 +266,7 @@ class DerivedReviewApi(DerivedControlApi):
     action = "review"
 
     @_control_schema("review", "Mark it reviewed; nothing else changes.")
-    def post(self, request, derived_id):
+    def post(self, request: Request, derived_id: str) -> Response:
         return super().post(request, derived_id)
 
 
@@ -257,7 +277,7 @@ class DerivedRestrictApi(DerivedControlApi):
         "restrict",
         "Keep it out of recall and withhold its text from every read; nothing is erased.",
     )
-    def post(self, request, derived_id):
+    def post(self, request: Request, derived_id: str) -> Response:
         return super().post(request, derived_id)
 
 
@@ -265,7 +285,7 @@ class DerivedUnrestrictApi(DerivedControlApi):
     action = "unrestrict"
 
     @_control_schema("unrestrict", "Lift a restriction.")
-    def post(self, request, derived_id):
+    def post(self, request: Request, derived_id: str) -> Response:
         return super().post(request, derived_id)
 
 
@@ -277,7 +297,7 @@ class DerivedRejectApi(DerivedControlApi):
         "Not so: its generated text is erased and the same claim is never derived again. "
         "The originals do not change.",
     )
-    def post(self, request, derived_id):
+    def post(self, request: Request, derived_id: str) -> Response:
         return super().post(request, derived_id)
 
 
@@ -291,7 +311,7 @@ class DerivedPromoteApi(DerivedControlApi):
         "sources), and is never guessed again. Only an active, unexpired hypothesis.",
         request=PromoteInput,
     )
-    def post(self, request, derived_id):
+    def post(self, request: Request, derived_id: str) -> Response:
         return super().post(request, derived_id)
 
 
@@ -305,8 +325,8 @@ class SummaryJournalApi(ReconsolidationApiView):
         ),
         responses={200: SummaryJournalOutput, **errors("validation_error")},
     )
-    def get(self, request, summary_id):
-        body = SummaryJournalOutput(summary_detail(request.user, summary_id)).data
+    def get(self, request: Request, summary_id: str) -> Response:
+        body = SummaryJournalOutput(summary_detail(principal_of(request), summary_id)).data
         # The originals it quotes, with their text now.
         quoted = [
             *(original for claim in body["claims"] for original in claim["supports"]),

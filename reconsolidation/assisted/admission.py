@@ -9,15 +9,18 @@ after that commit: whatever is sent later was admitted, priced and reserved
 as exactly those bytes.
 """
 
+from collections.abc import Callable
+
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from common.selectors.flags import flag_enabled
 from providers import ledger
 from reconsolidation.models import Lease, ProviderCall
 
-from .preparation import POLICY_VERSION
+from .preparation import POLICY_VERSION, Request
 
 CAPABILITY = "reconsolidation_provider"
 
@@ -25,12 +28,20 @@ CAPABILITY = "reconsolidation_provider"
 class Refused(Exception):
     """Nothing was reserved; ``error_class`` says why, in a closed code."""
 
-    def __init__(self, error_class):
+    def __init__(self, error_class: str) -> None:
         super().__init__(error_class)
         self.error_class = error_class
 
 
-def admit(principal, *, prepare, expected, holder, evaluation=False, qualifying=False):
+def admit(
+    principal: User,
+    *,
+    prepare: Callable[[], Request],
+    expected: Request,
+    holder: str,
+    evaluation: bool = False,
+    qualifying: bool = False,
+) -> ProviderCall:
     """Reserve and record the call that sends ``expected`` (a prepared ``Request``); return
     the committed ``ProviderCall``, or raise ``Refused``.
 

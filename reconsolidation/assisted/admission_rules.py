@@ -16,9 +16,10 @@ can merge it.
 """
 
 import re
+from collections.abc import Iterable
 
 from memory.text import STOPWORDS, words
-from reconsolidation.planners.claim_parts import claim_parts, contrast
+from reconsolidation.planners.claim_parts import ClaimParts, claim_parts, contrast
 
 _CAPITALISED = re.compile(r"\b[A-Z][\w'’-]*")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -54,8 +55,13 @@ _PAST_MARKERS = frozenset({"was", "were", "had", "did", "used", "ago", "formerly
 # Content words shared, at least, for the pair to be worth asking about.
 MIN_OVERLAP = 0.34
 
+# Names, numbers, number words, qualifiers, stances, and whether it speaks of the past.
+Anchors = tuple[
+    tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...], bool
+]
 
-def _names(statement):
+
+def _names(statement: str) -> list[str]:
     return [
         match.group(0).casefold()
         for match in _CAPITALISED.finditer(statement)
@@ -63,7 +69,7 @@ def _names(statement):
     ]
 
 
-def _order(statement):
+def _order(statement: str) -> tuple[str, ...]:
     """Names and the owner as an actor, in the order the statement says them."""
     names = set(_names(statement))
     spans = [
@@ -74,13 +80,13 @@ def _order(statement):
     return tuple(token for _, token in sorted(spans))
 
 
-def _past(tokens):
+def _past(tokens: Iterable[str]) -> bool:
     return any(
         token in _PAST_MARKERS or (len(token) > 4 and token.endswith("ed")) for token in tokens
     )
 
 
-def anchors(statement):
+def anchors(statement: str) -> Anchors:
     """What must agree between two wordings of one claim, in a comparable form."""
     tokens = words(statement)
     return (
@@ -93,7 +99,7 @@ def anchors(statement):
     )
 
 
-def _same_order(first, second):
+def _same_order(first: str, second: str) -> bool:
     """Whether the names and actors both statements have come in the same order in each: the
     owner may be an actor in one wording and a possessor in the other ("User has a dog
     called Pepper", "User's dog is called Pepper"), never swap places with a name."""
@@ -102,17 +108,17 @@ def _same_order(first, second):
     return [t for t in a if t in common] == [t for t in b if t in common]
 
 
-def _content(statement):
+def _content(statement: str) -> set[str]:
     return {word for word in words(statement) if word not in STOPWORDS | _OWNER_WORDS}
 
 
-def overlap(first, second):
+def overlap(first: str, second: str) -> float:
     """Jaccard overlap of the two statements' content words."""
     a, b = _content(first), _content(second)
     return len(a & b) / len(a | b) if a | b else 0.0
 
 
-def _other_objects(first, second):
+def _other_objects(first: ClaimParts, second: ClaimParts) -> bool:
     """Whether two statements that open alike ("User takes") go on to different objects:
     each holds a content word the other lacks."""
     return (
@@ -123,7 +129,7 @@ def _other_objects(first, second):
     )
 
 
-def exclusion(first, second):
+def exclusion(first: str, second: str) -> str:
     """Why two differently worded statements of one block may not be merged by a model
     (a closed reason code), or "" when a model may be asked."""
     if anchors(first) != anchors(second):

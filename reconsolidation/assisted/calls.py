@@ -7,15 +7,21 @@ charge and stage decisions) commit together; a call whose usage is unknown
 sent keeps its whole reservation, and recovery invents no usage.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
+from decimal import Decimal
+from typing import Any
 
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from providers import ledger
-from providers.client import complete
+from providers.client import Completion, ProviderError, complete
+from providers.config import ProviderConfig
 from reconsolidation.models import ProviderCall
+
+from .preparation import Request
 
 # The provider answered with an error: nothing generated, nothing charged.
 NOT_BILLED = frozenset({"rate_limited", "unavailable", "refused"})
@@ -27,7 +33,9 @@ class SendRefused(Exception):
     error_class = "send_cap"
 
 
-def send(call, payload, config, *, timeout):
+def send(
+    call: ProviderCall, payload: bytes, config: ProviderConfig, *, timeout: float
+) -> Completion:
     """Send ``payload`` under ``call``'s reservation; return the ``Completion``, or raise
     ``SendRefused`` (nothing sent) or ``ProviderError``."""
     counted = ProviderCall.objects.filter(
@@ -38,7 +46,7 @@ def send(call, payload, config, *, timeout):
     return complete(config, payload=payload, timeout=timeout)
 
 
-def _reservation(call):
+def _reservation(call: ProviderCall) -> ledger.Reservation:
     return ledger.Reservation(
         day=call.day,
         principal_id=call.principal_id if call.principal_charged else None,
@@ -46,12 +54,21 @@ def _reservation(call):
     )
 
 
-def settle(call, *, state, cost=None, completion=None, error_class="", validation="", decisions):
+def settle(
+    call: ProviderCall,
+    *,
+    state: str,
+    cost: Decimal | None = None,
+    completion: Completion | None = None,
+    error_class: str = "",
+    validation: str = "",
+    decisions: dict[str, Any],
+) -> bool:
     """Record how ``call`` ended and, when its cost is known (``cost``, in US dollars), replace
     its reservation by that cost, in one transaction; a call settled already is left as it
     is. Returns whether this settled it."""
     with transaction.atomic():
-        fields = {
+        fields: dict[str, Any] = {
             "state": state,
             "error_class": error_class,
             "validation": validation,
@@ -72,13 +89,13 @@ def settle(call, *, state, cost=None, completion=None, error_class="", validatio
     return bool(settled)
 
 
-def failed_call(call, error, decisions):
+def failed_call(call: ProviderCall, error: ProviderError, decisions: dict[str, Any]) -> bool:
     """Settle a call whose send raised ``error`` (a ``ProviderError``)."""
     if error.error_class in NOT_BILLED:
         return settle(
             call,
             state=ProviderCall.State.FAILED,
-            cost=0,
+            cost=Decimal(0),
             error_class=error.error_class,
             decisions=decisions,
         )
@@ -87,7 +104,7 @@ def failed_call(call, error, decisions):
     )
 
 
-def calls_recover(*, older_than_seconds, now=None):
+def calls_recover(*, older_than_seconds: float, now: datetime | None = None) -> int:
     """Mark calls left reserved or sent by a worker that died as abandoned, keeping their
     reservations charged in full; return how many."""
     now = now or timezone.now()
@@ -103,7 +120,7 @@ def calls_recover(*, older_than_seconds, now=None):
 _VERIFIED_BY = {"proposal": "verification", "topic_proposal": "topic_verification"}
 
 
-def answered_before(principal, request):
+def answered_before(principal: User, request: Request) -> bool:
     """Whether a review of a proposal of exactly ``request``'s bytes was completed: its
     answer admitted nothing, or a verification of it was answered and accepted. The same
     bank would be asked the same question again, and pay for it; a review that broke off

@@ -10,7 +10,9 @@ Exclusions are local and final: no provider verdict can reverse them.
 """
 
 from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from itertools import combinations
 
 from reconsolidation.planning import SINGLE_VALUED_SUBJECTS, SourceView, statement_words
@@ -30,14 +32,17 @@ class Item:
     label: str
     view: SourceView
     statement: str
-    excerpts: tuple
+    # The owner's own messages it came from, as they may leave.
+    excerpts: tuple[str, ...]
 
     @property
-    def words(self):
+    def words(self) -> tuple[str, ...]:
         return statement_words(self.view.statement)
 
 
-def block_key(view):
+def block_key(
+    view: SourceView,
+) -> tuple[str, str, str, str, str, datetime | None, datetime | None]:
     return (
         view.subject,
         view.type,
@@ -49,10 +54,12 @@ def block_key(view):
     )
 
 
-def blocks(views):
+def blocks(views: Iterable[SourceView]) -> list[list[SourceView]]:
     """[[view, ...], ...]: the blocks of ``views`` holding at least two wordings, each at most
     ``BLOCK_MEMBERS`` beliefs (oldest first), in the order of their oldest belief."""
-    grouped = {}
+    grouped: dict[
+        tuple[str, str, str, str, str, datetime | None, datetime | None], list[SourceView]
+    ] = {}
     for view in sorted(views, key=lambda v: v.pk):
         if statement_words(view.statement):
             grouped.setdefault(block_key(view), []).append(view)
@@ -63,9 +70,10 @@ def blocks(views):
     ]
 
 
-def admitted_pairs(members):
+def admitted_pairs(members: Sequence[SourceView]) -> tuple[frozenset[frozenset[int]], Counter[str]]:
     """(frozenset of admitted {pk, pk} pairs, Counter of exclusion reasons) for one block."""
-    admitted, excluded = set(), Counter()
+    admitted: set[frozenset[int]] = set()
+    excluded: Counter[str] = Counter()
     for first, second in combinations(members, 2):
         if statement_words(first.statement) == statement_words(second.statement):
             # Already one claim to the deterministic planner.
@@ -85,13 +93,17 @@ def admitted_pairs(members):
     return frozenset(admitted), excluded
 
 
-def worth_asking(members, admitted, merged=None):
+def worth_asking(
+    members: Sequence[SourceView],
+    admitted: Iterable[frozenset[int]],
+    merged: Mapping[int, set[int]] | None = None,
+) -> list[SourceView]:
     """The members of a block that share an admitted pair of different wordings not merged
     together already: the only ones a model could merge that nothing has. ``merged`` maps a
     belief to the active merges holding it."""
     merged = merged or {}
     by_pk = {view.pk: view for view in members}
-    wanted = set()
+    wanted: set[int] = set()
     for pair in admitted:
         first, second = (by_pk[pk] for pk in pair)
         if statement_words(first.statement) == statement_words(second.statement):
@@ -102,7 +114,9 @@ def worth_asking(members, admitted, merged=None):
     return [view for view in members if view.pk in wanted]
 
 
-def offered_group(block, labels, items, block_of):
+def offered_group(
+    block: str, labels: Sequence[str], items: Mapping[str, Item], block_of: Mapping[str, str]
+) -> tuple[tuple[Item, ...], str]:
     """(the items ``labels`` name in the order of their beliefs, "") when every one was
     offered in ``block``; else ((), why not: ``unknown_item`` or ``other_block``)."""
     if not all(label in items for label in labels):
@@ -112,7 +126,12 @@ def offered_group(block, labels, items, block_of):
     return tuple(sorted((items[label] for label in labels), key=lambda i: i.view.pk)), ""
 
 
-def admitted_groups(proposed, items, block_of, admitted):
+def admitted_groups(
+    proposed: Iterable[tuple[str, Sequence[str]]],
+    items: Mapping[str, Item],
+    block_of: Mapping[str, str],
+    admitted: Collection[frozenset[int]],
+) -> tuple[list[tuple[Item, ...]], Counter[str]]:
     """The proposed groups that stand, as tuples of items, and Counter of why others did not.
 
     ``proposed`` is [(block label, (item labels...))], ``items`` {label: Item},
@@ -121,7 +140,9 @@ def admitted_groups(proposed, items, block_of, admitted):
     names, every pair in it is admitted, it adds a wording the deterministic
     planner would not merge, and it shares no belief with a group before it.
     """
-    standing, dropped, taken = [], Counter(), set()
+    standing: list[tuple[Item, ...]] = []
+    dropped: Counter[str] = Counter()
+    taken: set[int] = set()
     for block, labels in proposed:
         group, reason = offered_group(block, labels, items, block_of)
         if reason:

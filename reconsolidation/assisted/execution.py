@@ -21,25 +21,28 @@ done.
 import copy
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
 
 from django.conf import settings
 
+from accounts.models import User
 from common.selectors.flags import flag_enabled
-from providers.client import ProviderError
-from providers.config import provider_config
+from providers.client import Completion, ProviderError
+from providers.config import ProviderConfig, provider_config
 from providers.pauses import provider_pause_after, provider_paused
 from reconsolidation.models import ProviderCall
-from reconsolidation.planners.summaries import plan_topic_summary
-from reconsolidation.planning import MergePlan
+from reconsolidation.planners.summaries import SummaryPlan, plan_topic_summary
+from reconsolidation.planning import MergePlan, Plan
 from reconsolidation.services.operations import operations_apply
 from reconsolidation.services.passes import lease_acquire, lease_heartbeat, lease_release
 
 from .admission import Refused, admit
 from .calls import SendRefused, answered_before, failed_call, send, settle
-from .candidates import admitted_groups
-from .preparation import BUDGET, prepare_proposal, prepare_verification
+from .candidates import Item, admitted_groups
+from .preparation import BUDGET, Budget, Request, prepare_proposal, prepare_verification
 from .topic_preparation import prepare_topic_proposal, prepare_topic_verification
 from .topics import admitted_topics, topic_subject
 from .wire import ReplyError, parse_proposals, parse_topics, parse_verdicts
@@ -56,13 +59,15 @@ class AssistedReport:
     proposed: int = 0
     verified: int = 0
     refuted: int = 0
-    outcomes: dict = field(default_factory=dict)
-    excluded: dict = field(default_factory=dict)
-    dropped: dict = field(default_factory=dict)
+    # How many plans had each ``Outcome``; how many beliefs were left out of the request,
+    # and how many proposed groups were dropped, by reason.
+    outcomes: dict[str, int] = field(default_factory=dict)
+    excluded: dict[str, int] = field(default_factory=dict)
+    dropped: dict[str, int] = field(default_factory=dict)
 
 
 class _Stop(Exception):
-    def __init__(self, reason):
+    def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
 
@@ -71,7 +76,7 @@ class _Stop(Exception):
 TOPIC_MIN_SECONDS = 5
 
 
-def _seconds_left(deadline):
+def _seconds_left(deadline: float) -> float:
     return deadline - time.monotonic()
 
 
@@ -79,24 +84,27 @@ def _seconds_left(deadline):
 class _Kind:
     """What differs between a merge review and a topic review."""
 
-    prepare_proposal: Callable
-    parse_proposal: Callable
+    prepare_proposal: Callable[..., Request]
+    # The reply's proposals: (block label, item labels) or (block label, topic, item labels).
+    parse_proposal: Callable[[str], Sequence[tuple[Any, ...]]]
     # (proposed, proposal request) -> (standing groups, Counter of dropped ones)
-    admitted: Callable
-    prepare_verification: Callable
+    admitted: Callable[[Any, Request], tuple[list[Any], Counter[str]]]
+    prepare_verification: Callable[..., Request]
     # The verdict's name in the verification reply.
     answer: str
     # (verification request, clause label, items, call id) -> a plan, or None
-    plan: Callable
+    plan: "Callable[[Request, str, list[Item], int], Plan | None]"
 
 
-def _merge_plan(request, clause, items, call_id):
+def _merge_plan(request: Request, clause: str, items: list[Item], call_id: int) -> MergePlan:
     return MergePlan(
         sources=tuple(item.view for item in items), assisted=True, provider_call_id=call_id
     )
 
 
-def _topic_plan(request, clause, items, call_id):
+def _topic_plan(
+    request: Request, clause: str, items: list[Item], call_id: int
+) -> SummaryPlan | None:
     return plan_topic_summary(
         topic_subject(request.topics[clause]),
         [item.view for item in items],
@@ -127,8 +135,17 @@ TOPICS = _Kind(
 
 class _Review:
     def __init__(
-        self, principal, kind, *, holder, deadline, config, evaluation, budget, qualifying=False
-    ):
+        self,
+        principal: User,
+        kind: _Kind,
+        *,
+        holder: str,
+        deadline: float,
+        config: ProviderConfig | None,
+        evaluation: bool,
+        budget: Budget,
+        qualifying: bool = False,
+    ) -> None:
         self.principal = principal
         self.kind = kind
         self.holder = holder
@@ -141,12 +158,20 @@ class _Review:
         self.budget = budget
         self.report = AssistedReport(principal_id=principal.pk)
         # (call, decisions) of every call admitted, to settle any a fault leaves open.
-        self.admitted = []
+        self.admitted: list[tuple[ProviderCall, dict[str, Any]]] = []
 
-    def _call(self, request, prepare):
+    @property
+    def provider(self) -> ProviderConfig:
+        """The provider calls go to: only a request prepared with one is ever sent."""
+        assert self.config is not None
+        return self.config
+
+    def _call(
+        self, request: Request, prepare: Callable[[], Request]
+    ) -> tuple[ProviderCall, Completion]:
         """Admit, send and parse ``request``; return (call, completion) or raise _Stop. A call
         that fails is settled here; a successful one is left for the caller to settle."""
-        if provider_paused(self.config):
+        if provider_paused(self.provider):
             # The server asked for time (Retry-After): nothing is reserved or sent before.
             raise _Stop("retry_after")
         try:
@@ -176,7 +201,7 @@ class _Review:
             completion = send(
                 call,
                 request.payload,
-                self.config,
+                self.provider,
                 timeout=min(
                     left, self.budget.seconds, settings.REVERIE_PROVIDER["timeout_seconds"]
                 ),
@@ -185,11 +210,13 @@ class _Review:
             raise _Stop(refusal.error_class) from None
         except ProviderError as error:
             failed_call(call, error, decisions)
-            provider_pause_after(self.config, error)
+            provider_pause_after(self.provider, error)
             raise _Stop(error.error_class) from None
         return call, completion
 
-    def _cost(self, call, completion, decisions):
+    def _cost(
+        self, call: ProviderCall, completion: Completion, decisions: dict[str, Any]
+    ) -> Decimal:
         """The call's cost if its usage is known and within the budget; else settle it (the
         reservation kept when usage is unknown) and raise _Stop."""
         if completion.input_tokens is None or completion.output_tokens is None:
@@ -201,13 +228,20 @@ class _Review:
                 decisions=decisions,
             )
             raise _Stop("usage_missing")
-        cost = self.config.cost(completion.input_tokens, completion.output_tokens)
+        cost = self.provider.cost(completion.input_tokens, completion.output_tokens)
         if completion.output_tokens > self.budget.output_tokens or cost > self.budget.usd:
             self._settled(call, cost, completion, "over_budget", decisions)
             raise _Stop("over_budget")
         return cost
 
-    def _settled(self, call, cost, completion, validation, decisions):
+    def _settled(
+        self,
+        call: ProviderCall,
+        cost: Decimal,
+        completion: Completion,
+        validation: str,
+        decisions: dict[str, Any],
+    ) -> None:
         settle(
             call,
             state=ProviderCall.State.SETTLED,
@@ -217,8 +251,8 @@ class _Review:
             decisions=decisions,
         )
 
-    def _prepare(self, prepare, *args):
-        def prepared():
+    def _prepare(self, prepare: Callable[..., Request], *args: Any) -> Callable[[], Request]:
+        def prepared() -> Request:
             return prepare(
                 self.principal,
                 *args,
@@ -229,7 +263,7 @@ class _Review:
 
         return prepared
 
-    def propose(self):
+    def propose(self) -> tuple[Request, list[Any]]:
         """The locally admitted groups the model proposed and the prepared proposal request."""
         prepare = self._prepare(self.kind.prepare_proposal)
         request = prepare()
@@ -266,7 +300,7 @@ class _Review:
             raise _Stop("nothing_admitted")
         return request, standing
 
-    def verify_and_apply(self, proposal, standing):
+    def verify_and_apply(self, proposal: Request, standing: list[Any]) -> None:
         prepare = self._prepare(self.kind.prepare_verification, proposal, standing)
         request = prepare()
         if request.deferred:
@@ -274,7 +308,7 @@ class _Review:
         call, completion = self._call(request, prepare)
         decisions = request.decisions()
         cost = self._cost(call, completion, decisions)
-        clauses = {}
+        clauses: dict[str, list[Item]] = {}
         for label, clause in request.groups.items():
             clauses.setdefault(clause, []).append(request.items[label])
         try:
@@ -289,15 +323,15 @@ class _Review:
         verified = [
             clause for clause in sorted(clauses, key=lambda c: int(c[1:])) if verdicts[clause]
         ]
-        plans = [self.kind.plan(request, clause, clauses[clause], call.pk) for clause in verified]
-        plans = [plan for plan in plans if plan is not None]
+        made = [self.kind.plan(request, clause, clauses[clause], call.pk) for clause in verified]
+        plans = [plan for plan in made if plan is not None]
         self.report.verified = len(verified)
         self.report.refuted = len(clauses) - len(verified)
         # One transaction per group, each rechecking its own sources: a group whose memory
         # changed meanwhile leaves the others applied. The call is settled, with what became
         # of every group, once they are all done; a worker that dies before leaves it to
         # recovery, which keeps its whole reservation.
-        outcomes = Counter()
+        outcomes: Counter[str] = Counter()
         for plan in plans:
             outcomes.update(operations_apply(principal=self.principal, plans=[plan]))
         self._settled(
@@ -315,7 +349,16 @@ class _Review:
         self.report.outcomes = dict(sorted(outcomes.items()))
 
 
-def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget, qualifying):
+def _run(
+    kind: _Kind,
+    principal: User,
+    holder: str,
+    deadline_seconds: float,
+    config: ProviderConfig | None,
+    evaluation: bool,
+    budget: Budget,
+    qualifying: bool,
+) -> AssistedReport:
     review = _Review(
         principal,
         kind,
@@ -346,15 +389,15 @@ def _run(kind, principal, holder, deadline_seconds, config, evaluation, budget, 
 
 
 def assisted_review(
-    principal,
+    principal: User,
     *,
-    holder,
-    deadline_seconds,
-    config=None,
-    evaluation=False,
-    budget=BUDGET,
-    qualifying=False,
-):
+    holder: str,
+    deadline_seconds: float,
+    config: ProviderConfig | None = None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+    qualifying: bool = False,
+) -> AssistedReport:
     """Run one model-assisted merge review of ``principal``'s bank under ``holder``'s lease,
     within ``deadline_seconds``; return an ``AssistedReport``. ``evaluation``: the machine
     administrator's evaluation run (throwaway principals, global cap only).
@@ -363,21 +406,23 @@ def assisted_review(
 
 
 def topic_review(
-    principal,
+    principal: User,
     *,
-    holder,
-    deadline_seconds,
-    config=None,
-    evaluation=False,
-    budget=BUDGET,
-    qualifying=False,
-):
+    holder: str,
+    deadline_seconds: float,
+    config: ProviderConfig | None = None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+    qualifying: bool = False,
+) -> AssistedReport:
     """Run one model-assisted topic review of ``principal``'s bank, as ``assisted_review``
     does a merge review."""
     return _run(TOPICS, principal, holder, deadline_seconds, config, evaluation, budget, qualifying)
 
 
-def assisted_pass(*, principal, holder, deadline_seconds):
+def assisted_pass(
+    *, principal: User, holder: str, deadline_seconds: float
+) -> dict[str, AssistedReport] | None:
     """The model-assisted step of a principal's turn in the maintenance slot, under its own
     lease: None while the capability is off or the kill switch on, else the reports of a
     merge review and, with time left, a topic review ({"merges": ..., "topics": ...})."""

@@ -29,6 +29,8 @@ the others) are the fake's own.
 """
 
 import re
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from providers.fake import FakeAnswers, FakeRequest
 
@@ -46,7 +48,7 @@ SILENT = "silent"
 _FILLER = frozenset({"user", "user's", "has", "have", "had", "is", "are", "was", "the", "and"})
 
 
-def _words(text):
+def _words(text: str) -> set[str]:
     return {
         word
         for word in re.findall(r"[a-z0-9']+", text.lower())
@@ -54,10 +56,10 @@ def _words(text):
     }
 
 
-def _similar_groups(memories):
+def _similar_groups(memories: Iterable[dict[str, Any]]) -> list[list[str]]:
     """Memories of one block grouped greedily by shared words: what a careless model would
     call one claim."""
-    groups = []
+    groups: list[dict[str, Any]] = []
     for memory in memories:
         words = _words(memory["statement"])
         for group in groups:
@@ -70,31 +72,32 @@ def _similar_groups(memories):
     return [group["ids"] for group in groups if len(group["ids"]) > 1]
 
 
-def _shared_word_groups(memories):
+def _shared_word_groups(memories: Iterable[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Topics of one block: the memories sharing a word, under that word, most shared first,
     each memory in one topic: what a careless model would call a topic."""
-    by_word = {}
+    by_word: dict[str, list[str]] = {}
     for memory in memories:
         for word in _words(memory["statement"]):
             if len(word) > 3:
                 by_word.setdefault(word, []).append(memory["id"])
-    topics, taken = [], set()
+    topics: list[tuple[str, list[str]]] = []
+    taken: set[str] = set()
     for word, ids in sorted(by_word.items(), key=lambda entry: (-len(entry[1]), entry[0])):
-        ids = [i for i in ids if i not in taken][:12]
-        if len(ids) >= 3:
-            topics.append((word, ids))
-            taken |= set(ids)
+        free = [i for i in ids if i not in taken][:12]
+        if len(free) >= 3:
+            topics.append((word, free))
+            taken |= set(free)
     return topics
 
 
-def _first_word(memories):
+def _first_word(memories: Sequence[dict[str, Any]]) -> str:
     for word in re.findall(r"[a-z0-9']+", memories[0]["statement"].lower()):
         if len(word) > 3 and word not in _FILLER:
             return word
     return "things"
 
 
-def _merges(request: FakeRequest) -> dict:
+def _merges(request: FakeRequest) -> dict[str, Any]:
     if "merges" in request.scripts:
         return {"merges": request.scripts["merges"]}
     if request.behaviour == SILENT:
@@ -123,7 +126,7 @@ def _merges(request: FakeRequest) -> dict:
     return {"merges": merges}
 
 
-def _topics(request: FakeRequest) -> dict:
+def _topics(request: FakeRequest) -> dict[str, Any]:
     if "topics" in request.scripts:
         return {"topics": request.scripts["topics"]}
     if request.behaviour == SILENT:
@@ -156,14 +159,14 @@ def _topics(request: FakeRequest) -> dict:
     return {"topics": topics}
 
 
-def _careful_verdict(request: FakeRequest, clause: dict) -> bool:
+def _careful_verdict(request: FakeRequest, clause: dict[str, Any]) -> bool:
     memories = clause.get("memories", [])
     if request.schema == TOPIC_VERIFICATION_SCHEMA_NAME:
         return same_topic(clause.get("topic", ""), memories)
     return len(memories) > 1 and same_claim(memory.get("statement", "") for memory in memories)
 
 
-def _verdicts(request: FakeRequest) -> dict:
+def _verdicts(request: FakeRequest) -> dict[str, Any]:
     answer = "same_topic" if request.schema == TOPIC_VERIFICATION_SCHEMA_NAME else "same_claim"
     if request.behaviour == CAREFUL:
         return {
@@ -186,7 +189,7 @@ def _verdicts(request: FakeRequest) -> dict:
     }
 
 
-def _answers(answer, **fields):
+def _answers(answer: Callable[[FakeRequest], dict[str, Any]], **fields: Any) -> FakeAnswers:
     return FakeAnswers(
         answer=answer,
         malformed="These look the same to me.",

@@ -14,19 +14,24 @@ the bytes are the same.
 """
 
 from collections import Counter
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 from django.db.models import Count
 
+from accounts.models import User
 from accounts.selectors import model_processing_allowed
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES, AuthorKind, EventType, Portability, Sensitivity
 from memory.models import Belief, BeliefSource
 from memory.screening import looks_like_injection
 from providers.client import request_bytes
+from providers.config import ProviderConfig
 from providers.egress import (
     EgressItem,
+    EgressRule,
     egress_rules,
     item_may_leave,
     message_item,
@@ -34,6 +39,7 @@ from providers.egress import (
     residency_allowed,
 )
 from reconsolidation.models import DerivedMemory, Lineage
+from reconsolidation.planning import SourceView
 from reconsolidation.selectors.sources import source_views
 
 from .candidates import REQUEST_ITEMS, Item, admitted_pairs, blocks, worth_asking
@@ -87,6 +93,9 @@ class Budget:
 
 BUDGET = Budget()
 
+# What of a memory may leave: its statement (secrets redacted) and the owner's messages.
+Leaving = tuple[str, tuple[str, ...]]
+
 
 @dataclass(frozen=True)
 class Request:
@@ -98,25 +107,26 @@ class Request:
     payload: bytes = b""
     price: Decimal = Decimal(0)
     # {label: Item} offered, {item label: block or clause label}, and the admitted pairs.
-    items: dict = field(default_factory=dict)
-    groups: dict = field(default_factory=dict)
-    admitted: frozenset = frozenset()
-    excluded: Counter = field(default_factory=Counter)
+    items: dict[str, Item] = field(default_factory=dict)
+    groups: dict[str, str] = field(default_factory=dict)
+    admitted: frozenset[frozenset[int]] = frozenset()
+    # What was left out, by reason (a closed code).
+    excluded: Counter[str] = field(default_factory=Counter)
     # A verification's binding to the proposal it verifies, and that proposal
     # request's digest.
     proposal_digest: str = ""
     proposal_request: str = ""
     binding: str = ""
     # A topic verification's {clause label: topic words}.
-    topics: dict = field(default_factory=dict)
+    topics: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
-    def digest(self):
+    def digest(self) -> str:
         return digest(self.payload) if self.payload else ""
 
-    def decisions(self):
+    def decisions(self) -> dict[str, Any]:
         """Content-free counts of what preparation decided."""
-        decisions = {
+        decisions: dict[str, Any] = {
             "offered": len(self.items),
             "groups": len(set(self.groups.values())),
             "excluded": dict(sorted(self.excluded.items())),
@@ -126,7 +136,7 @@ class Request:
         return decisions
 
 
-def deferral(principal, config, evaluation):
+def deferral(principal: User, config: ProviderConfig | None, evaluation: bool) -> str:
     """Why no request may be made at all, decided before anything is read, or ""."""
     if config is None:
         return "not_configured"
@@ -139,7 +149,7 @@ def deferral(principal, config, evaluation):
     return ""
 
 
-def _memory_decision(view, rules):
+def _memory_decision(view: SourceView, rules: Sequence[EgressRule] | None) -> str:
     """Why this memory may not leave (a closed code), or ""."""
     if view.sensitivity not in Sensitivity.values or view.portability not in Portability.values:
         return "classification_unknown"
@@ -153,7 +163,7 @@ def _memory_decision(view, rules):
     return ""
 
 
-def _message_text(parts):
+def _message_text(parts: Iterable[object]) -> str:
     """The complete text parts of a message, in order; captions are not the owner's words."""
     return "\n".join(
         part.get("text", "")
@@ -162,10 +172,15 @@ def _message_text(parts):
     )
 
 
-def _excerpts(principal, views, rules, excluded):
+def _excerpts(
+    principal: User,
+    views: Sequence[SourceView],
+    rules: Sequence[EgressRule] | None,
+    excluded: Counter[str],
+) -> dict[int, tuple[str, ...]]:
     """{belief pk: (redacted message texts...)} of the owner's own messages behind each belief
     that may leave; every other message is counted by why it stays."""
-    found = {}
+    found: dict[int, list[str]] = {}
     rows = (
         BeliefSource.objects.filter(owner=principal, belief_id__in=[v.pk for v in views])
         .order_by("event__occurred_at", "event_id")
@@ -198,10 +213,15 @@ def _excerpts(principal, views, rules, excluded):
     return {pk: tuple(dict.fromkeys(texts)) for pk, texts in found.items()}
 
 
-def sendable_items(principal, views, rules, excluded):
+def sendable_items(
+    principal: User,
+    views: Iterable[SourceView],
+    rules: Sequence[EgressRule] | None,
+    excluded: Counter[str],
+) -> dict[int, Leaving]:
     """{pk: (redacted statement, excerpts)} of the views that may leave, each with at least
     one message of the owner's behind it."""
-    allowed = []
+    allowed: list[SourceView] = []
     for view in views:
         reason = _memory_decision(view, rules)
         if reason:
@@ -209,7 +229,7 @@ def sendable_items(principal, views, rules, excluded):
         else:
             allowed.append(view)
     excerpts = _excerpts(principal, allowed, rules, excluded)
-    leaving = {}
+    leaving: dict[int, Leaving] = {}
     for view in allowed:
         if view.pk not in excerpts:
             excluded["no_owner_message"] += 1
@@ -218,10 +238,10 @@ def sendable_items(principal, views, rules, excluded):
     return leaving
 
 
-def _merged(principal, views):
+def _merged(principal: User, views: Iterable[SourceView]) -> dict[int, set[int]]:
     """{belief pk: ids of the active merges holding it}: pairs merged already are not asked
     about again."""
-    found = {}
+    found: dict[int, set[int]] = {}
     for belief_id, derived_id in Lineage.objects.filter(
         owner=principal,
         belief_id__in=[view.pk for view in views],
@@ -233,7 +253,7 @@ def _merged(principal, views):
     return found
 
 
-def _block_views(principal):
+def _block_views(principal: User) -> list[SourceView]:
     """Live beliefs of the first ``BLOCKS_READ`` blocks that hold two claim keys or more."""
     keys = list(
         Belief.objects.filter(owner=principal, status__in=LIVE_BELIEF_STATUSES)
@@ -243,14 +263,14 @@ def _block_views(principal):
         .filter(keys__gte=2)
         .order_by("subject", "type", "polarity", "scope", "sensitivity")[:BLOCKS_READ]
     )
-    views = []
+    views: list[SourceView] = []
     for key in keys:
         key.pop("keys")
         views += source_views(principal, **key)
     return views
 
 
-def _payload(config, stage, content, budget):
+def _payload(config: ProviderConfig, stage: str, content: str, budget: Budget) -> bytes:
     system, schema, name = STAGES[stage]
     return request_bytes(
         config,
@@ -262,7 +282,9 @@ def _payload(config, stage, content, budget):
     )
 
 
-def priced(config, stage, content, budget, **fields):
+def priced(
+    config: ProviderConfig, stage: str, content: str, budget: Budget, **fields: Any
+) -> Request:
     payload = _payload(config, stage, content, budget)
     if len(payload) > budget.input_bytes:
         return Request(stage=stage, deferred="input_too_large", **fields)
@@ -272,15 +294,23 @@ def priced(config, stage, content, budget, **fields):
     return Request(stage=stage, payload=payload, price=price, binding=config.binding, **fields)
 
 
-def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
+def prepare_proposal(
+    principal: User,
+    *,
+    config: ProviderConfig | None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+) -> Request:
     """The proposal request for ``principal``'s bank now, writing nothing. ``evaluation``:
     the machine administrator's evaluation run, which the owner's choice and the egress
     policy do not bind."""
     deferred = deferral(principal, config, evaluation)
     if deferred:
         return Request(stage="proposal", deferred=deferred)
+    # ``deferral`` says "not_configured" without one.
+    assert config is not None
     rules = None if evaluation else egress_rules()
-    excluded = Counter()
+    excluded: Counter[str] = Counter()
     with principal_context(principal):
         found = blocks(_block_views(principal))
         offered = [view for members in found for view in members]
@@ -296,7 +326,10 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
         found = askable
         offered = [view for members in found for view in members]
         leaving = sendable_items(principal, offered, rules, excluded)
-    items, groups, admitted, shown = {}, {}, set(), []
+    items: dict[str, Item] = {}
+    groups: dict[str, str] = {}
+    admitted: set[frozenset[int]] = set()
+    shown: list[tuple[str, list[Item]]] = []
     for members in found:
         members = [view for view in members if view.pk in leaving]
         pairs, reasons = admitted_pairs(members)
@@ -328,7 +361,9 @@ def prepare_proposal(principal, *, config, evaluation=False, budget=BUDGET):
     )
 
 
-def stale_reason(group, fresh, leaving):
+def stale_reason(
+    group: Sequence[Item], fresh: Sequence[SourceView | None], leaving: Mapping[int, Leaving]
+) -> str:
     """Why the proposal's ``group`` of items may not be verified now (a closed code), or "".
     ``fresh`` are its memories read again (None where gone), ``leaving`` what may leave."""
     if any(
@@ -336,15 +371,22 @@ def stale_reason(group, fresh, leaving):
         for view, item in zip(fresh, group, strict=True)
     ):
         return "source_changed"
-    if any(view.pk not in leaving for view in fresh):
+    if any(view.pk not in leaving for view in fresh if view is not None):
         return "no_longer_sendable"
     return ""
 
 
-def clause_items(clause, group, fresh, leaving, items, groups):
+def clause_items(
+    clause: str,
+    group: Sequence[Item],
+    fresh: Sequence[SourceView],
+    leaving: Mapping[int, Leaving],
+    items: MutableMapping[str, Item],
+    groups: MutableMapping[str, str],
+) -> list[Item]:
     """The items of ``group`` as a verification sends them under ``clause``, at their fresh
     reads and with their fresh messages, each also recorded in ``items`` and ``groups``."""
-    made = []
+    made: list[Item] = []
     for view, item in zip(fresh, group, strict=True):
         statement, excerpts = leaving[view.pk]
         items[item.label] = Item(
@@ -355,20 +397,32 @@ def clause_items(clause, group, fresh, leaving, items, groups):
     return made
 
 
-def prepare_verification(principal, proposal, standing, *, config, evaluation=False, budget=BUDGET):
+def prepare_verification(
+    principal: User,
+    proposal: Request,
+    standing: Iterable[Sequence[Item]],
+    *,
+    config: ProviderConfig | None,
+    evaluation: bool = False,
+    budget: Budget = BUDGET,
+) -> Request:
     """The verification request for the locally admitted ``standing`` groups of ``proposal``
     (tuples of its items), with every memory and message read and decided afresh. A group
     with a memory that changed or may no longer leave is left out and counted."""
     deferred = deferral(principal, config, evaluation)
     if deferred:
         return Request(stage="verification", deferred=deferred)
+    # ``deferral`` says "not_configured" without one.
+    assert config is not None
     rules = None if evaluation else egress_rules()
-    excluded = Counter()
+    excluded: Counter[str] = Counter()
     wanted = {item.view.pk: item for group in standing for item in group}
     with principal_context(principal):
         current = {view.pk: view for view in source_views(principal, pk__in=list(wanted))}
         leaving = sendable_items(principal, list(current.values()), rules, excluded)
-    items, groups, clauses = {}, {}, []
+    items: dict[str, Item] = {}
+    groups: dict[str, str] = {}
+    clauses: list[tuple[str, list[Item]]] = []
     for group in standing:
         fresh = [current.get(item.view.pk) for item in group]
         reason = stale_reason(group, fresh, leaving)
@@ -376,7 +430,9 @@ def prepare_verification(principal, proposal, standing, *, config, evaluation=Fa
             excluded[reason] += 1
             continue
         clause = f"c{len(clauses) + 1}"
-        clauses.append((clause, clause_items(clause, group, fresh, leaving, items, groups)))
+        # None is gone: ``stale_reason`` says "source_changed" otherwise.
+        read = [view for view in fresh if view is not None]
+        clauses.append((clause, clause_items(clause, group, read, leaving, items, groups)))
     if not clauses:
         return Request(stage="verification", deferred="nothing_to_verify", excluded=excluded)
     proposal_digest = digest(

@@ -18,6 +18,7 @@ on its own before it is stored or sent anywhere.
 
 import re
 from collections import Counter
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from memory.enums import Sensitivity
 from memory.screening import classify_sensitivity, looks_like_injection
@@ -25,9 +26,9 @@ from memory.stemming import stem
 from memory.text import STOPWORDS, content_words
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
 from reconsolidation.planners.summaries import SUMMARY_MIN_CLAIMS, plan_topic_summary
-from reconsolidation.planning import statement_words
+from reconsolidation.planning import SourceView, statement_words
 
-from .candidates import offered_group
+from .candidates import Item, offered_group
 
 # The most memories one topic review offers, and shows in one topic.
 TOPIC_ITEMS = 48
@@ -39,7 +40,9 @@ _WORD = re.compile(r"[a-z0-9]+(?:['-][a-z0-9]+)*")
 _SENSITIVITY_RANK = {value: rank for rank, value in enumerate(Sensitivity.values)}
 
 
-def topic_pool(views, summarised):
+def topic_pool(
+    views: Iterable[SourceView], summarised: Collection[int]
+) -> dict[str, list[SourceView]]:
     """{scope: [view, ...]}: the memories a topic review may offer, by scope, at most
     ``TOPIC_ITEMS`` in all, newest first within the largest scopes first.
 
@@ -47,7 +50,7 @@ def topic_pool(views, summarised):
     together already. A memory without content words, or on the catch-all
     subject, names no topic.
     """
-    by_scope = {}
+    by_scope: dict[str, list[SourceView]] = {}
     for view in views:
         if (
             view.pk not in summarised
@@ -55,7 +58,8 @@ def topic_pool(views, summarised):
             and statement_words(view.statement)
         ):
             by_scope.setdefault(view.scope, []).append(view)
-    pool, left = {}, TOPIC_ITEMS
+    pool: dict[str, list[SourceView]] = {}
+    left = TOPIC_ITEMS
     for scope, members in sorted(by_scope.items(), key=lambda entry: (-len(entry[1]), entry[0])):
         if len(members) < SUMMARY_MIN_CLAIMS or left < SUMMARY_MIN_CLAIMS:
             continue
@@ -65,7 +69,7 @@ def topic_pool(views, summarised):
     return pool
 
 
-def topic_words(topic):
+def topic_words(topic: str) -> tuple[str, ...]:
     """The words of a proposed topic name, lower case; () when it is not a name of one to
     ``TOPIC_WORDS`` words (closing punctuation aside)."""
     name = " ".join(topic.strip().strip(".!?;:,").lower().split())
@@ -75,18 +79,18 @@ def topic_words(topic):
     return words
 
 
-def topic_subject(words):
+def topic_subject(words: Sequence[str]) -> str:
     return TOPIC_PREFIX + "-".join(words)
 
 
-def _found_in(words, statement):
+def _found_in(words: Sequence[str], statement: str) -> re.Match[str] | None:
     return re.search(
         r"(?<![\w-])" + r"[\s-]+".join(re.escape(word) for word in words) + r"(?![\w-])",
         statement.lower(),
     )
 
 
-def _stems(text):
+def _stems(text: str) -> set[str]:
     return {
         stem(piece)
         for word in content_words(text)
@@ -95,7 +99,7 @@ def _stems(text):
     }
 
 
-def label_decision(topic, views):
+def label_decision(topic: str, views: Sequence[SourceView]) -> str:
     """Why ``topic`` may not name a summary of ``views`` (a closed code), or ""."""
     words = topic_words(topic)
     if not words or not statement_words(" ".join(words)):
@@ -114,7 +118,11 @@ def label_decision(topic, views):
     return ""
 
 
-def admitted_topics(proposed, items, block_of):
+def admitted_topics(
+    proposed: Iterable[tuple[str, str, Sequence[str]]],
+    items: Mapping[str, Item],
+    block_of: Mapping[str, str],
+) -> tuple[list[tuple[tuple[str, ...], tuple[Item, ...]]], Counter[str]]:
     """The proposed topics that stand, as (topic words, items) pairs, and a Counter of why
     the others did not.
 
@@ -123,7 +131,9 @@ def admitted_topics(proposed, items, block_of):
     sharing a memory, the first stands. Whether a summary shows them all by
     now is checked when the verification is prepared, on fresh reads.
     """
-    standing, dropped, taken = [], Counter(), set()
+    standing: list[tuple[tuple[str, ...], tuple[Item, ...]]] = []
+    dropped: Counter[str] = Counter()
+    taken: set[int] = set()
     for block, topic, labels in proposed:
         group, reason = offered_group(block, labels, items, block_of)
         views = [item.view for item in group]
@@ -138,7 +148,7 @@ def admitted_topics(proposed, items, block_of):
     return standing, dropped
 
 
-def _group_decision(topic, views):
+def _group_decision(topic: str, views: Sequence[SourceView]) -> str:
     if len(views) > TOPIC_MEMBERS:
         return "too_many"
     if len({view.subject for view in views}) < 2:

@@ -13,6 +13,12 @@ code. Pure functions: no database, no I/O.
 
 import hashlib
 import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    # Only named in signatures: the wire format imports nothing of the app to run.
+    from .candidates import Item
 
 PROPOSAL_SCHEMA_NAME = "merge_proposals"
 VERIFICATION_SCHEMA_NAME = "merge_verdicts"
@@ -134,20 +140,20 @@ TOPIC_VERIFICATION_SCHEMA = {
 class ReplyError(ValueError):
     """The reply is not in the schema; ``error_class`` is a closed code for the audit."""
 
-    def __init__(self, error_class):
+    def __init__(self, error_class: str) -> None:
         super().__init__(error_class)
         self.error_class = error_class
 
 
-def canonical(value):
+def canonical(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode()
 
 
-def digest(data):
+def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _memories(items, *, messages=True):
+def _memories(items: Iterable["Item"], *, messages: bool = True) -> list[dict[str, Any]]:
     return [
         {"id": item.label, "statement": item.statement, "messages": list(item.excerpts)}
         if messages
@@ -156,14 +162,16 @@ def _memories(items, *, messages=True):
     ]
 
 
-def proposal_content(blocks):
+def proposal_content(blocks: Iterable[tuple[str, Iterable["Item"]]]) -> str:
     """The user content of a proposal request: ``blocks`` is [(label, [item, ...]), ...]."""
     return canonical(
         {"blocks": [{"block": label, "memories": _memories(items)} for label, items in blocks]}
     ).decode()
 
 
-def verification_content(proposal_digest, clauses):
+def verification_content(
+    proposal_digest: str, clauses: Iterable[tuple[str, Iterable["Item"]]]
+) -> str:
     """The user content of a verification request: ``clauses`` is [(label, [item, ...])]."""
     return canonical(
         {
@@ -175,7 +183,7 @@ def verification_content(proposal_digest, clauses):
     ).decode()
 
 
-def topic_proposal_content(blocks):
+def topic_proposal_content(blocks: Iterable[tuple[str, Iterable["Item"]]]) -> str:
     """The user content of a topic proposal: ``blocks`` is [(label, [item, ...]), ...]. Only
     the memories' statements: the owner's messages go to the verifier alone."""
     return canonical(
@@ -188,7 +196,9 @@ def topic_proposal_content(blocks):
     ).decode()
 
 
-def topic_verification_content(proposal_digest, clauses):
+def topic_verification_content(
+    proposal_digest: str, clauses: Iterable[tuple[str, str, Iterable["Item"]]]
+) -> str:
     """The user content of a topic verification: ``clauses`` is [(label, topic, [item, ...])]."""
     return canonical(
         {
@@ -201,7 +211,7 @@ def topic_verification_content(proposal_digest, clauses):
     ).decode()
 
 
-def _object(content):
+def _object(content: str) -> dict[str, Any]:
     try:
         reply = json.loads(content)
     except ValueError:
@@ -211,7 +221,7 @@ def _object(content):
     return reply
 
 
-def _labels(value):
+def _labels(value: object) -> bool:
     return (
         isinstance(value, list)
         and all(isinstance(label, str) and 0 < len(label) <= 16 for label in value)
@@ -219,13 +229,13 @@ def _labels(value):
     )
 
 
-def parse_proposals(content):
+def parse_proposals(content: str) -> list[tuple[str, tuple[str, ...]]]:
     """[(block label, (memory labels...)), ...] from a proposal reply, or ReplyError."""
     reply = _object(content)
     merges = reply.get("merges")
     if set(reply) != {"merges"} or not isinstance(merges, list) or len(merges) > 64:
         raise ReplyError("schema")
-    groups = []
+    groups: list[tuple[str, tuple[str, ...]]] = []
     for merge in merges:
         if (
             not isinstance(merge, dict)
@@ -239,14 +249,14 @@ def parse_proposals(content):
     return groups
 
 
-def parse_topics(content):
+def parse_topics(content: str) -> list[tuple[str, str, tuple[str, ...]]]:
     """[(block label, topic, (memory labels...)), ...] from a topic proposal reply, or
     ReplyError."""
     reply = _object(content)
     topics = reply.get("topics")
     if set(reply) != {"topics"} or not isinstance(topics, list) or len(topics) > 16:
         raise ReplyError("schema")
-    groups = []
+    groups: list[tuple[str, str, tuple[str, ...]]] = []
     for topic in topics:
         if (
             not isinstance(topic, dict)
@@ -262,7 +272,7 @@ def parse_topics(content):
     return groups
 
 
-def parse_verdicts(content, *, answer="same_claim"):
+def parse_verdicts(content: str, *, answer: str = "same_claim") -> tuple[str, dict[str, bool]]:
     """(echoed proposal digest, {clause label: verdict}) from a verification reply, its
     verdicts named ``answer`` (``same_topic`` for topics), or ReplyError; a clause answered
     twice is not a reply."""
@@ -276,7 +286,7 @@ def parse_verdicts(content, *, answer="same_claim"):
         or len(verdicts) > 64
     ):
         raise ReplyError("schema")
-    answers = {}
+    answers: dict[str, bool] = {}
     for verdict in verdicts:
         if (
             not isinstance(verdict, dict)

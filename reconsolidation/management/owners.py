@@ -12,19 +12,19 @@ from django.core.management.base import CommandError
 from django.db import transaction
 
 from accounts.audit import operator_action_record
-from accounts.models import OperatorAction
+from accounts.models import OperatorAction, User
 
 
-def principal_from_option(value, *, command, changes=False):
+def principal_from_option(value: str, *, command: str, changes: bool = False) -> User:
     """The principal ``--owner`` names, or a ``CommandError``; the access is recorded.
 
     ``command`` names what was run (content-free); ``changes`` says whether it
     may change the owner's memories, or only reads them.
     """
-    User = get_user_model()
-    principal = User.objects.filter(username=value).first()
+    users = get_user_model().objects
+    principal = users.filter(username=value).first()
     if principal is None and _is_uuid(value):
-        principal = User.objects.filter(public_id=value).first()
+        principal = users.filter(public_id=value).first()
     if principal is None:
         raise CommandError(f"no principal {value!r}")
     with transaction.atomic():
@@ -39,7 +39,7 @@ def principal_from_option(value, *, command, changes=False):
     return principal
 
 
-def _is_uuid(value):
+def _is_uuid(value: str) -> bool:
     try:
         uuid.UUID(value)
     except ValueError:

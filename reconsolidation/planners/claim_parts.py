@@ -33,8 +33,11 @@ _NEGATIONS = frozenset("not no never nor neither cannot anymore nobody nothing".
 _AFTER_NO = frozenset({"longer", "more"})
 _TURNING_PREFIXES = ("dis", "un")
 
+# Where a predicate stands: ("word", its stem) or ("pair", a lexicon line's number).
+PredicateKey = tuple[str, str] | tuple[str, int]
 
-def _negation(word):
+
+def _negation(word: str) -> bool:
     return word in _NEGATIONS or word.endswith(("n't", "n’t"))
 
 
@@ -53,14 +56,16 @@ class ClaimParts:
 
 # A pass reads one statement's parts once for each rule and pair it is weighed in.
 @lru_cache(maxsize=1 << 14)
-def claim_parts(statement):
+def claim_parts(statement: str | None) -> ClaimParts:
     """The parts of ``statement`` (see the module)."""
     tokens = [
         (match.group(0), match.group(0).casefold().replace("’", "'"))
         for match in _WORD_RE.finditer(statement or "")
     ]
-    opening, predicate, negated = [], "", False
-    content, forms = [], []
+    opening: list[str] = []
+    predicate, negated = "", False
+    content: list[str] = []
+    forms: list[tuple[str, str]] = []
     previous = ""
     for raw, word in tokens:
         turning = _negation(word) or (previous == "no" and word in _AFTER_NO)
@@ -93,9 +98,9 @@ def claim_parts(statement):
 
 
 @cache
-def _poles():
+def _poles() -> dict[str, frozenset[tuple[int, int]]]:
     """{stem: {(line, side), ...}}: the sides of the lexicon's pairs a stem stands on."""
-    poles = {}
+    poles: dict[str, set[tuple[int, int]]] = {}
     for number, line in enumerate(LEXICON.read_text().splitlines()):
         line = line.split("#", 1)[0].strip()
         if not line:
@@ -109,7 +114,7 @@ def _poles():
     return {word: frozenset(sides) for word, sides in poles.items()}
 
 
-def _turned(form):
+def _turned(form: str) -> str:
     """The stem of the verb a turning prefix turns around ("distrusts": "trust"), or ""."""
     for prefix in _TURNING_PREFIXES:
         rest = form[len(prefix) :]
@@ -118,11 +123,11 @@ def _turned(form):
     return ""
 
 
-def predicate_sides(predicate, form=""):
+def predicate_sides(predicate: str, form: str = "") -> list[tuple[PredicateKey, int]]:
     """[(key, side), ...]: each pair of contrasting predicates ``predicate`` stands on, and
     the side; ``form`` is the word as written, for its turning prefix. A predicate stands
     on its own side of itself too, so that a negation of it can be told apart."""
-    sides = [(("word", predicate), 0)]
+    sides: list[tuple[PredicateKey, int]] = [(("word", predicate), 0)]
     sides += [(("pair", line), side) for line, side in _poles().get(predicate, ())]
     turned = _turned(form)
     if turned:
@@ -130,7 +135,7 @@ def predicate_sides(predicate, form=""):
     return sides
 
 
-def turns(parts):
+def turns(parts: ClaimParts) -> bool:
     """Whether a statement (its ``ClaimParts``) may turn another around: it is negated, or
     its predicate is the second side of a pair ("sold", "distrusts", "volunteers") or
     carries a turning prefix. Every contradiction this module finds has such a side."""
@@ -142,7 +147,7 @@ def turns(parts):
     return any(side for _, side in predicate_sides(parts.predicate, form))
 
 
-def contrast(first, second):
+def contrast(first: ClaimParts, second: ClaimParts) -> bool:
     """Whether the content words of ``first`` and ``second`` (``ClaimParts``) hold two
     predicates that contrast, one on each side and not both in either."""
     only_first = [(s, f) for s, f in first.forms if s not in second.stems]

@@ -12,8 +12,10 @@ newest evidence it rests on.
 """
 
 import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import ClassVar, Literal, Protocol
 
 from django.conf import settings
 from django.utils import timezone
@@ -31,6 +33,29 @@ SIDE_BELIEFS = 4
 NAMELESS_SUBJECTS = frozenset({"topic:general"})
 _ENTITY_SEPARATOR_RE = re.compile(r"[-:]")
 
+# A belief's original evidence: (its source events' ids, their sessions' ids).
+BeliefEvents = tuple[frozenset[int], frozenset[int]]
+
+
+class _Claim(Protocol):
+    """A belief as a ``SourceView`` or a ``Belief`` row: what its subject and words are."""
+
+    @property
+    def subject(self) -> str: ...
+    @property
+    def statement(self) -> str: ...
+
+
+class _Dated(Protocol):
+    """A belief as a ``SourceView`` or a ``Belief`` row: when its evidence and life end."""
+
+    @property
+    def evidence_at(self) -> datetime | None: ...
+    @property
+    def expires_at(self) -> datetime | None: ...
+    @property
+    def valid_until(self) -> datetime | None: ...
+
 
 @dataclass(frozen=True)
 class HypothesisPlan:
@@ -43,18 +68,18 @@ class HypothesisPlan:
     evidence_at: datetime
     expires_at: datetime
     policy_version: str = field(default_factory=current_policy_version, compare=False)
-    kind = "hypothesis"
+    kind: ClassVar[Literal["hypothesis"]] = "hypothesis"
 
     @property
-    def belief_ids(self):
+    def belief_ids(self) -> frozenset[int]:
         return frozenset(source.pk for source in self.sources)
 
     @property
-    def statement(self):
+    def statement(self) -> str:
         return hypothesis_statement(*self.subjects, [source.statement for source in self.sources])
 
 
-def hypothesis_statement(subject, other, texts=()):
+def hypothesis_statement(subject: str, other: str, texts: Iterable[str] = ()) -> str:
     """What a hypothesis says: fixed words around the two subjects, named as ``texts`` (their
     sources' statements) write them. The first subject is the entity both mention."""
     named = subject_label(subject, texts)
@@ -64,7 +89,7 @@ def hypothesis_statement(subject, other, texts=()):
     )
 
 
-def promotion_statement(subject, sources):
+def promotion_statement(subject: str, sources: Sequence[_Claim]) -> str:
     """What an owner who promotes the hypothesis about ``subject`` over ``sources`` (beliefs
     with a subject and a statement) asserts, unless they word it themselves: the connection
     it names, its subjects written as the sources write them."""
@@ -73,7 +98,7 @@ def promotion_statement(subject, sources):
     return f"{subject_label(subject, texts)} is connected to {subject_label(other, texts)}."
 
 
-def entity_words(subject):
+def entity_words(subject: str) -> tuple[str, ...]:
     """The words an entity subject's key names, in order; () when it names no entity.
 
     Preference subjects hold settings rather than entities, and a key made only
@@ -90,16 +115,18 @@ def entity_words(subject):
     return tokens
 
 
-def _mentions(words, tokens):
+def _mentions(words: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
     """Whether ``tokens`` occur in ``words`` as one contiguous run."""
     width = len(tokens)
     return any(words[i : i + width] == tokens for i in range(len(words) - width + 1))
 
 
-def _independent(side, other, events):
+def _independent(
+    side: list[SourceView], other: list[SourceView], events: Mapping[int, BeliefEvents]
+) -> list[SourceView]:
     """The beliefs of ``side`` that share no source event and no session with some belief
     of ``other``."""
-    kept = []
+    kept: list[SourceView] = []
     for source in side:
         own_events, own_sessions = events[source.pk]
         if any(
@@ -110,7 +137,9 @@ def _independent(side, other, events):
     return kept
 
 
-def _grounded(side, events):
+def _grounded(
+    side: Mapping[int, SourceView], events: Mapping[int, BeliefEvents]
+) -> list[SourceView]:
     """Beliefs with original source events, oldest first, at most ``SIDE_BELIEFS``.
 
     The cap comes before the independence check, so that the work per pair is
@@ -122,7 +151,9 @@ def _grounded(side, events):
     )[:SIDE_BELIEFS]
 
 
-def hypothesis_lifetime(sources, lifetime):
+def hypothesis_lifetime(
+    sources: Sequence[_Dated], lifetime: timedelta
+) -> tuple[datetime, datetime] | None:
     """(newest evidence, end of life) of a hypothesis over ``sources``, or None without evidence.
 
     The end is counted from the sources' evidence, never from the time of
@@ -138,11 +169,17 @@ def hypothesis_lifetime(sources, lifetime):
     return newest, min(ends)
 
 
-def configured_lifetime():
+def configured_lifetime() -> timedelta:
     return timedelta(days=settings.REVERIE_RECONSOLIDATION["hypothesis_lifetime_days"])
 
 
-def plan_hypotheses(sources, events, *, now=None, lifetime=None):
+def plan_hypotheses(
+    sources: Iterable[SourceView],
+    events: Mapping[int, BeliefEvents],
+    *,
+    now: datetime | None = None,
+    lifetime: timedelta | None = None,
+) -> list[HypothesisPlan]:
     """Hypothesis plans among ``sources`` (live original beliefs of one owner).
 
     ``events`` maps a belief's pk to ``(frozenset of source event ids, frozenset
@@ -156,8 +193,8 @@ def plan_hypotheses(sources, events, *, now=None, lifetime=None):
     lifetime = configured_lifetime() if lifetime is None else lifetime
     unique = {source.pk: source for source in sources}
     words = {pk: claim_words(source.statement) for pk, source in unique.items()}
-    by_word = {}
-    subjects = {}
+    by_word: dict[str, list[SourceView]] = {}
+    subjects: dict[tuple[str, str], dict[int, SourceView]] = {}
     for pk, source in unique.items():
         for word in set(words[pk]):
             by_word.setdefault(word, []).append(source)
@@ -166,7 +203,8 @@ def plan_hypotheses(sources, events, *, now=None, lifetime=None):
 
     # (scope, pair of subjects) -> {subject: {pk: belief on that side}}, plus the
     # subjects whose entity the other side mentions.
-    sides, entities = {}, {}
+    sides: dict[tuple[str, frozenset[str]], dict[str, dict[int, SourceView]]] = {}
+    entities: dict[tuple[str, frozenset[str]], set[str]] = {}
     for (scope, subject), own in subjects.items():
         tokens = entity_words(subject)
         if not tokens:
@@ -186,7 +224,7 @@ def plan_hypotheses(sources, events, *, now=None, lifetime=None):
             pair[source.subject][source.pk] = source
             entities.setdefault(key, set()).add(subject)
 
-    plans = []
+    plans: list[HypothesisPlan] = []
     for key, pair in sides.items():
         named = min(entities[key])
         (other,) = set(pair) - {named}

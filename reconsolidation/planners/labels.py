@@ -9,17 +9,18 @@ key spells it. Pure.
 """
 
 import re
+from collections.abc import Iterable
 
 # Kinds whose entity is a name: capitalised when no text shows how it is written.
 _NAMED_KINDS = frozenset({"person", "pet", "place", "city", "country", "org", "company"})
 
 
-def _entity_words(subject):
+def _entity_words(subject: str) -> list[str]:
     _, _, entity = subject.partition(":")
     return [word for word in re.split(r"[-:]", entity) if word]
 
 
-def subject_label(subject, texts=()):
+def subject_label(subject: str, texts: Iterable[str | None] = ()) -> str:
     """The subject of key ``subject`` as the owner writes it in ``texts``; "" for no subject."""
     if not subject:
         return ""

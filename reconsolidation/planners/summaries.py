@@ -12,9 +12,11 @@ things, or visible to different assistants, are never summarised together.
 
 import hashlib
 import re
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
+from typing import ClassVar, Literal, TypedDict, Unpack
 
 from formation.subjects import shared_subjects
 from memory.enums import BeliefStatus
@@ -39,7 +41,7 @@ _FIRST_NAME_KINDS = frozenset({"person", "pet"})
 _CAPITALISED_WORD = re.compile(r"(?<![\w'’-])[A-Z][^\W_]*(?![\w-])")
 
 
-def may_be_first_name(shared, sources):
+def may_be_first_name(shared: str, sources: Iterable[SourceView]) -> bool:
     """Whether the shared subject ``shared`` names one word that ``sources`` write as a
     name or hold as a person's or pet's key: anyone's first name, which does not tell
     two people apart. "Maya" may be Maya Lopez in one memory and Maya Chen in the next;
@@ -56,7 +58,7 @@ def may_be_first_name(shared, sources):
     return False
 
 
-def claim_fingerprint(subject, type, polarity, statement):
+def claim_fingerprint(subject: str, type: str, polarity: str, statement: str) -> str:
     """A namespaced hash of one summary claim, without its text.
 
     Equivalent statements (case, punctuation and articles aside) share it, so
@@ -81,14 +83,14 @@ class ClaimPlan:
     fingerprint: str
     supports: tuple[SourceView, ...]
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         # Equal claims have equal fingerprints; hashing every support instead
         # would make each lookup as long as the claim's list of originals.
         return hash(self.fingerprint)
 
     # Computed once: the committing transaction asks for it with every check of a plan.
     @cached_property
-    def belief_ids(self):
+    def belief_ids(self) -> frozenset[int]:
         return frozenset(source.pk for source in self.supports)
 
 
@@ -107,9 +109,9 @@ class SummaryPlan:
     # (``reconsolidation.assisted``).
     assisted: bool = field(default=False, compare=False)
     provider_call_id: int | None = field(default=None, compare=False)
-    kind = "summary"
+    kind: ClassVar[Literal["summary"]] = "summary"
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         # Plans are looked up by value while they are applied; a popular
         # subject's plan holds thousands of sources, and equal plans share
         # their subject and scope.
@@ -117,23 +119,30 @@ class SummaryPlan:
 
     # Computed once: a popular subject's plan holds thousands of sources.
     @cached_property
-    def belief_ids(self):
+    def belief_ids(self) -> frozenset[int]:
         return frozenset(source.pk for source in self.sources)
 
 
-def _order(source):
+class AssistedFields(TypedDict, total=False):
+    """What a summary a model proposed and verified adds to its plan."""
+
+    assisted: bool
+    provider_call_id: int | None
+
+
+def _order(source: SourceView) -> tuple[bool, datetime, int]:
     """Earliest evidence first (none last), then the older row."""
     return (source.evidence_at is None, source.evidence_at or _NO_EVIDENCE, source.pk)
 
 
-def _claims(group, contested):
+def _claims(group: Iterable[SourceView], contested: Collection[str]) -> list[ClaimPlan]:
     """The distinct claims of beliefs about one subject, in order of their earliest support.
 
     ``contested`` is the set of the beliefs' own subjects that hold a
     contradiction; a claim is kept apart per own subject, so that the same
     words about two subjects stay two claims.
     """
-    by_claim = {}
+    by_claim: dict[tuple[str, str, str, tuple[str, ...]], list[SourceView]] = {}
     for source in sorted(group, key=_order):
         words = statement_words(source.statement)
         if words:
@@ -157,7 +166,7 @@ def _claims(group, contested):
     ]
 
 
-def _shown(claims, contested):
+def _shown(claims: list[ClaimPlan], contested: bool) -> list[ClaimPlan]:
     """The first ``SUMMARY_MAX_CLAIMS`` claims, with both sides of a contradiction kept.
 
     Two values of a single-valued subject are already two sides; a polarity
@@ -174,7 +183,7 @@ def _shown(claims, contested):
     return sorted(shown, key=order.__getitem__)
 
 
-def plan_summaries(sources):
+def plan_summaries(sources: Iterable[SourceView]) -> list[SummaryPlan]:
     """A summary plan for every subject (and scope) holding at least ``SUMMARY_MIN_CLAIMS``
     distinct claims among the live beliefs ``sources``.
 
@@ -182,21 +191,27 @@ def plan_summaries(sources):
     is compared. Beliefs without a subject, or on the catch-all subject of
     statements without content words, name nothing to summarise.
     """
-    groups = {}
+    groups: dict[tuple[str, str], dict[int, SourceView]] = {}
     for source in sources:
         if source.subject and source.subject not in NAMELESS_SUBJECTS:
             groups.setdefault((source.subject, source.scope), {})[source.pk] = source
-    plans = []
+    plans: list[SummaryPlan] = []
     for (subject, scope), by_pk in sorted(groups.items()):
         group = list(by_pk.values())
-        contested = {subject} if contradicts(group) else set()
+        contested: set[str] = {subject} if contradicts(group) else set()
         plan = _plan(subject, scope, group, contested)
         if plan:
             plans.append(plan)
     return plans
 
 
-def _plan(subject, scope, group, contested, **fields):
+def _plan(
+    subject: str,
+    scope: str,
+    group: list[SourceView],
+    contested: Collection[str],
+    **fields: Unpack[AssistedFields],
+) -> SummaryPlan | None:
     claims = _claims(group, contested)
     if len(claims) < SUMMARY_MIN_CLAIMS:
         return None
@@ -213,20 +228,27 @@ def _plan(subject, scope, group, contested, **fields):
     )
 
 
-def plan_topic_summary(subject, sources, **fields):
+def plan_topic_summary(
+    subject: str, sources: Sequence[SourceView], **fields: Unpack[AssistedFields]
+) -> SummaryPlan | None:
     """The summary plan of the live beliefs ``sources`` (one scope, several subjects) under
     the topic ``subject``, or None when they hold fewer than ``SUMMARY_MIN_CLAIMS`` distinct
     claims. The beliefs are the caller's verified subset: this planner only lays them out,
     exactly as it lays out a subject's or a shared name's beliefs. ``fields`` are the plan's
     ``assisted`` and ``provider_call_id``."""
-    own = {}
+    own: dict[str, list[SourceView]] = {}
     for source in sources:
         own.setdefault(source.subject, []).append(source)
     contested = {subject for subject, beliefs in own.items() if contradicts(beliefs)}
     return _plan(subject, sources[0].scope, list(sources), contested, **fields)
 
 
-def plan_entity_summaries(sources, *, names=None, summarised=None):
+def plan_entity_summaries(
+    sources: Iterable[SourceView],
+    *,
+    names: Collection[str] | None = None,
+    summarised: Mapping[str, Iterable[int]] | None = None,
+) -> list[SummaryPlan]:
     """A summary plan for every shared subject (``entity:<name>``, see
     ``formation.subjects.shared_subjects``) that beliefs of at least two of their own
     subjects have in common, in one scope, with at least ``SUMMARY_MIN_CLAIMS`` distinct
@@ -252,7 +274,7 @@ def plan_entity_summaries(sources, *, names=None, summarised=None):
     memories are read together under their own subject (``person:maya-lopez``) or a
     name of more than one word.
     """
-    groups = {}
+    groups: dict[tuple[str, str], dict[int, SourceView]] = {}
     for source in sources:
         for shared in shared_subjects(source.subject, source.statement):
             groups.setdefault((shared, source.scope), {})[source.pk] = source
@@ -267,7 +289,7 @@ def plan_entity_summaries(sources, *, names=None, summarised=None):
         if names is None or shared in names
     ]
     whole += [(shared, frozenset(ids), True) for shared, ids in (summarised or {}).items()]
-    plans = []
+    plans: list[SummaryPlan] = []
     for (shared, scope), by_pk in sorted(groups.items()):
         if names is not None and shared not in names:
             continue
@@ -279,7 +301,7 @@ def plan_entity_summaries(sources, *, names=None, summarised=None):
         ):
             continue
         group = list(by_pk.values())
-        own = {}
+        own: dict[str, list[SourceView]] = {}
         for source in group:
             own.setdefault(source.subject, []).append(source)
         if len(own) < 2 or may_be_first_name(shared, group):
@@ -291,7 +313,7 @@ def plan_entity_summaries(sources, *, names=None, summarised=None):
     return plans
 
 
-def summary_statement(subject, claims, omitted):
+def summary_statement(subject: str, claims: Sequence[ClaimPlan], omitted: int) -> str:
     """What a summary says: its subject as its claims write it, its claims in order, each
     marked when uncertain, and how many claims it leaves out. Copies source text."""
     parts = [

@@ -16,7 +16,7 @@ ROUTE_LABELS = {
 }
 
 
-def review_register():
+def review_register() -> None:
     from common.review.site import ReviewSection
     from memory.review.access import register_route_labels
     from memory.review.site import review_site

@@ -1,7 +1,11 @@
 """What the Synthesis and Operations pages share: the surface gate and the action form."""
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
 
 from common.review.base import OwnerAdmin
 from common.review.site import SectionUnavailable
@@ -11,7 +15,7 @@ from memory.services.idempotency import IDEMPOTENCY_KEY_MAX_CHARS
 SURFACE = "reconsolidation_surface"
 
 
-def surface_visible(request=None):
+def surface_visible(request: HttpRequest | None = None) -> bool:
     return surfaces_enabled((SURFACE,))
 
 
@@ -21,15 +25,19 @@ class SurfaceOwnerAdmin(OwnerAdmin):
 
     # The section's name on the "not available" page.
     section_label = "Synthesis"
+    # Each kind of row by the name the owner reads (``KindFilter``).
+    kind_labels: dict[str, str]
 
-    def require_surface(self):
+    def require_surface(self) -> None:
         if not surface_visible():
             raise SectionUnavailable(self.section_label)
 
-    def has_module_permission(self, request):
+    def has_module_permission(self, request: HttpRequest) -> bool:
         return surface_visible() and super().has_module_permission(request)
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         self.require_surface()
         return super().changelist_view(request, extra_context)
 
@@ -41,10 +49,14 @@ class KindFilter(admin.SimpleListFilter):
     title = "kind"
     parameter_name = "kind"
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: "admin.ModelAdmin[Any]"
+    ) -> list[tuple[str, str]]:
+        # Only the Synthesis and Operations pages list this filter.
+        assert isinstance(model_admin, SurfaceOwnerAdmin)
         return list(model_admin.kind_labels.items())
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.filter(kind=self.value()) if self.value() else queryset
 
 

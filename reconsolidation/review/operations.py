@@ -7,12 +7,16 @@ showed, and a receipt page says what was done.
 """
 
 import uuid
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import admin, messages
-from django.db.models import Count
-from django.http import Http404, HttpResponseRedirect
-from django.urls import path, reverse
+from django.db.models import Count, QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 
+from common.review.base import OwnerAdmin, owner_of
 from core.errors import ReverieError
 from memory.models import Belief
 from memory.selectors.beliefs import belief_list
@@ -28,7 +32,15 @@ from reconsolidation.services.undo import operation_undo
 
 from .base import ActionForm, KindFilter, SurfaceOwnerAdmin
 
-KIND_LABELS = {
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+
+class _Made(TypedDict):
+    made_count: int
+
+
+KIND_LABELS: dict[str, str] = {
     Operation.Kind.MERGE: "Merge",
     Operation.Kind.SUMMARY: "Summary",
     Operation.Kind.HYPOTHESIS: "Hypothesis",
@@ -47,9 +59,10 @@ INVALIDATION_REASONS = {
 }
 
 
-def operations_card(request):
-    total = operation_list(request.user).count()
-    undoable = operation_list(request.user, state=Operation.State.APPLIED).count()
+def operations_card(request: HttpRequest) -> dict[str, Any]:
+    owner = owner_of(request)
+    total = operation_list(owner).count()
+    undoable = operation_list(owner, state=Operation.State.APPLIED).count()
     return {
         "count": total,
         "text": f"operation{'s' if total != 1 else ''} reconsolidation ran for you; "
@@ -66,14 +79,14 @@ class OperationAdmin(SurfaceOwnerAdmin):
     ordering = ("-created_at", "-id")
     change_list_template = "review/reconsolidation/operation_list.html"
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Operation]:
         # Counted in the list's own query rather than once a row.
-        return operation_list(request.user).annotate(made_count=Count("outputs"))
+        return operation_list(owner_of(request)).annotate(made_count=Count("outputs"))
 
-    def get_owned(self, request, object_id):
-        return operation_get(request.user, object_id)
+    def get_owned(self, request: HttpRequest, object_id: str) -> Operation:
+        return operation_get(owner_of(request), object_id)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             path(
@@ -90,30 +103,36 @@ class OperationAdmin(SurfaceOwnerAdmin):
         ]
 
     @admin.display(description="Kind", ordering="kind")
-    def kind_label(self, operation):
+    def kind_label(self, operation: Operation) -> str:
         return KIND_LABELS.get(operation.kind, operation.kind)
 
     @admin.display(description="What it made")
-    def made(self, operation):
+    def made(self, operation: "WithAnnotations[Operation, _Made]") -> str:
         count = operation.made_count
         return f"{count} derived view{'s' if count != 1 else ''}"
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         return super().changelist_view(
             request, {"title": "Operations: what reconsolidation did", **(extra_context or {})}
         )
 
-    def url(self, operation, name):
+    def url(self, operation: Operation, name: str) -> str:
         return reverse(
             f"{self.admin_site.name}:reconsolidation_operation_{name}", args=[operation.public_id]
         )
 
-    def _originals(self, request, entries):
+    def _originals(
+        self, request: HttpRequest, entries: Sequence[Mapping[str, Any]]
+    ) -> list[dict[str, Any]]:
         """Preview or detail entries, each with its memory's row and page link."""
         memories = self.admin_site.get_model_admin(Belief)
+        # Memory's pages, which link a row by its public id.
+        assert isinstance(memories, OwnerAdmin)
         rows = {
             str(belief.public_id): belief
-            for belief in belief_list(principal=request.user).filter(
+            for belief in belief_list(principal=owner_of(request)).filter(
                 public_id__in=[entry["belief"] for entry in entries]
             )
         }
@@ -128,7 +147,7 @@ class OperationAdmin(SurfaceOwnerAdmin):
             for entry in entries
         ]
 
-    def _derived(self, entries):
+    def _derived(self, entries: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         return [
             {
                 **entry,
@@ -142,11 +161,17 @@ class OperationAdmin(SurfaceOwnerAdmin):
             for entry in entries
         ]
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         self.require_surface()
         operation = self.get_object_or_404(request, object_id)
-        detail = operation_detail(request.user, operation.public_id)
-        preview = undo_preview(request.user, operation.public_id)
+        detail = operation_detail(owner_of(request), operation.public_id)
+        preview = undo_preview(owner_of(request), operation.public_id)
         return self.render(
             request,
             "review/reconsolidation/operation.html",
@@ -171,18 +196,18 @@ class OperationAdmin(SurfaceOwnerAdmin):
             },
         )
 
-    def receipt_url(self, operation, key):
+    def receipt_url(self, operation: Operation, key: str) -> str:
         return reverse(
             f"{self.admin_site.name}:reconsolidation_operation_receipt",
             args=[operation.public_id, key],
         )
 
-    def undo_view(self, request, object_id):
+    def undo_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
         """The preview with its confirm button (GET), and the undo (POST)."""
         self.require_surface()
         operation = self.get_object_or_404(request, object_id)
         if request.method != "POST":
-            preview = undo_preview(request.user, operation.public_id)
+            preview = undo_preview(owner_of(request), operation.public_id)
             return self.render(
                 request,
                 "review/reconsolidation/undo_preview.html",
@@ -213,7 +238,7 @@ class OperationAdmin(SurfaceOwnerAdmin):
             return HttpResponseRedirect(self.url(operation, "undo"))
         try:
             receipt = operation_undo(
-                principal=request.user,
+                principal=owner_of(request),
                 operation_id=operation.public_id,
                 expected_revision=form.cleaned_data["expected_revision"],
                 idempotency_key=form.cleaned_data["idempotency_key"],
@@ -227,17 +252,17 @@ class OperationAdmin(SurfaceOwnerAdmin):
             self.message_user(request, "Undone.", messages.SUCCESS)
         return HttpResponseRedirect(self.receipt_url(operation, receipt.key))
 
-    def receipt_view(self, request, object_id, key):
+    def receipt_view(self, request: HttpRequest, object_id: str, key: str) -> TemplateResponse:
         self.require_surface()
         operation = self.get_object_or_404(request, object_id)
         try:
-            receipt = operation_receipt(request.user, operation, key)
+            receipt = operation_receipt(owner_of(request), operation, key)
         except ReverieError:
             raise Http404 from None
         result = receipt.result
         kinds = {
             output["id"]: output["kind"]
-            for output in operation_detail(request.user, operation.public_id)["outputs"]
+            for output in operation_detail(owner_of(request), operation.public_id)["outputs"]
         }
         outputs = self._derived(
             [{**entry, "kind": kinds.get(entry["id"], "")} for entry in result.get("outputs", [])]

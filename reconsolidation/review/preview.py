@@ -6,10 +6,18 @@ on. It takes no owner from the request: it prepares the signed-in user's own
 requests, so nobody, an operator included, can preview another owner's.
 """
 
-from django.urls import re_path, reverse
+from collections.abc import Callable
+from typing import Any, Protocol
 
+from django.contrib.admin import AdminSite
+from django.http import HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, re_path, reverse
+
+from common.review.base import owner_of
 from providers.config import provider_config
-from reconsolidation.selectors.preview import assisted_preview_get
+from reconsolidation.assisted.preparation import Budget
+from reconsolidation.selectors.preview import RequestPreview, assisted_preview_get
 
 # What each request is for, in the owner's words; a stage missing here shows its key.
 STAGE_TITLES = {
@@ -78,7 +86,7 @@ EXCLUSIONS = {
 EXCLUDED_OTHERWISE = "Left out for another reason ({code})."
 
 
-def _described(entry, budget):
+def _described(entry: RequestPreview, budget: Budget) -> dict[str, Any]:
     """``entry`` (a request from ``assisted_preview_get``) with its sentences."""
     title, purpose = STAGE_TITLES.get(entry["key"], (entry["key"], ""))
     deferred = ""
@@ -102,10 +110,23 @@ def _described(entry, budget):
     }
 
 
+class _Admin(Protocol):
+    """What the mixin needs of the admin it is mixed into (``SurfaceOwnerAdmin``)."""
+
+    @property
+    def admin_site(self) -> AdminSite: ...
+    @property
+    def assisted_preview_view(self) -> Callable[[HttpRequest], TemplateResponse]: ...
+    def require_surface(self) -> None: ...
+    def render(
+        self, request: HttpRequest, template: str, context: dict[str, Any]
+    ) -> TemplateResponse: ...
+
+
 class AssistedPreviewMixin:
     """The Synthesis section's ``model-preview/`` page (mixed into its admin)."""
 
-    def preview_urls(self):
+    def preview_urls(self: _Admin) -> list[URLPattern]:
         return [
             re_path(
                 r"^model-preview/$",
@@ -114,12 +135,12 @@ class AssistedPreviewMixin:
             )
         ]
 
-    def preview_url(self):
+    def preview_url(self: _Admin) -> str:
         return reverse(f"{self.admin_site.name}:reconsolidation_derivedmemory_model_preview")
 
-    def assisted_preview_view(self, request):
+    def assisted_preview_view(self: _Admin, request: HttpRequest) -> TemplateResponse:
         self.require_surface()
-        preview = assisted_preview_get(request.user, config=provider_config())
+        preview = assisted_preview_get(owner_of(request), config=provider_config())
         requests = [_described(entry, preview["budget"]) for entry in preview["requests"]]
         return self.render(
             request,

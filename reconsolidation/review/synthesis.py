@@ -10,15 +10,19 @@ revision the owner saw.
 """
 
 import uuid
+from typing import Any, NotRequired, TypedDict
 
 from django.contrib import admin, messages
-from django.http import Http404, HttpResponseRedirect
-from django.urls import re_path, reverse
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.urls import URLPattern, re_path, reverse
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 from django.utils.text import Truncator
 
-from common.review.base import DefaultChoiceFilter
+from common.review.base import DefaultChoiceFilter, OwnerAdmin, owner_of
 from core.errors import ReverieError
+from memory.derived import DerivedView
 from memory.models import Belief
 from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.derived import (
@@ -38,16 +42,27 @@ from reconsolidation.services.controls import derived_control
 from .base import ActionForm, KindFilter, SurfaceOwnerAdmin
 from .preview import AssistedPreviewMixin
 
-KIND_LABELS = {
+KIND_LABELS: dict[str, str] = {
     DerivedMemory.Kind.MERGED: "Merge",
     DerivedMemory.Kind.SUMMARY: "Summary",
     DerivedMemory.Kind.HYPOTHESIS: "Hypothesis",
     DerivedMemory.Kind.UNCERTAINTY_NOTICE: "Possible contradiction",
 }
 
+
 # What each control does, as the confirmation page says it: to the generated
 # text, and (always) nothing to the originals.
-CONTROLS = {
+class Control(TypedDict):
+    """A control's confirmation page: its question, button, outcome and what it does."""
+
+    title: str
+    button: str
+    done: str
+    text: str
+    danger: NotRequired[bool]
+
+
+CONTROLS: dict[str, Control] = {
     "review": {
         "title": "Mark it reviewed?",
         "button": "Yes, mark it reviewed",
@@ -94,11 +109,12 @@ CONTROLS = {
 }
 
 
-def described(view):
+def described(view: DerivedView) -> str:
     """A derived memory's text as the owner may read it now."""
     if view["restricted"]:
         return "(restricted: its text is withheld)"
-    return view["statement"] or "(erased)"
+    statement: str = view["statement"]
+    return statement or "(erased)"
 
 
 # What the owner is told while assistants do not receive derived memories.
@@ -108,12 +124,12 @@ NOT_IN_RECALL = (
 )
 
 
-def synthesis_card(request):
-    total = derived_list(request.user, statuses=[DerivedMemory.Status.ACTIVE]).count()
+def synthesis_card(request: HttpRequest) -> dict[str, Any]:
+    total = derived_list(owner_of(request), statuses=[DerivedMemory.Status.ACTIVE]).count()
     views = f"derived view{'s' if total != 1 else ''}"
     if not derived_recall_enabled():
         return {"count": total, "text": f"{views} kept, not given to your assistants now."}
-    waiting = derived_awaiting_review(request.user).count()
+    waiting = derived_awaiting_review(owner_of(request)).count()
     return {
         "count": total,
         "text": f"{views} in use (merges, summaries, tentative connections, possible "
@@ -128,14 +144,16 @@ class CurrentFilter(DefaultChoiceFilter):
     parameter_name = "status"
     default = DerivedMemory.Status.ACTIVE
 
-    def lookups(self, request, model_admin):
+    def lookups(
+        self, request: HttpRequest, model_admin: "admin.ModelAdmin[Any]"
+    ) -> list[tuple[str, str]]:
         return [
             (self.default, "In use"),
             *((value, label) for value, label in DerivedMemory.Status.choices if value != "active"),
             (self.ALL, "All"),
         ]
 
-    def chosen(self, queryset, value):
+    def chosen(self, queryset: QuerySet[Any], value: str) -> QuerySet[Any]:
         return queryset.filter(status=value)
 
 
@@ -147,13 +165,13 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
     ordering = ("-updated_at", "-id")
     change_list_template = "review/reconsolidation/synthesis_list.html"
 
-    def get_queryset(self, request):
-        return derived_list(request.user)
+    def get_queryset(self, request: HttpRequest) -> QuerySet[DerivedMemory]:
+        return derived_list(owner_of(request))
 
-    def get_owned(self, request, object_id):
-        return derived_get(request.user, object_id)
+    def get_owned(self, request: HttpRequest, object_id: str) -> DerivedMemory:
+        return derived_get(owner_of(request), object_id)
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLPattern]:
         view = self.admin_site.admin_view
         return [
             *self.preview_urls(),
@@ -166,24 +184,24 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
         ]
 
     @admin.display(description="Kind", ordering="kind")
-    def kind_label(self, derived):
+    def kind_label(self, derived: DerivedMemory) -> str:
         return KIND_LABELS.get(derived.kind, derived.kind)
 
     @admin.display(description="What it says")
-    def what(self, derived):
+    def what(self, derived: DerivedMemory) -> str:
         if derived.restricted:
             return "(restricted: its text is withheld)"
         return Truncator(derived.statement).chars(140) or "(erased)"
 
     @admin.display(description="Status", ordering="status")
-    def state(self, derived):
+    def state(self, derived: DerivedMemory) -> str:
         # "Active" would say assistants read it, which they do not while it is out of recall.
         if derived.status == DerivedMemory.Status.ACTIVE and not derived_recall_enabled():
             return "Kept, not given to assistants now"
         return derived.get_status_display()
 
     @admin.display(description="Review", ordering="review_state")
-    def review(self, derived):
+    def review(self, derived: DerivedMemory) -> str | SafeString:
         if (
             derived.status == DerivedMemory.Status.ACTIVE
             and derived.review_state == "unreviewed"
@@ -192,7 +210,9 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
             return format_html('<span class="review-badge">{}</span>', "needs review")
         return derived.get_review_state_display()
 
-    def changelist_view(self, request, extra_context=None):
+    def changelist_view(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
         return super().changelist_view(
             request,
             {
@@ -204,19 +224,22 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
             },
         )
 
-    def control_url(self, derived, action):
+    def control_url(self, derived: DerivedMemory, action: str) -> str:
         return reverse(
             f"{self.admin_site.name}:reconsolidation_derivedmemory_control",
             args=[derived.public_id, action],
         )
 
-    def journal(self, request, derived):
+    def journal(self, request: HttpRequest, derived: DerivedMemory) -> dict[str, Any]:
         """The evidence journal's context: claims and their support, or the originals."""
-        (view,) = derived_views(request.user, [derived])
+        owner = owner_of(request)
+        (view,) = derived_views(owner, [derived])
         memories = self.admin_site.get_model_admin(Belief)
-        originals = derived_sources(request.user, view)
+        # Memory's pages, which link a row by its public id.
+        assert isinstance(memories, OwnerAdmin)
+        originals = derived_sources(owner, view)
 
-        def original(public_id, read_revision=None):
+        def original(public_id: str, read_revision: int | None = None) -> dict[str, Any]:
             belief = originals.get(public_id)
             return {
                 "memory": belief,
@@ -224,9 +247,12 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
                 "url": memories.change_url(belief) if belief is not None else None,
             }
 
-        context = {"view": view, "kind_label": KIND_LABELS.get(derived.kind, derived.kind)}
+        context: dict[str, Any] = {
+            "view": view,
+            "kind_label": KIND_LABELS.get(derived.kind, derived.kind),
+        }
         if derived.kind == DerivedMemory.Kind.SUMMARY:
-            detail = summary_detail(request.user, derived.public_id)
+            detail = summary_detail(owner, derived.public_id)
             context["claims"] = [
                 {
                     **claim,
@@ -244,10 +270,18 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
             context["originals"] = [original(public_id) for public_id in view["memory_ids"]]
         return context
 
-    def change_view(self, request, object_id, form_url="", extra_context=None):
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
         self.require_surface()
         derived = self.get_object_or_404(request, object_id)
         operations = self.admin_site.get_model_admin(type(derived.operation))
+        # The Operations pages, which link a row by its public id.
+        assert isinstance(operations, OwnerAdmin)
         return self.render(
             request,
             "review/reconsolidation/derived.html",
@@ -259,14 +293,14 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
                     (action, CONTROLS[action], self.control_url(derived, action))
                     for action in derived_controls_available(derived)
                 ],
-                "receipts": derived_receipts(request.user, derived),
+                "receipts": derived_receipts(owner_of(request), derived),
                 "in_recall": derived_recall_enabled(),
                 "not_in_recall": NOT_IN_RECALL,
                 **self.journal(request, derived),
             },
         )
 
-    def control_view(self, request, object_id, action):
+    def control_view(self, request: HttpRequest, object_id: str, action: str) -> HttpResponse:
         """The confirmation page of a control (GET) and the control itself (POST)."""
         self.require_surface()
         if action not in CONTROLS:
@@ -274,7 +308,7 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
         derived = self.get_object_or_404(request, object_id)
         control = CONTROLS[action]
         if request.method != "POST":
-            (view,) = derived_views(request.user, [derived])
+            (view,) = derived_views(owner_of(request), [derived])
             return self.render(
                 request,
                 "review/reconsolidation/derived_control.html",
@@ -287,7 +321,7 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
                     "control": control,
                     "kind_label": KIND_LABELS.get(derived.kind, derived.kind),
                     "back_url": self.change_url(derived),
-                    "promotion": derived_promotion_statement(request.user, derived)
+                    "promotion": derived_promotion_statement(owner_of(request), derived)
                     if action == "promote"
                     else "",
                     "form": ActionForm(
@@ -309,7 +343,7 @@ class SynthesisAdmin(AssistedPreviewMixin, SurfaceOwnerAdmin):
         statement = (request.POST.get("statement") or "").strip() or None
         try:
             receipt = derived_control(
-                principal=request.user,
+                principal=owner_of(request),
                 derived_id=derived.public_id,
                 action=action,
                 expected_revision=form.cleaned_data["expected_revision"],

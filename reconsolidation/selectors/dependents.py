@@ -1,12 +1,17 @@
 """Which active derived memories depend on given originals."""
 
+from collections.abc import Collection, Iterable
+
 from django.db.models import F
 
+from accounts.models import User
 from core.lookups import AnyOf
 from reconsolidation.models import DerivedMemory, Lineage
 
 
-def active_dependents(principal, belief_ids, kinds=None):
+def active_dependents(
+    principal: User, belief_ids: Iterable[int], kinds: Collection[str] | None = None
+) -> list[tuple[int, int, str]]:
     """``[(derived id, belief id, derived kind)]`` for the active derived memories (of
     ``kinds``, if given) with lineage to one of ``belief_ids``. The caller holds the
     principal's context."""

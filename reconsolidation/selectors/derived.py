@@ -7,8 +7,15 @@ generated text and its subject from every read, its owner's included;
 lifting the restriction shows them again.
 """
 
+from collections.abc import Collection, Iterable
+from uuid import UUID
+
+from django.db.models import QuerySet
+
+from accounts.models import User
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
+from memory.derived import DerivedView
 from memory.models import Belief
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Receipt
 from reconsolidation.planners.hypotheses import promotion_statement
@@ -18,16 +25,22 @@ from reconsolidation.planners.labels import subject_label
 AWAITING_REVIEW = {"status": DerivedMemory.Status.ACTIVE, "review_state": "unreviewed"}
 
 
-def _choices(values, allowed, field):
-    values = list(values)
-    if unknown := sorted(set(values) - set(allowed)):
+def _choices(values: Iterable[str], allowed: Collection[str], field: str) -> list[str]:
+    chosen = list(values)
+    if unknown := sorted(set(chosen) - set(allowed)):
         raise validation_error(
             f"Unknown {field}: {', '.join(unknown)}.", field=field, allowed=list(allowed)
         )
-    return values
+    return chosen
 
 
-def derived_list(principal, *, kinds=None, statuses=None, review_state=None):
+def derived_list(
+    principal: User,
+    *,
+    kinds: Iterable[str] | None = None,
+    statuses: Iterable[str] | None = None,
+    review_state: str | None = None,
+) -> QuerySet[DerivedMemory]:
     """The principal's derived memories, newest change first; every filter is optional.
 
     A QuerySet: evaluate it inside the principal's context (a request is).
@@ -40,17 +53,17 @@ def derived_list(principal, *, kinds=None, statuses=None, review_state=None):
             status__in=_choices(statuses, DerivedMemory.Status.values, "derived_status")
         )
     if review_state is not None:
-        (review_state,) = _choices([review_state], DerivedMemory.Review.values, "review_state")
-        rows = rows.filter(review_state=review_state)
+        (state,) = _choices([review_state], DerivedMemory.Review.values, "review_state")
+        rows = rows.filter(review_state=state)
     return rows.order_by("-updated_at", "-id")
 
 
-def derived_awaiting_review(principal):
+def derived_awaiting_review(principal: User) -> QuerySet[DerivedMemory]:
     """Live derived memories the owner has not reviewed yet, hypotheses among them."""
     return derived_list(principal).filter(**AWAITING_REVIEW)
 
 
-def derived_get(principal, derived_id):
+def derived_get(principal: User, derived_id: object) -> DerivedMemory:
     """One of the principal's derived memories; another owner's answers like a missing one."""
     derived = DerivedMemory.objects.filter(
         owner=principal, public_id=parse_public_id(derived_id, "derived_id")
@@ -60,9 +73,9 @@ def derived_get(principal, derived_id):
     return derived
 
 
-def _lineage(principal, derived_ids):
+def _lineage(principal: User, derived_ids: Collection[int]) -> dict[int, dict[str, list[str]]]:
     """{derived pk: {"source": [belief public ids], "omitted": [...]}}, oldest belief first."""
-    found = {}
+    found: dict[int, dict[str, list[str]]] = {}
     for derived_id, role, public_id in (
         Lineage.objects.filter(owner=principal, derived_id__in=derived_ids)
         .order_by("belief_id")
@@ -72,13 +85,13 @@ def _lineage(principal, derived_ids):
     return found
 
 
-def derived_views(principal, rows):
+def derived_views(principal: User, rows: Iterable[DerivedMemory]) -> list[DerivedView]:
     """``rows`` (derived memories) as plain data for their owner, in two queries in all."""
-    rows = list(rows)
-    lineage = _lineage(principal, [row.pk for row in rows])
+    derived = list(rows)
+    lineage = _lineage(principal, [row.pk for row in derived])
     operations = dict(
         Operation.objects.filter(
-            owner=principal, pk__in={row.operation_id for row in rows}
+            owner=principal, pk__in={row.operation_id for row in derived}
         ).values_list("pk", "public_id")
     )
     return [
@@ -88,11 +101,17 @@ def derived_views(principal, rows):
             memory_ids=lineage.get(row.pk, {}).get(Lineage.Role.SOURCE, []),
             omitted_memory_ids=lineage.get(row.pk, {}).get(Lineage.Role.OMITTED, []),
         )
-        for row in rows
+        for row in derived
     ]
 
 
-def derived_view(row, *, operation_id, memory_ids, omitted_memory_ids=()):
+def derived_view(
+    row: DerivedMemory,
+    *,
+    operation_id: UUID | None,
+    memory_ids: Iterable[str],
+    omitted_memory_ids: Iterable[str] = (),
+) -> DerivedView:
     withheld = row.restricted
     return {
         "id": str(row.public_id),
@@ -126,13 +145,13 @@ def derived_view(row, *, operation_id, memory_ids, omitted_memory_ids=()):
     }
 
 
-def derived_detail(principal, derived_id):
+def derived_detail(principal: User, derived_id: object) -> DerivedView:
     """One of the principal's derived memories as plain data (see ``derived_views``)."""
     (view,) = derived_views(principal, [derived_get(principal, derived_id)])
     return view
 
 
-def derived_about_belief(principal, belief):
+def derived_about_belief(principal: User, belief: Belief) -> list[DerivedView]:
     """The derived memories that read ``belief`` (any status), newest first, as plain data:
     what a memory's page shows depends on it."""
     derived_ids = Lineage.objects.filter(owner=principal, belief=belief).values_list(
@@ -146,7 +165,7 @@ def derived_about_belief(principal, belief):
     )
 
 
-def derived_sources(principal, view):
+def derived_sources(principal: User, view: DerivedView) -> dict[str, Belief]:
     """The originals ``view`` names (``memory_ids`` then ``omitted_memory_ids``), as they are
     now: ``{public id: Belief}``."""
     ids = [*view["memory_ids"], *view["omitted_memory_ids"]]
@@ -156,12 +175,12 @@ def derived_sources(principal, view):
     }
 
 
-def derived_controls_available(derived):
+def derived_controls_available(derived: DerivedMemory) -> list[str]:
     """The owner's controls that can apply to ``derived`` as it is now, in the order a page
     offers them: none once it is rejected or deleted; promotion for an active hypothesis."""
     if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
         return []
-    controls = []
+    controls: list[str] = []
     if derived.review_state == DerivedMemory.Review.UNREVIEWED:
         controls.append("review")
     controls.append("unrestrict" if derived.restricted else "restrict")
@@ -173,12 +192,12 @@ def derived_controls_available(derived):
     return [*controls, "reject", "delete"]
 
 
-def derived_receipts(principal, derived):
+def derived_receipts(principal: User, derived: DerivedMemory) -> QuerySet[Receipt]:
     """The receipts of what the owner did with ``derived``, oldest first."""
     return Receipt.objects.filter(owner=principal, derived=derived).order_by("created_at", "id")
 
 
-def derived_promotion_statement(principal, derived):
+def derived_promotion_statement(principal: User, derived: DerivedMemory) -> str:
     """The memory promoting hypothesis ``derived`` would create unless the owner words it."""
     sources = Belief.objects.filter(
         owner=principal,

@@ -5,6 +5,9 @@ summary claims with the originals that support them, operations with what
 they read, receipts and suppressions (hashes and reasons, never text).
 """
 
+from typing import Any, TypedDict
+
+from accounts.models import User
 from common.principal import principal_context
 from reconsolidation.models import (
     ClaimSupport,
@@ -19,15 +22,30 @@ from .derived import derived_views
 from .operations import operation_view, receipt_view
 
 
-def _claims(principal):
-    supports = {}
+class ExportSupport(TypedDict):
+    memory_id: str
+    read_revision: int
+
+
+class ExportClaim(TypedDict):
+    """A summary's claim in the export, with the originals that support it."""
+
+    position: int
+    statement: str
+    polarity: str
+    uncertain: bool
+    supports: list[ExportSupport]
+
+
+def _claims(principal: User) -> dict[int, list[ExportClaim]]:
+    supports: dict[int, list[ExportSupport]] = {}
     for claim_id, public_id, revision in ClaimSupport.objects.filter(owner=principal).values_list(
         "claim_id", "belief__public_id", "belief_revision"
     ):
         supports.setdefault(claim_id, []).append(
             {"memory_id": str(public_id), "read_revision": revision}
         )
-    claims = {}
+    claims: dict[int, list[ExportClaim]] = {}
     for claim in SummaryClaim.objects.filter(owner=principal).order_by("derived_id", "position"):
         claims.setdefault(claim.derived_id, []).append(
             {
@@ -41,7 +59,7 @@ def _claims(principal):
     return claims
 
 
-def reconsolidation_export(principal):
+def reconsolidation_export(principal: User) -> dict[str, Any]:
     with principal_context(principal):
         rows = list(DerivedMemory.objects.filter(owner=principal).order_by("created_at", "id"))
         claims = _claims(principal)

@@ -10,9 +10,11 @@ never a comparison of every belief with every other.
 """
 
 import hashlib
+from collections.abc import Iterable, Sequence
 
 from django.db.models import F
 
+from accounts.models import User
 from common.principal import principal_context
 from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES
@@ -20,7 +22,8 @@ from memory.models import Belief, BeliefSource
 from memory.search import belief_mentions
 from memory.selectors.beliefs import belief_subjects_first_keyed
 from memory.text import query_terms
-from reconsolidation.planners.hypotheses import SIDE_BELIEFS, entity_words
+from reconsolidation.planners.hypotheses import SIDE_BELIEFS, BeliefEvents, entity_words
+from reconsolidation.planning import SourceView
 from reconsolidation.selectors.sources import source_views
 
 # Beliefs of other subjects read per entity.
@@ -34,9 +37,9 @@ OWN_BELIEFS = 2 * SIDE_BELIEFS
 SUBJECTS_PER_SLICE = 100
 
 
-def _events(principal, belief_ids):
+def _events(principal: User, belief_ids: Iterable[int]) -> dict[int, BeliefEvents]:
     """{belief pk: (source event ids, their session ids)} for the grounded ones among them."""
-    found = {}
+    found: dict[int, tuple[set[int], set[int]]] = {}
     for belief_id, event_id, session_id in BeliefSource.objects.filter(
         AnyOf(F("belief_id"), belief_ids), owner=principal
     ).values_list("belief_id", "event_id", "event__session_id"):
@@ -46,7 +49,7 @@ def _events(principal, belief_ids):
     return {pk: (frozenset(e), frozenset(s)) for pk, (e, s) in found.items()}
 
 
-def _grounded(principal, belief_ids):
+def _grounded(principal: User, belief_ids: Iterable[int]) -> set[int]:
     """The ids among ``belief_ids`` of beliefs formed from at least one event."""
     return set(
         BeliefSource.objects.filter(AnyOf(F("belief_id"), belief_ids), owner=principal).values_list(
@@ -55,20 +58,23 @@ def _grounded(principal, belief_ids):
     )
 
 
-def _first_in_scan(principal, views):
+def _first_in_scan(principal: User, views: Iterable[SourceView]) -> list[str]:
     """The entity subjects of grounded ``views`` whose smallest live claim key is among them.
 
     One statement for the whole slice (``belief_subjects_first_keyed``).
     """
-    smallest = {}
+    smallest: dict[str, str] = {}
     for view in views:
         key, subject = view.claim_key, view.subject
         if key and entity_words(subject) and key < smallest.get(subject, "\uffff"):
             smallest[subject] = key
-    return belief_subjects_first_keyed(principal=principal, claim_keys=smallest)
+    subjects: list[str] = belief_subjects_first_keyed(principal=principal, claim_keys=smallest)
+    return subjects
 
 
-def hypothesis_inputs(principal, views, *, rotation=0):
+def hypothesis_inputs(
+    principal: User, views: Sequence[SourceView], *, rotation: int = 0
+) -> tuple[list[SourceView], dict[int, BeliefEvents]]:
     """``(sources, events)`` for ``plan_hypotheses`` over the subjects first met in ``views``.
 
     ``rotation`` (e.g. the number of full scans so far) varies which subjects a
@@ -80,7 +86,7 @@ def hypothesis_inputs(principal, views, *, rotation=0):
             _first_in_scan(principal, [view for view in views if view.pk in grounded]),
             key=lambda subject: hashlib.sha256(f"{rotation}:{subject}".encode()).digest(),
         )[:SUBJECTS_PER_SLICE]
-        wanted = set()
+        wanted: set[int] = set()
         for subject in subjects:
             terms = query_terms(" ".join(entity_words(subject)))
             if not terms:

@@ -5,28 +5,102 @@ derived memory's own statement, and none of a restricted one: restriction
 hides a derived memory from history reads too.
 """
 
-from django.db.models import Q
+from collections.abc import Collection, Iterable
+from datetime import datetime
+from typing import Any, NamedTuple, TypedDict
 
+from django.db.models import Q, QuerySet
+
+from accounts.models import User
 from common.principal import principal_context
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import Belief
-from reconsolidation.models import DerivedMemory, Operation
+from reconsolidation.models import DerivedMemory, Operation, Receipt
 
 # Hypotheses and uncertainty notices are dismissed by rejecting them instead.
 UNDOABLE_KINDS = (Operation.Kind.MERGE, Operation.Kind.SUMMARY)
 UNDOABLE_STATES = (Operation.State.APPLIED, Operation.State.INVALIDATED)
 MISSING = "missing"
 # Why an operation in each other state has nothing to undo, in the owner's words.
-NOT_UNDOABLE_STATES = {
+NOT_UNDOABLE_STATES: dict[str, str] = {
     Operation.State.UNDONE: "It is already undone.",
     Operation.State.PLANNED: "It has not been carried out, so it changed nothing yet.",
     Operation.State.FAILED: "It failed and changed nothing.",
 }
 
 
-def _choice(value, allowed, field):
+class OperationInput(TypedDict):
+    """An original an operation read: the revision read, and its status and revision now."""
+
+    belief: str
+    read_revision: int
+    status: str
+    revision: int | None
+    live: bool
+    reason: str
+
+
+class OperationOutput(TypedDict):
+    """A derived memory an operation made, without the text of a restricted one."""
+
+    id: str
+    kind: str
+    status: str
+    revision: int
+    review_state: str
+    restricted: bool
+    tentative: bool
+    statement: str
+
+
+class OperationView(TypedDict):
+    id: str
+    kind: str
+    state: str
+    revision: int
+    policy_version: str
+    invalidation_reason: str
+    created_at: datetime
+    updated_at: datetime
+
+
+class ReceiptView(TypedDict):
+    key: str
+    action: str
+    created_at: datetime
+    result: dict[str, Any]
+
+
+class OperationDetail(OperationView):
+    inputs: list[OperationInput]
+    outputs: list[OperationOutput]
+    receipts: list[ReceiptView]
+
+
+class UndoRefusal(NamedTuple):
+    """Why an operation cannot be undone: an error code and the owner's message."""
+
+    code: str
+    message: str
+
+
+class RefusalView(TypedDict):
+    code: str
+    message: str
+
+
+class UndoPreview(OperationView):
+    undoable: bool
+    refusal: RefusalView | None
+    expected_revision: int
+    restores: list[OperationInput]
+    does_not_restore: list[OperationInput]
+    sets_aside: list[OperationOutput]
+
+
+def _choice(value: str | None, allowed: Collection[str], field: str) -> str | None:
     if value is not None and value not in allowed:
         raise validation_error(
             f"Unknown {field}: {value}.", field=field, allowed=[str(a) for a in allowed]
@@ -34,7 +108,13 @@ def _choice(value, allowed, field):
     return value
 
 
-def operation_list(principal, *, kind=None, state=None, changed_after=None):
+def operation_list(
+    principal: User,
+    *,
+    kind: str | None = None,
+    state: str | None = None,
+    changed_after: tuple[datetime, int] | None = None,
+) -> QuerySet[Operation]:
     """The principal's operations, newest first, optionally of one kind and one state.
 
     With ``changed_after`` (a position ``(updated_at, id)``), only those changed
@@ -54,7 +134,7 @@ def operation_list(principal, *, kind=None, state=None, changed_after=None):
     return operations.order_by("-created_at", "-id")
 
 
-def operation_get(principal, operation_id, *, for_update=False):
+def operation_get(principal: User, operation_id: object, *, for_update: bool = False) -> Operation:
     """One of the principal's operations; another owner's answers like a missing one."""
     operations = Operation.objects.filter(owner=principal)
     if for_update:
@@ -76,7 +156,7 @@ NOT_RESTORED_BECAUSE = {
 }
 
 
-def operation_inputs(principal, operation):
+def operation_inputs(principal: User, operation: Operation) -> list[OperationInput]:
     """Each original the operation read, with the revision it read and its status now.
 
     ``live`` says whether the original still stands as it may be shown: a
@@ -89,7 +169,7 @@ def operation_inputs(principal, operation):
             owner=principal, public_id__in=[entry["belief"] for entry in operation.inputs]
         ).values_list("public_id", "status", "revision")
     }
-    inputs = []
+    inputs: list[OperationInput] = []
     for entry in operation.inputs:
         status, revision = current.get(entry["belief"], (MISSING, None))
         inputs.append(
@@ -107,7 +187,7 @@ def operation_inputs(principal, operation):
     return inputs
 
 
-def _output(derived):
+def _output(derived: DerivedMemory) -> OperationOutput:
     return {
         "id": str(derived.public_id),
         "kind": derived.kind,
@@ -120,7 +200,7 @@ def _output(derived):
     }
 
 
-def _outputs(principal, operation):
+def _outputs(principal: User, operation: Operation) -> list[OperationOutput]:
     return [
         _output(derived)
         for derived in DerivedMemory.objects.filter(owner=principal, operation=operation).order_by(
@@ -129,7 +209,7 @@ def _outputs(principal, operation):
     ]
 
 
-def operation_view(operation):
+def operation_view(operation: Operation) -> OperationView:
     """An operation's own fields as plain data, for its owner."""
     return {
         "id": str(operation.public_id),
@@ -143,7 +223,7 @@ def operation_view(operation):
     }
 
 
-def operation_detail(principal, operation_id):
+def operation_detail(principal: User, operation_id: object) -> OperationDetail:
     """An operation with its inputs (each original's current status), outputs and receipts."""
     with principal_context(principal):
         operation = operation_get(principal, operation_id)
@@ -156,7 +236,7 @@ def operation_detail(principal, operation_id):
         }
 
 
-def operation_receipt(principal, operation, key):
+def operation_receipt(principal: User, operation: Operation, key: str) -> Receipt:
     """The receipt with ``key`` of the principal's ``operation``; not found otherwise."""
     receipt = operation.receipts.filter(owner=principal, key=key).first()
     if receipt is None:
@@ -164,7 +244,7 @@ def operation_receipt(principal, operation, key):
     return receipt
 
 
-def receipt_view(receipt):
+def receipt_view(receipt: Receipt) -> ReceiptView:
     """A receipt as the owner reads it: content-free, as it was written."""
     return {
         "key": receipt.key,
@@ -174,20 +254,20 @@ def receipt_view(receipt):
     }
 
 
-def undo_refusal(operation):
+def undo_refusal(operation: Operation) -> UndoRefusal | None:
     """Why ``operation`` cannot be undone (a code and a message), or None when it can."""
     if operation.kind not in UNDOABLE_KINDS:
-        return (
+        return UndoRefusal(
             "validation_error",
             f"Only {' and '.join(UNDOABLE_KINDS)} operations can be undone; "
             f"reject a {operation.kind.replace('_', ' ')} instead.",
         )
     if operation.state not in UNDOABLE_STATES:
-        return ("conflict", NOT_UNDOABLE_STATES[operation.state])
+        return UndoRefusal("conflict", NOT_UNDOABLE_STATES[operation.state])
     return None
 
 
-def undo_preview(principal, operation_id):
+def undo_preview(principal: User, operation_id: object) -> UndoPreview:
     """What undoing the operation would do: the originals it would restore (shown on their
     own again; undo never changed them), those it would not because they were deleted or
     corrected since and why, and the derived views it would set aside."""
@@ -207,7 +287,7 @@ def undo_preview(principal, operation_id):
         }
 
 
-def original_statements(principal, belief_ids):
+def original_statements(principal: User, belief_ids: Iterable[str]) -> dict[str, str]:
     """{public id: statement now} of the principal's originals among ``belief_ids`` (the
     machine administrator's tools print them beside the ids)."""
     with principal_context(principal):

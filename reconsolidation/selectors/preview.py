@@ -7,13 +7,63 @@ is sent. Only the principal's own memories and messages are read, so the
 result is theirs to see and nobody else's.
 """
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import Decimal
+from typing import Protocol, TypedDict
 
+from accounts.models import User
 from common.selectors.flags import flag_enabled
+from providers.config import ProviderConfig
 from reconsolidation.assisted.admission import CAPABILITY
-from reconsolidation.assisted.preparation import BUDGET, prepare_proposal
+from reconsolidation.assisted.preparation import BUDGET, Budget, Request, prepare_proposal
 from reconsolidation.assisted.topic_preparation import prepare_topic_proposal
+
+
+class _Prepare(Protocol):
+    def __call__(self, principal: User, *, config: ProviderConfig | None) -> Request: ...
+
+
+class PreviewItem(TypedDict):
+    """A memory as a request would send it."""
+
+    label: str
+    public_id: str
+    statement: str
+    redacted: bool
+    excerpts: list[str]
+
+
+class PreviewBlock(TypedDict):
+    label: str
+    items: list[PreviewItem]
+
+
+class RequestPreview(TypedDict):
+    """A prepared request as plain data (``_request_view``)."""
+
+    key: str
+    messages: bool
+    stage: str
+    deferred: str
+    # (reason, count), most first.
+    excluded: list[tuple[str, int]]
+    blocks: list[PreviewBlock]
+    size: int
+    digest: str
+    price: Decimal
+    payload: str
+
+
+class AssistedPreview(TypedDict):
+    """What ``assisted_preview_get`` returns."""
+
+    capability: bool
+    binding: str
+    model: str
+    server: str
+    residency: str
+    budget: Budget
+    requests: list[RequestPreview]
 
 
 @dataclass(frozen=True)
@@ -22,7 +72,7 @@ class PreviewStage:
     ``messages``: whether it carries the owner's messages with each memory."""
 
     key: str
-    prepare: Callable
+    prepare: _Prepare
     messages: bool = True
 
 
@@ -36,9 +86,9 @@ PREVIEW_STAGES = (
 )
 
 
-def _request_view(stage, request):
+def _request_view(stage: PreviewStage, request: Request) -> RequestPreview:
     """A prepared ``Request`` as plain data: its items grouped in the blocks it sends."""
-    blocks = {}
+    blocks: dict[str, list[PreviewItem]] = {}
     for label, item in request.items.items():
         blocks.setdefault(request.groups.get(label, ""), []).append(
             {
@@ -64,7 +114,7 @@ def _request_view(stage, request):
     }
 
 
-def assisted_preview_get(principal, *, config):
+def assisted_preview_get(principal: User, *, config: ProviderConfig | None) -> AssistedPreview:
     """What model-assisted reconsolidation would send for ``principal`` now, under ``config``
     (a ``ProviderConfig``, or None when none is configured), writing nothing.
 

@@ -9,10 +9,14 @@ are the owner's own records and are shown as usual.
 """
 
 import hashlib
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TypedDict
 
 from django.db.models import F
 
+from accounts.models import User
 from common.principal import principal_context
 from core.errors import not_found
 from core.ids import parse_public_id
@@ -24,11 +28,48 @@ from memory.models import Belief
 from memory.text import query_terms
 from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
 from reconsolidation.planners.hypotheses import NAMELESS_SUBJECTS
+from reconsolidation.planning import SourceView
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.sources import source_views
 
 
-def _original(belief, read_revision):
+class SummaryOriginal(TypedDict):
+    """An original a summary read, as it is now beside the revision read."""
+
+    belief: str
+    read_revision: int
+    status: str
+    revision: int
+    statement: str
+    tombstone: bool
+
+
+class SummaryJournalClaim(TypedDict):
+    position: int
+    statement: str
+    polarity: str
+    uncertain: bool
+    supports: list[SummaryOriginal]
+
+
+class SummaryJournal(TypedDict):
+    """A summary as an evidence journal (``summary_detail``)."""
+
+    id: str
+    operation: str
+    status: str
+    review_state: str
+    revision: int
+    restricted: bool
+    subject: str
+    statement: str
+    created_at: datetime
+    updated_at: datetime
+    claims: list[SummaryJournalClaim]
+    omitted: list[SummaryOriginal]
+
+
+def _original(belief: Belief, read_revision: int) -> SummaryOriginal:
     return {
         "belief": str(belief.public_id),
         "read_revision": read_revision,
@@ -40,7 +81,7 @@ def _original(belief, read_revision):
     }
 
 
-def summary_detail(principal, derived_id):
+def summary_detail(principal: User, derived_id: object) -> SummaryJournal:
     """One of the principal's summaries as an evidence journal: the operation that made it,
     its claims in order, each with its supporting originals as they are now (a tombstone
     for an erased one), and its omitted inputs. Another owner's summary answers like a
@@ -70,7 +111,7 @@ def summary_detail(principal, derived_id):
             owner=principal, pk__in={pk for _, pk, _ in supports} | {pk for pk, _ in omitted}
         ).in_bulk()
         operation_public_id = derived.operation.public_id
-    by_claim = {}
+    by_claim: dict[int, list[SummaryOriginal]] = {}
     for claim_id, belief_id, revision in sorted(supports):
         by_claim.setdefault(claim_id, []).append(_original(originals[belief_id], revision))
     withheld = derived.restricted
@@ -101,7 +142,7 @@ def summary_detail(principal, derived_id):
     }
 
 
-def summary_inputs(principal, views):
+def summary_inputs(principal: User, views: Iterable[SourceView]) -> list[SourceView]:
     """Every live belief of the subjects among ``views`` that an active summary does not
     already cover, for ``plan_summaries``.
 
@@ -148,12 +189,14 @@ class EntityInputs:
     beliefs they hold whole (``names``), and the beliefs the active summaries of the
     shared subjects met cover (``summarised``)."""
 
-    sources: list = field(default_factory=list)
-    names: frozenset = frozenset()
-    summarised: dict = field(default_factory=dict)
+    sources: list[SourceView] = field(default_factory=list)
+    names: frozenset[str] = frozenset()
+    summarised: Mapping[str, frozenset[int]] = field(default_factory=dict)
 
 
-def entity_summary_inputs(principal, views, *, rotation=0):
+def entity_summary_inputs(
+    principal: User, views: Iterable[SourceView], *, rotation: int = 0
+) -> EntityInputs:
     """Live beliefs that name a shared subject (``entity:<name>``) of ``views``, for
     ``plan_entity_summaries``.
 
@@ -163,7 +206,8 @@ def entity_summary_inputs(principal, views, *, rotation=0):
     so the work per slice is a bounded number of index lookups; the planner keeps
     only the beliefs that name it exactly, and plans only the names read whole.
     """
-    by_entity, own = {}, {}
+    by_entity: dict[str, set[int]] = {}
+    own: dict[str, set[str]] = {}
     for view in views:
         for shared in shared_subjects(view.subject, view.statement):
             by_entity.setdefault(shared, set()).add(view.pk)
@@ -179,7 +223,7 @@ def entity_summary_inputs(principal, views, *, rotation=0):
                 subject__in=list(by_entity),
             ).values_list("pk", "subject")
         )
-        covered = {}
+        covered: dict[str, set[int]] = {}
         for derived_id, belief_id in Lineage.objects.filter(
             owner=principal, derived_id__in=list(summaries)
         ).values_list("derived_id", "belief_id"):
@@ -192,7 +236,8 @@ def entity_summary_inputs(principal, views, *, rotation=0):
             ),
             key=lambda shared: hashlib.sha256(f"{rotation}:{shared}".encode()).digest(),
         )
-        wanted, names = set(), set()
+        wanted: set[int] = set()
+        names: set[str] = set()
         for shared in pending[:ENTITIES_PER_SLICE]:
             terms = _name_terms(shared)
             if len(own[shared]) == 1 and not search.belief_mentions(
@@ -219,9 +264,9 @@ def entity_summary_inputs(principal, views, *, rotation=0):
         )
 
 
-def _name_terms(shared):
+def _name_terms(shared: str) -> list[str]:
     """Full-text terms of a shared subject's name: its content words and its numbers, so
     that "gadget 2" is not looked up as every gadget."""
     words = shared.partition(":")[2].split("-")
-    terms = query_terms(" ".join(words))
+    terms: list[str] = query_terms(" ".join(words))
     return terms + [word for word in words if word.isdigit() and word not in terms]

@@ -8,7 +8,7 @@ figures are read and written here, so one worker may weigh every principal's
 spend without seeing any memory.
 """
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -16,6 +16,7 @@ from django.db.models import Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
+from accounts.models import User
 from core.errors import conflict, validation_error
 from reconsolidation.models import BudgetReservation
 
@@ -25,20 +26,21 @@ WINDOW = timedelta(days=1)
 BUDGET_LOCK = (0x52565242, 1)
 
 
-def _charged(since, principal=None):
+def _charged(since: datetime, principal: User | None = None) -> int:
     """Units charged since ``since``: the usage of settled reservations, else their units."""
     rows = BudgetReservation.objects.filter(created_at__gt=since)
     if principal is not None:
         rows = rows.filter(principal=principal)
-    return rows.aggregate(total=Coalesce(Sum(Coalesce("used", "units")), 0))["total"]
+    total: int = rows.aggregate(total=Coalesce(Sum(Coalesce("used", "units")), 0))["total"]
+    return total
 
 
-def _limits():
+def _limits() -> tuple[int, int]:
     config = settings.REVERIE_RECONSOLIDATION
     return config["budget_units_per_day"], config["budget_units_per_principal_per_day"]
 
 
-def budget_remaining(principal=None, *, now=None):
+def budget_remaining(principal: User | None = None, *, now: datetime | None = None) -> int:
     """Units still free in the window: of the shared budget, or of ``principal``'s share
     (never more than the shared budget has left)."""
     since = (now or timezone.now()) - WINDOW
@@ -49,7 +51,7 @@ def budget_remaining(principal=None, *, now=None):
     return remaining
 
 
-def _lock_budget():
+def _lock_budget() -> None:
     """Serialise reservations across workers.
 
     Two workers that each read the charges and then insert would both see the
@@ -63,7 +65,9 @@ def _lock_budget():
         cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", list(BUDGET_LOCK))
 
 
-def budget_reserve(principal, units, *, now=None):
+def budget_reserve(
+    principal: User, units: int, *, now: datetime | None = None
+) -> BudgetReservation | None:
     """Reserve ``units`` for work on ``principal``'s bank; None when that would exceed the
     shared budget or the principal's share of it."""
     if not isinstance(units, int) or isinstance(units, bool) or units < 1:
@@ -76,7 +80,9 @@ def budget_reserve(principal, units, *, now=None):
         return BudgetReservation.objects.create(principal=principal, units=units, created_at=now)
 
 
-def budget_settle(reservation, used, *, now=None):
+def budget_settle(
+    reservation: BudgetReservation, used: int | None, *, now: datetime | None = None
+) -> BudgetReservation:
     """Record what the reserved work used; ``used=None`` (unknown) keeps the full reservation.
 
     Usage below the reservation lowers the charge. Usage above it is charged
@@ -100,7 +106,7 @@ def budget_settle(reservation, used, *, now=None):
     return reservation
 
 
-def budget_prune(*, now=None):
+def budget_prune(*, now: datetime | None = None) -> int:
     """Forget reservations that left the window (they no longer count); return how many."""
     since = (now or timezone.now()) - WINDOW
     deleted, _ = BudgetReservation.objects.filter(created_at__lte=since).delete()

@@ -7,9 +7,15 @@ commit together and replay under the request's ``Idempotency-Key``. None of
 them changes an original.
 """
 
+from collections.abc import Callable
+from typing import Any, Protocol
+from uuid import UUID
+
+from accounts.models import User
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
-from reconsolidation.models import DerivedMemory
+from memory.models import Belief
+from reconsolidation.models import DerivedMemory, Receipt
 
 from .hypotheses import hypothesis_promote
 from .owner_actions import (
@@ -18,10 +24,20 @@ from .owner_actions import (
     derived_restrict,
     derived_review,
 )
-from .receipts import receipted
+from .receipts import ActResult, receipted
 
 
-def _promote(*, principal, derived_id, expected_revision, statement):
+class _Control(Protocol):
+    """A control: the derived memory it acted on, and the memory it created if any."""
+
+    def __call__(
+        self, *, principal: User, derived_id: UUID, expected_revision: object, statement: str | None
+    ) -> tuple[DerivedMemory, Belief | None]: ...
+
+
+def _promote(
+    *, principal: User, derived_id: UUID, expected_revision: object, statement: str | None
+) -> tuple[DerivedMemory, Belief | None]:
     belief = hypothesis_promote(
         principal=principal,
         derived_id=derived_id,
@@ -31,10 +47,12 @@ def _promote(*, principal, derived_id, expected_revision, statement):
     return DerivedMemory.objects.get(owner=principal, public_id=derived_id), belief
 
 
-def _plain(service, **options):
+def _plain(service: Callable[..., DerivedMemory], **options: Any) -> _Control:
     """A control that changes only the derived memory: ``(derived, None)``."""
 
-    def control(*, principal, derived_id, expected_revision, statement):
+    def control(
+        *, principal: User, derived_id: UUID, expected_revision: object, statement: str | None
+    ) -> tuple[DerivedMemory, Belief | None]:
         derived = service(
             principal=principal,
             derived_id=derived_id,
@@ -46,7 +64,7 @@ def _plain(service, **options):
     return control
 
 
-CONTROLS = {
+CONTROLS: dict[str, _Control] = {
     "review": _plain(derived_review),
     "restrict": _plain(derived_restrict),
     "unrestrict": _plain(derived_restrict, restricted=False),
@@ -57,8 +75,14 @@ CONTROLS = {
 
 
 def derived_control(
-    *, principal, derived_id, action, expected_revision, idempotency_key=None, statement=None
-):
+    *,
+    principal: User,
+    derived_id: object,
+    action: str,
+    expected_revision: object,
+    idempotency_key: str | None = None,
+    statement: str | None = None,
+) -> Receipt:
     """Apply the owner's ``action`` (a key of ``CONTROLS``) to their derived memory
     ``derived_id`` at ``expected_revision``; return the ``Receipt``.
 
@@ -66,30 +90,34 @@ def derived_control(
     replay under the same key returns the earlier receipt and does nothing.
     """
     control = CONTROLS[action]
-    derived_id = parse_public_id(derived_id, "derived_id")
+    public_id = parse_public_id(derived_id, "derived_id")
 
-    def act():
-        before = (
-            DerivedMemory.objects.filter(owner=principal, public_id=derived_id)
+    def act() -> ActResult:
+        found = (
+            DerivedMemory.objects.filter(owner=principal, public_id=public_id)
             .values("kind", "status", "review_state", "restricted")
             .first()
         )
-        if before is None:
+        if found is None:
             raise not_found("derived memory")
-        if action == "promote" and before["kind"] != DerivedMemory.Kind.HYPOTHESIS:
+        if action == "promote" and found["kind"] != DerivedMemory.Kind.HYPOTHESIS:
             raise validation_error(
                 "Only a hypothesis can be promoted to a memory.",
                 field="derived_id",
-                derived_kind=before["kind"],
+                derived_kind=found["kind"],
             )
-        before = {key: before[key] for key in ("status", "review_state", "restricted")}
+        before = {
+            "status": found["status"],
+            "review_state": found["review_state"],
+            "restricted": found["restricted"],
+        }
         derived, belief = control(
             principal=principal,
-            derived_id=derived_id,
+            derived_id=public_id,
             expected_revision=expected_revision,
             statement=statement,
         )
-        result = {
+        result: dict[str, Any] = {
             "derived": str(derived.public_id),
             "kind": derived.kind,
             "operation": str(derived.operation.public_id),
@@ -107,7 +135,7 @@ def derived_control(
         principal=principal,
         key=idempotency_key,
         action=action,
-        target=derived_id,
+        target=public_id,
         expected_revision=expected_revision,
         act=act,
         details={"statement": statement},

@@ -4,9 +4,14 @@ A hypothesis is never evidence. Nothing here turns one into a belief except
 ``hypothesis_promote``, an explicit action of the owner.
 """
 
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import conflict
 from memory.enums import (
@@ -22,25 +27,37 @@ from memory.services.beliefs import belief_remember
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planners.hypotheses import (
     CONFIDENCE_CAP,
+    HypothesisPlan,
     configured_lifetime,
     hypothesis_lifetime,
     promotion_statement,
 )
 from reconsolidation.services.owner_actions import derived_for_update
 
+if TYPE_CHECKING:
+    # ``operations`` calls into this module with the beliefs it locked.
+    from .operations import LockedBelief
+
 # Once promoted, the connection is the owner's own belief: guessing it again
 # would only duplicate it.
 PROMOTED = "promoted"
 
 
-def hypothesis_view(principal, operation, beliefs, plan):
+def hypothesis_view(
+    principal: User,
+    operation: Operation,
+    beliefs: Sequence["LockedBelief"],
+    plan: HypothesisPlan,
+    lifetime: tuple[datetime, datetime],
+) -> DerivedMemory:
     """The derived memory of a hypothesis over ``beliefs`` (locked, at the revisions planned).
 
     As restricted as its most restricted source, no surer than its least sure
-    source or the cap, and as old as its newest evidence: its lifetime counts
-    from that evidence, never from now.
+    source or the cap, and as old as its newest evidence: its lifetime
+    (``hypothesis_lifetime`` of ``beliefs``: newest evidence, end) counts from
+    that evidence, never from now.
     """
-    evidence_at, expires_at = hypothesis_lifetime(beliefs, configured_lifetime())
+    evidence_at, expires_at = lifetime
     return DerivedMemory(
         owner=principal,
         operation=operation,
@@ -58,7 +75,15 @@ def hypothesis_view(principal, operation, beliefs, plan):
     )
 
 
-def hypotheses_expire(*, principal, now=None):
+def hypothesis_lifetime_locked(
+    beliefs: Sequence["LockedBelief"],
+) -> tuple[datetime, datetime] | None:
+    """The lifetime of a hypothesis over the locked ``beliefs``; None when they hold no
+    evidence, and so can ground no hypothesis."""
+    return hypothesis_lifetime(beliefs, configured_lifetime())
+
+
+def hypotheses_expire(*, principal: User, now: datetime | None = None) -> int:
     """End the principal's active hypotheses whose lifetime is over; return how many.
 
     Their operations become invalidated ("expired"). Nothing is erased: the
@@ -92,7 +117,9 @@ def hypotheses_expire(*, principal, now=None):
         )
 
 
-def _hypothesis_for_update(principal, derived_id, expected_revision):
+def _hypothesis_for_update(
+    principal: User, derived_id: object, expected_revision: object
+) -> DerivedMemory:
     derived = derived_for_update(
         principal, derived_id, expected_revision, kind=DerivedMemory.Kind.HYPOTHESIS
     )
@@ -107,7 +134,13 @@ def _hypothesis_for_update(principal, derived_id, expected_revision):
     return derived
 
 
-def hypothesis_promote(*, principal, derived_id, expected_revision, statement=None):
+def hypothesis_promote(
+    *,
+    principal: User,
+    derived_id: object,
+    expected_revision: object,
+    statement: str | None = None,
+) -> Belief:
     """The owner asserts a hypothesis: it becomes a durable belief of theirs; return the belief.
 
     The belief is the owner's explicit statement (``statement``, or the
@@ -140,7 +173,7 @@ def hypothesis_promote(*, principal, derived_id, expected_revision, statement=No
         )
         if statement is None:
             statement = promotion_statement(derived.subject, sources)
-        belief = belief_remember(
+        belief: Belief = belief_remember(
             principal=principal,
             statement=statement,
             subject=derived.subject,

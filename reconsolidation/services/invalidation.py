@@ -1,12 +1,16 @@
 """Derived memories stop holding when an original they depend on changes."""
 
+from collections.abc import Collection
+
 from django.db.models import F
 from django.utils import timezone
 
 from reconsolidation.models import DerivedMemory, Lineage, Operation, SummaryClaim
 
 
-def invalidate_dependents(*, owner_id, belief_ids, erased=False):
+def invalidate_dependents(
+    *, owner_id: int, belief_ids: Collection[int], erased: bool = False
+) -> int:
     """Invalidate every active derived memory that depends on one of ``belief_ids``.
 
     Runs in the transaction that retired the beliefs (``memory.changes``). When

@@ -1,29 +1,35 @@
 """Applying plans (merges, summaries, hypotheses, uncertainty notices): one transaction per
 group of plans, each rechecked against everything it read."""
 
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 from uuid import UUID
 
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_restrictive
 from memory.models import Belief, BeliefSource, FencedEvent
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
+from reconsolidation.planners.hypotheses import HypothesisPlan
+from reconsolidation.planners.summaries import ClaimPlan, SummaryPlan
 from reconsolidation.planning import (
+    Plan,
     current_policy_version,
     notice_statement,
     suppression_fingerprint,
 )
 from reconsolidation.rows import rows_insert
 
-from .hypotheses import hypothesis_view
+from .hypotheses import hypothesis_lifetime_locked, hypothesis_view
 from .summaries import (
     LINEAGE_COLUMNS,
+    LineageRow,
     summary_claims_create,
     summary_dependents,
     summary_lineage,
@@ -33,7 +39,7 @@ from .summaries import (
 )
 
 # What each kind of plan becomes.
-KINDS = {
+KINDS: dict[str, tuple[str, str]] = {
     "merge": (Operation.Kind.MERGE, DerivedMemory.Kind.MERGED),
     "uncertainty_notice": (
         Operation.Kind.UNCERTAINTY_NOTICE,
@@ -100,28 +106,30 @@ class _Group:
     (``_group_load``), and the checks each plan must pass against it."""
 
     # The plans' sources, locked, by primary key.
-    beliefs: dict
+    beliefs: dict[int, LockedBelief]
     # Event ids each belief was formed from, for the beliefs whose claim a plan may restate
     # and a fence names.
-    sources: dict
+    sources: dict[int, set[int]]
     # (belief fingerprint, event id) pairs a deletion fence forbids.
-    fenced: set
+    fenced: set[tuple[str, int]]
     # Derived memory ids depending on each belief, by belief id.
-    depending: dict
+    depending: dict[int, set[int]]
     # Active summaries of a planned summary's subject.
-    same_subject: set
+    same_subject: set[int]
     # The active derived memories among ``depending``, locked, by primary key.
-    active: dict
+    active: dict[int, LockedDerived]
     # The beliefs covered by each active derived memory a plan may repeat or regroup.
-    covered: dict
+    covered: dict[int, set[int]]
     # Each plan's suppression fingerprint.
-    fingerprints: dict
+    fingerprints: dict[Plan, str]
     # The fingerprints among the plans' and their claims' that the owner dismissed.
-    suppressed: set
+    suppressed: set[str]
     # A summary's claims that survive the owner's earlier rejections, by plan.
-    shown: dict = field(default_factory=dict)
+    shown: dict[SummaryPlan, tuple[ClaimPlan, ...]] = field(default_factory=dict)
+    # A hypothesis's (newest evidence, end of life) from its locked sources, by plan.
+    lifetimes: dict[HypothesisPlan, tuple[datetime, datetime]] = field(default_factory=dict)
 
-    def outcome(self, plan):
+    def outcome(self, plan: Plan) -> str | None:
         """Stale, fenced, already applied, or None when the plan may be applied."""
         for source in plan.sources:
             belief = self.beliefs.get(source.pk)
@@ -131,11 +139,18 @@ class _Group:
                 or belief.revision != source.revision
             ):
                 return Outcome.STALE
-        if plan.kind == "summary":
-            self.shown[plan] = summary_shown(plan, self.suppressed)
-            if self.shown[plan] is None:
+        if isinstance(plan, HypothesisPlan):
+            lifetime = hypothesis_lifetime_locked([self.beliefs[s.pk] for s in plan.sources])
+            if lifetime is None:
+                # Its sources no longer hold the evidence it was planned on.
+                return Outcome.STALE
+            self.lifetimes[plan] = lifetime
+        if isinstance(plan, SummaryPlan):
+            shown = summary_shown(plan, self.suppressed)
+            if shown is None:
                 # Too few claims left once those the owner rejected are left out.
                 return Outcome.SUPPRESSED
+            self.shown[plan] = shown
         for pk in self.restated(plan):
             fingerprint = self.beliefs[pk].fingerprint
             if any((fingerprint, event) in self.fenced for event in self.sources.get(pk, ())):
@@ -154,17 +169,17 @@ class _Group:
             return Outcome.ALREADY_APPLIED
         return None
 
-    def restated(self, plan):
+    def restated(self, plan: Plan) -> Collection[int]:
         """The sources whose claim ``plan`` repeats or builds on, which a fence may forbid.
 
         A merge restates its sources' claim and a summary the claims it shows;
         a hypothesis builds on its sources; a notice states nothing of them.
         """
-        if plan.kind == "summary":
+        if isinstance(plan, SummaryPlan):
             return summary_restated_ids(self.shown[plan])
         return plan.belief_ids if plan.kind in ("merge", "hypothesis") else ()
 
-    def overlapping(self, plan):
+    def overlapping(self, plan: Plan) -> set[int]:
         """Active derived memories of the plan's kind that share a belief with it."""
         _, kind = KINDS[plan.kind]
         fingerprint = self.fingerprints[plan] if plan.kind in SHARED_SOURCE_KINDS else None
@@ -176,7 +191,7 @@ class _Group:
             and self.active[derived_id].kind == kind
             and fingerprint in (None, self.active[derived_id].fingerprint)
         }
-        if plan.kind == "summary":
+        if isinstance(plan, SummaryPlan):
             # One active summary per subject and scope, whatever beliefs it covered; and
             # only of its own subject: a memory is in its subject's summary and in the
             # summaries of the names it mentions, which must not replace each other.
@@ -190,7 +205,7 @@ class _Group:
         return found
 
 
-def _group_load(principal, plans):
+def _group_load(principal: User, plans: Sequence[Plan]) -> _Group:
     """Lock and read what ``plans`` are rechecked against, in a fixed number of queries
     however many plans there are: the sources are locked first, then the active derived
     memories that depend on them."""
@@ -255,7 +270,7 @@ def _group_load(principal, plans):
     )
 
 
-def _looked_up(plans):
+def _looked_up(plans: Iterable[Plan]) -> set[int]:
     """The beliefs whose sources and dependents the group reads.
 
     A summary repeats only the claims it shows, and what it may regroup is found by
@@ -265,11 +280,15 @@ def _looked_up(plans):
     return {
         pk
         for plan in plans
-        for pk in (summary_restated_ids(plan.claims) if plan.kind == "summary" else plan.belief_ids)
+        for pk in (
+            summary_restated_ids(plan.claims) if isinstance(plan, SummaryPlan) else plan.belief_ids
+        )
     }
 
 
-def _dependents(principal, plans, looked_up):
+def _dependents(
+    principal: User, plans: Sequence[Plan], looked_up: Collection[int]
+) -> tuple[dict[int, set[int]], set[int]]:
     """``({belief id: {derived id}}, {summary id})``: the derived memories that depend on
     the ``looked_up`` beliefs, and the active summaries of a planned summary's subject."""
     # Explicit ids, not subqueries, so that the lineage index drives the
@@ -281,14 +300,19 @@ def _dependents(principal, plans, looked_up):
     )
     # Active summaries of a planned summary's subject: the plan repeats or regroups
     # them even where they cover beliefs the plan no longer holds.
-    same_subject = set()
+    same_subject: set[int] = set()
     for derived_id, belief_id in summary_dependents(principal, plans):
         depending.setdefault(belief_id, set()).add(derived_id)
         same_subject.add(derived_id)
     return depending, same_subject
 
 
-def _needed(plans, depending, same_subject, active):
+def _needed(
+    plans: Iterable[Plan],
+    depending: Mapping[int, Collection[int]],
+    same_subject: Collection[int],
+    active: Mapping[int, LockedDerived],
+) -> set[int]:
     """The active derived memories whose whole lineage the group must read.
 
     Only a derived memory of a plan's own kind can be that plan done before, or be
@@ -296,7 +320,7 @@ def _needed(plans, depending, same_subject, active):
     subject's summary, under the merges of every group) would cost a full bank per
     group.
     """
-    kinds = {}
+    kinds: dict[int, set[str]] = {}
     for plan in plans:
         for pk in plan.belief_ids:
             kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
@@ -309,10 +333,15 @@ def _needed(plans, depending, same_subject, active):
     }
 
 
-def _suppressed(principal, plans, fingerprints):
+def _suppressed(
+    principal: User, plans: Iterable[Plan], fingerprints: Mapping[Plan, str]
+) -> set[str]:
     """The fingerprints, of the plans and of their summaries' claims, the owner dismissed."""
     claim_fingerprints = {
-        claim.fingerprint for plan in plans if plan.kind == "summary" for claim in plan.claims
+        claim.fingerprint
+        for plan in plans
+        if isinstance(plan, SummaryPlan)
+        for claim in plan.claims
     }
     return set(
         Suppression.objects.filter(
@@ -322,15 +351,19 @@ def _suppressed(principal, plans, fingerprints):
     )
 
 
-def _grouped(pairs):
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _grouped(pairs: Iterable[tuple[_K, _V]]) -> dict[_K, set[_V]]:
     """``{key: {value}}`` of ``(key, value)`` pairs."""
-    grouped = {}
+    grouped: dict[_K, set[_V]] = {}
     for key, value in pairs:
         grouped.setdefault(key, set()).add(value)
     return grouped
 
 
-def operations_apply(*, principal, plans):
+def operations_apply(*, principal: User, plans: Sequence[Plan]) -> list[str]:
     """Commit ``plans`` as operations in one transaction; return their outcomes, in order.
 
     Nothing is held open while planning: here the sources are locked and must
@@ -348,7 +381,9 @@ def operations_apply(*, principal, plans):
     with principal_transaction(principal):
         current = current_policy_version()
         group = _group_load(principal, plans)
-        outcomes, applied, regrouped = [], [], set()
+        outcomes: list[str] = []
+        applied: list[Plan] = []
+        regrouped: set[int] = set()
         for plan in plans:
             if plan.policy_version != current:
                 outcomes.append(Outcome.POLICY_CHANGED)
@@ -364,13 +399,13 @@ def operations_apply(*, principal, plans):
         return outcomes
 
 
-def operation_apply(*, principal, plan):
+def operation_apply(*, principal: User, plan: Plan) -> str:
     """``operations_apply`` for a single plan; return its outcome."""
     (outcome,) = operations_apply(principal=principal, plans=[plan])
     return outcome
 
 
-def _create(principal, plans, group):
+def _create(principal: User, plans: Sequence[Plan], group: _Group) -> None:
     sources = [[group.beliefs[source.pk] for source in plan.sources] for plan in plans]
     operations = Operation.objects.bulk_create(
         Operation(
@@ -385,9 +420,9 @@ def _create(principal, plans, group):
     )
     views = []
     for plan, operation, beliefs in zip(plans, operations, sources, strict=True):
-        if plan.kind == "hypothesis":
-            view = hypothesis_view(principal, operation, beliefs, plan)
-        elif plan.kind == "summary":
+        if isinstance(plan, HypothesisPlan):
+            view = hypothesis_view(principal, operation, beliefs, plan, group.lifetimes[plan])
+        elif isinstance(plan, SummaryPlan):
             view = summary_view(
                 principal, operation, plan, group.shown[plan], {b.pk: b for b in beliefs}
             )
@@ -399,9 +434,10 @@ def _create(principal, plans, group):
         view.fingerprint = group.fingerprints[plan]
         views.append(view)
     derived = DerivedMemory.objects.bulk_create(views)
-    lineage, summaries = [], []
+    lineage: list[LineageRow] = []
+    summaries: list[tuple[DerivedMemory, tuple[ClaimPlan, ...], dict[int, LockedBelief]]] = []
     for plan, view, beliefs in zip(plans, derived, sources, strict=True):
-        if plan.kind == "summary":
+        if isinstance(plan, SummaryPlan):
             by_pk = {belief.pk: belief for belief in beliefs}
             lineage += summary_lineage(principal, view, plan, group.shown[plan], by_pk)
             summaries.append((view, group.shown[plan], by_pk))
@@ -414,7 +450,9 @@ def _create(principal, plans, group):
     summary_claims_create(principal, summaries)
 
 
-def _merged_view(principal, operation, beliefs):
+def _merged_view(
+    principal: User, operation: Operation, beliefs: Sequence[LockedBelief]
+) -> DerivedMemory:
     """The one view of equivalent beliefs: nothing in it exceeds what its sources say."""
     first = beliefs[0]
     evidence = [belief.evidence_at for belief in beliefs if belief.evidence_at]
@@ -436,7 +474,9 @@ def _merged_view(principal, operation, beliefs):
     )
 
 
-def _notice(principal, operation, beliefs):
+def _notice(
+    principal: User, operation: Operation, beliefs: Sequence[LockedBelief]
+) -> DerivedMemory:
     """A fixed notice that these beliefs contradict each other; it copies none of their text."""
     evidence = [belief.evidence_at for belief in beliefs if belief.evidence_at]
     return DerivedMemory(
@@ -455,7 +495,7 @@ def _notice(principal, operation, beliefs):
     )
 
 
-def _invalidate_regrouped(principal, derived_ids):
+def _invalidate_regrouped(principal: User, derived_ids: Collection[int]) -> None:
     if not derived_ids:
         return
     now = timezone.now()

@@ -9,19 +9,20 @@ fingerprint, so that reconsolidation never derives the same claim again.
 from django.db.models import F
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import conflict, not_found, validation_error
 from core.ids import parse_public_id
 from reconsolidation.models import DerivedMemory, Operation, SummaryClaim, Suppression
 
 
-def expected_revision_check(expected_revision):
+def expected_revision_check(expected_revision: object) -> None:
     """Refuse an ``expected_revision`` that is not an integer."""
     if isinstance(expected_revision, bool) or not isinstance(expected_revision, int):
         raise validation_error("expected_revision must be an integer.", field="expected_revision")
 
 
-def suppress(principal, fingerprint, reason):
+def suppress(principal: User, fingerprint: str, reason: str) -> None:
     """Never derive the claim with this fingerprint again; the first reason recorded stays."""
     if fingerprint:
         Suppression.objects.get_or_create(
@@ -29,7 +30,7 @@ def suppress(principal, fingerprint, reason):
         )
 
 
-def erase_generated_copies(principal, derived):
+def erase_generated_copies(principal: User, derived: DerivedMemory) -> None:
     """Erase the source text ``derived`` copied, its summary claims' included.
 
     The caller saves ``derived``; the claims are updated here.
@@ -38,16 +39,18 @@ def erase_generated_copies(principal, derived):
     SummaryClaim.objects.filter(owner=principal, derived=derived).update(statement="")
 
 
-def derived_for_update(principal, derived_id, expected_revision, *, kind=None):
+def derived_for_update(
+    principal: User, derived_id: object, expected_revision: object, *, kind: str | None = None
+) -> DerivedMemory:
     """The principal's derived memory (of ``kind``, if given), locked, at
     ``expected_revision``: another owner's answers like a missing one."""
     expected_revision_check(expected_revision)
-    derived = DerivedMemory.objects.select_for_update().filter(
+    candidates = DerivedMemory.objects.select_for_update().filter(
         owner=principal, public_id=parse_public_id(derived_id, "derived_id")
     )
     if kind is not None:
-        derived = derived.filter(kind=kind)
-    derived = derived.first()
+        candidates = candidates.filter(kind=kind)
+    derived = candidates.first()
     noun = kind.replace("_", " ") if kind else "derived memory"
     if derived is None:
         raise not_found(noun)
@@ -60,13 +63,15 @@ def derived_for_update(principal, derived_id, expected_revision, *, kind=None):
     return derived
 
 
-def _save(derived, *fields):
+def _save(derived: DerivedMemory, *fields: str) -> DerivedMemory:
     derived.revision += 1
     derived.save(update_fields=[*fields, "revision", "updated_at"])
     return derived
 
 
-def derived_review(*, principal, derived_id, expected_revision):
+def derived_review(
+    *, principal: User, derived_id: object, expected_revision: object
+) -> DerivedMemory:
     """The owner has looked at it: only its review state changes."""
     with principal_transaction(principal):
         derived = derived_for_update(principal, derived_id, expected_revision)
@@ -74,7 +79,9 @@ def derived_review(*, principal, derived_id, expected_revision):
         return _save(derived, "review_state")
 
 
-def derived_restrict(*, principal, derived_id, expected_revision, restricted=True):
+def derived_restrict(
+    *, principal: User, derived_id: object, expected_revision: object, restricted: object = True
+) -> DerivedMemory:
     """Hide it from recall and history reads (or show it again); nothing else changes."""
     if not isinstance(restricted, bool):
         raise validation_error("restricted must be true or false.", field="restricted")
@@ -84,7 +91,9 @@ def derived_restrict(*, principal, derived_id, expected_revision, restricted=Tru
         return _save(derived, "restricted")
 
 
-def _dismiss(principal, derived_id, expected_revision, status):
+def _dismiss(
+    principal: User, derived_id: object, expected_revision: object, status: str
+) -> DerivedMemory:
     with principal_transaction(principal):
         derived = derived_for_update(principal, derived_id, expected_revision)
         if derived.status in (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED):
@@ -109,11 +118,15 @@ def _dismiss(principal, derived_id, expected_revision, status):
         return _save(derived, "status", "statement", "subject")
 
 
-def derived_reject(*, principal, derived_id, expected_revision):
+def derived_reject(
+    *, principal: User, derived_id: object, expected_revision: object
+) -> DerivedMemory:
     """Not so: erase its copied text and never derive the same claim again."""
     return _dismiss(principal, derived_id, expected_revision, DerivedMemory.Status.REJECTED)
 
 
-def derived_delete(*, principal, derived_id, expected_revision):
+def derived_delete(
+    *, principal: User, derived_id: object, expected_revision: object
+) -> DerivedMemory:
     """Remove it: erase its copied text and never derive the same claim again."""
     return _dismiss(principal, derived_id, expected_revision, DerivedMemory.Status.DELETED)

@@ -10,14 +10,17 @@ if they raced anyway each operation would still be applied once.
 
 import os
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_context
 from common.selectors.flags import flag_enabled
 from core.cycles import cycle_collection_paused
@@ -31,6 +34,8 @@ from reconsolidation.planners.hypotheses import plan_hypotheses
 from reconsolidation.planners.summaries import plan_entity_summaries, plan_summaries
 from reconsolidation.planning import (
     SINGLE_VALUED_SUBJECTS,
+    Plan,
+    SourceView,
     contradicts,
     plan_merges,
     plan_notices,
@@ -38,7 +43,7 @@ from reconsolidation.planning import (
 )
 from reconsolidation.selectors.dependents import active_dependents
 from reconsolidation.selectors.hypotheses import hypothesis_inputs
-from reconsolidation.selectors.sources import claim_rows, source_views, subject_marks
+from reconsolidation.selectors.sources import ClaimRow, claim_rows, source_views, subject_marks
 from reconsolidation.selectors.summaries import entity_summary_inputs, summary_inputs
 
 from .hypotheses import hypotheses_expire
@@ -55,20 +60,30 @@ class PassReport:
     leased: bool = True
     read: int = 0
     planned: int = 0
-    outcomes: dict = field(default_factory=dict)
+    # How many plans had each ``Outcome``.
+    outcomes: dict[str, int] = field(default_factory=dict)
     full_scan_completed: bool = False
     stopped: str = ""
     expired_hypotheses: int = 0
 
-    def count(self, outcome):
+    def count(self, outcome: str) -> None:
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
 
 
-def default_holder():
+class PassPreview(NamedTuple):
+    """What ``reconsolidation_plan`` found the next pass would try to apply."""
+
+    plans: list[Plan]
+    # The plans the owner dismissed before, which a pass would not apply.
+    suppressed: set[Plan]
+    report: PassReport
+
+
+def default_holder() -> str:
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
-def lease_acquire(principal, holder, *, now=None):
+def lease_acquire(principal: User, holder: str, *, now: datetime | None = None) -> bool:
     """Take the principal's lease for ``holder``; False while someone else holds a live one."""
     now = now or timezone.now()
     expires_at = now + timedelta(seconds=settings.REVERIE_RECONSOLIDATION["lease_seconds"])
@@ -90,7 +105,7 @@ def lease_acquire(principal, holder, *, now=None):
         return True
 
 
-def lease_heartbeat(principal, holder, *, now=None):
+def lease_heartbeat(principal: User, holder: str, *, now: datetime | None = None) -> bool:
     """Extend the lease, at most every ``heartbeat_seconds``; False if it was lost."""
     now = now or timezone.now()
     config = settings.REVERIE_RECONSOLIDATION
@@ -106,11 +121,11 @@ def lease_heartbeat(principal, holder, *, now=None):
     )
 
 
-def lease_release(principal, holder):
+def lease_release(principal: User, holder: str) -> None:
     Lease.objects.filter(principal=principal, holder=holder).delete()
 
 
-def _slice(principal, cursor, size, report):
+def _slice(principal: User, cursor: Cursor, size: int, report: PassReport) -> set[str]:
     """Claim keys to (re)plan: of changed beliefs first, then the next keys of the full scan.
 
     Planning reads every live belief with one of these keys through the
@@ -119,8 +134,8 @@ def _slice(principal, cursor, size, report):
     changed-input cursor starts where the first full scan starts, which
     covers everything older.
     """
-    keys = set()
-    rows = []
+    keys: set[str] = set()
+    rows: list[tuple[datetime, int, str]] = []
     if cursor.changed_at is None:
         newest = (
             Belief.objects.filter(owner=principal)
@@ -164,7 +179,9 @@ def _slice(principal, cursor, size, report):
     return keys
 
 
-def _contested_views(principal, views):
+def _contested_views(
+    principal: User, views: Sequence[SourceView]
+) -> tuple[set[int], list[SourceView]]:
     """``(ids read, views)``: the live beliefs of the subjects among ``views`` that may hold
     a contradiction, and as ``SourceView``s those of the subjects that do hold one.
 
@@ -178,7 +195,7 @@ def _contested_views(principal, views):
     views only when it contradicts itself, and weighed again only once one of
     its live beliefs is added, changed or retired (``consistent_subjects``).
     """
-    contested = set()
+    contested: set[str] = set()
     for view in views:
         if (
             view.subject
@@ -195,7 +212,7 @@ def _contested_views(principal, views):
         return set(), []
     marks = subject_marks(principal, contested)
     weighed = set(marks) - consistent_unchanged(principal.pk, marks)
-    groups = {}
+    groups: dict[tuple[str, str], list[ClaimRow]] = {}
     for row in claim_rows(principal, subject__in=weighed) if weighed else ():
         groups.setdefault((row.subject, row.scope), []).append(row)
     # The groups ``plan_notices`` makes a plan of.
@@ -209,7 +226,7 @@ def _contested_views(principal, views):
     return read, source_views(principal, subject__in=contradicting) if contradicting else []
 
 
-def _done_groups(principal, plans):
+def _done_groups(principal: User, plans: Sequence[Plan]) -> set[tuple[str, frozenset[int]]]:
     """(derived kind, beliefs) of the active derived memories that share a belief with one of
     ``plans`` of their own kind.
 
@@ -220,7 +237,7 @@ def _done_groups(principal, plans):
     whole, so it is hardly ever done already, and looking up every belief of a
     popular subject here would repeat the lookups that applying it makes.
     """
-    kinds = {}
+    kinds: dict[int, set[str]] = {}
     for plan in plans:
         for pk in plan.belief_ids if plan.kind != "summary" else ():
             kinds.setdefault(pk, set()).add(KINDS[plan.kind][1])
@@ -229,7 +246,7 @@ def _done_groups(principal, plans):
         for derived_id, belief_id, kind in active_dependents(principal, kinds)
         if kind in kinds[belief_id]
     }
-    groups = {}
+    groups: dict[int, set[int]] = {}
     for derived_id, belief_id in Lineage.objects.filter(
         owner=principal, derived_id__in=list(wanted)
     ).values_list("derived_id", "belief_id"):
@@ -237,7 +254,14 @@ def _done_groups(principal, plans):
     return {(wanted[derived_id], frozenset(group)) for derived_id, group in groups.items()}
 
 
-def _plan_slice(principal, cursor, size, report, *, now=None):
+def _plan_slice(
+    principal: User,
+    cursor: Cursor,
+    size: int,
+    report: PassReport,
+    *,
+    now: datetime | None = None,
+) -> list[Plan]:
     """Plans for the next slice the ``cursor`` names (moved on in memory only; the caller
     saves it), without the ones done already, which ``report`` counts as such. ``now`` is
     the time hypothesis lifetimes are judged at (the wall clock when None)."""
@@ -248,19 +272,19 @@ def _plan_slice(principal, cursor, size, report, *, now=None):
         guessed, events = hypothesis_inputs(principal, views, rotation=cursor.full_scans)
         summarised = summary_inputs(principal, views)
         named = entity_summary_inputs(principal, views, rotation=cursor.full_scans)
-        plans = (
-            plan_merges(views)
-            + plan_notices(contested)
-            + plan_hypotheses(guessed, events, now=now)
-            + plan_summaries(summarised)
-            + plan_entity_summaries(named.sources, names=named.names, summarised=named.summarised)
-        )
+        plans: list[Plan] = [
+            *plan_merges(views),
+            *plan_notices(contested),
+            *plan_hypotheses(guessed, events, now=now),
+            *plan_summaries(summarised),
+            *plan_entity_summaries(named.sources, names=named.names, summarised=named.summarised),
+        ]
         done = _done_groups(principal, plans)
     report.read = len(
         {view.pk for view in views + contested + guessed + summarised + named.sources} | weighed
     )
     report.planned = len(plans)
-    pending = []
+    pending: list[Plan] = []
     for plan in plans:
         if (KINDS[plan.kind][1], plan.belief_ids) in done:
             # Done already, as read above; no transaction needed to know it.
@@ -270,9 +294,9 @@ def _plan_slice(principal, cursor, size, report, *, now=None):
     return pending
 
 
-def reconsolidation_plan(*, principal, slice_size=None):
+def reconsolidation_plan(*, principal: User, slice_size: int | None = None) -> PassPreview:
     """What the next pass over ``principal``'s bank would try to apply, writing nothing:
-    ``(plans, suppressed, report)``, ``suppressed`` being the plans the owner dismissed
+    a ``PassPreview``, its ``suppressed`` being the plans the owner dismissed
     before (undone, rejected or deleted), which a pass would not apply. No lease is taken
     and no cursor moves; a real pass still rechecks every plan (revisions, fences) when it
     applies it."""
@@ -287,10 +311,16 @@ def reconsolidation_plan(*, principal, slice_size=None):
                 owner=principal, fingerprint__in=set(fingerprints.values())
             ).values_list("fingerprint", flat=True)
         )
-    return plans, {plan for plan in plans if fingerprints[plan] in dismissed}, report
+    return PassPreview(plans, {plan for plan in plans if fingerprints[plan] in dismissed}, report)
 
 
-def reconsolidation_pass(*, principal, holder=None, slice_size=None, now=None):
+def reconsolidation_pass(
+    *,
+    principal: User,
+    holder: str | None = None,
+    slice_size: int | None = None,
+    now: datetime | None = None,
+) -> PassReport:
     """Run one bounded pass over ``principal``'s bank; return what it did.
 
     ``now`` is the clock hypothesis lifetimes are judged by: None (production)
@@ -317,7 +347,9 @@ def reconsolidation_pass(*, principal, holder=None, slice_size=None, now=None):
     return report
 
 
-def _pass_run(principal, holder, size, report, *, now):
+def _pass_run(
+    principal: User, holder: str, size: int, report: PassReport, *, now: datetime | None
+) -> None:
     """The leased part of ``reconsolidation_pass``: plan the next slice and apply it in groups."""
     # Whatever the slice holds, every pass ends the guesses whose lifetime is over.
     report.expired_hypotheses = hypotheses_expire(principal=principal, now=now)

@@ -15,7 +15,10 @@ current state: an erasure after the action is never undone by a replay.
 
 import json
 import uuid
+from collections.abc import Callable, Mapping
+from typing import Any
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import conflict
 from memory.services.idempotency import (
@@ -24,25 +27,32 @@ from memory.services.idempotency import (
     idempotency_key_check,
     idempotency_reserve,
 )
-from reconsolidation.models import Receipt
+from reconsolidation.models import DerivedMemory, Operation, Receipt
 
 from .owner_actions import expected_revision_check
 
 # Keys of receipts written without an Idempotency-Key: never a client's key.
 GENERATED_KEY_PREFIX = "receipt:"
 
+# What an action returns for its receipt: the operation and derived memory it acted on,
+# and its content-free result.
+ActResult = tuple[Operation, DerivedMemory | None, dict[str, Any]]
 
-def _fingerprint(action, target, expected_revision, details):
+
+def _fingerprint(
+    action: str, target: object, expected_revision: object, details: Mapping[str, Any] | None
+) -> str:
     # Namespaced, so that no memory write's fingerprint (that of an HTTP
     # request) can ever equal it: the same key on both is a conflict.
-    return idempotency_fingerprint(
+    fingerprint: str = idempotency_fingerprint(
         json.dumps(
             ["reconsolidation", action, str(target), expected_revision, details], sort_keys=True
         )
     )
+    return fingerprint
 
 
-def _same_request(receipt, action, target, expected_revision):
+def _same_request(receipt: Receipt, action: str, target: object, expected_revision: object) -> bool:
     result = receipt.result
     # Receipts of undo written before "target" existed name the operation.
     recorded = result.get("target", result.get("operation"))
@@ -53,7 +63,7 @@ def _same_request(receipt, action, target, expected_revision):
     )
 
 
-def _replay(receipt, action, target, expected_revision):
+def _replay(receipt: Receipt, action: str, target: object, expected_revision: object) -> Receipt:
     if not _same_request(receipt, action, target, expected_revision):
         raise conflict(
             "This Idempotency-Key was used for a different request.", field="Idempotency-Key"
@@ -62,7 +72,16 @@ def _replay(receipt, action, target, expected_revision):
     return receipt
 
 
-def receipted(*, principal, key, action, target, expected_revision, act, details=None):
+def receipted(
+    *,
+    principal: User,
+    key: str | None,
+    action: str,
+    target: object,
+    expected_revision: object,
+    act: Callable[[], ActResult],
+    details: Mapping[str, Any] | None = None,
+) -> Receipt:
     """Do ``act`` once for this request and return its ``Receipt``.
 
     ``act()`` runs inside the transaction, under the principal's context, and
@@ -101,12 +120,12 @@ def receipted(*, principal, key, action, target, expected_revision, act, details
                     "This Idempotency-Key was used for a request that is gone.",
                     field="Idempotency-Key",
                 )
-        operation, derived, result = act()
+        operation, derived, acted = act()
         result = {
             "action": action,
             "target": str(target),
             "expected_revision": expected_revision,
-            **result,
+            **acted,
         }
         receipt = Receipt.objects.create(
             owner=principal,

@@ -10,18 +10,20 @@ in a transaction shared with another.
 import logging
 import time
 from dataclasses import asdict, dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any, NotRequired, TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from accounts.models import User
 from common.selectors.flags import flag_enabled
 from memory.enums import LIVE_BELIEF_STATUSES
 from memory.models import BeliefStatusCount
 from reconsolidation.assisted.calls import calls_recover
-from reconsolidation.assisted.execution import assisted_pass
+from reconsolidation.assisted.execution import AssistedReport, assisted_pass
 from reconsolidation.models import Cursor, Lease
 
 from .budgets import budget_prune, budget_remaining, budget_reserve, budget_settle
@@ -30,24 +32,46 @@ from .passes import default_holder, reconsolidation_pass
 logger = logging.getLogger(__name__)
 
 
+class AssistedEntry(TypedDict):
+    """What one model-assisted review of a pass did."""
+
+    stopped: str
+    calls: int
+    outcomes: dict[str, int]
+
+
+class PassEntry(TypedDict):
+    """What one pass of a tick did, content-free."""
+
+    principal_id: int
+    read: int
+    planned: int
+    outcomes: dict[str, int]
+    stopped: str
+    # By review ("merges", "topics"), when the model-assisted step ran.
+    assisted: NotRequired[dict[str, AssistedEntry]]
+
+
 @dataclass
 class TickReport:
     """What a tick did, content-free: principal ids, counts and reasons."""
 
     # Why the tick stopped early: "off", "kill_switch", "deadline", "budget_exhausted".
     stopped: str = ""
-    # One entry per pass run: {"principal_id", "read", "planned", "outcomes", "stopped"}.
-    passes: list = field(default_factory=list)
+    # One entry per pass run.
+    passes: list[PassEntry] = field(default_factory=list)
     # Principals due but not passed: {principal id: "budget" | "failed"}.
-    skipped: dict = field(default_factory=dict)
+    skipped: dict[int, str] = field(default_factory=dict)
     # Provider calls found abandoned by a worker that died, their charges kept.
     recovered_calls: int = 0
 
-    def as_dict(self):
+    def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
-def principals_due(limit, *, now=None, holder=None):
+def principals_due(
+    limit: int, *, now: datetime | None = None, holder: str | None = None
+) -> list[User]:
     """Principals due a pass, fairest first, at most ``limit``; ids only (``.only("pk")``).
 
     Due: the principal has live beliefs, and has never had a pass, is in the
@@ -90,7 +114,7 @@ def principals_due(limit, *, now=None, holder=None):
     )
 
 
-def _stop_reason():
+def _stop_reason() -> str:
     """Why no new pass may start now, or ""; read fresh before every principal."""
     if flag_enabled("maintenance_kill_switch"):
         return "kill_switch"
@@ -103,7 +127,7 @@ def _stop_reason():
 ASSISTED_MIN_SECONDS = 5
 
 
-def _assisted(principal, holder, seconds):
+def _assisted(principal: User, holder: str, seconds: float) -> dict[str, AssistedReport] | None:
     try:
         return assisted_pass(principal=principal, holder=holder, deadline_seconds=seconds)
     except Exception:
@@ -112,7 +136,13 @@ def _assisted(principal, holder, seconds):
         return None
 
 
-def reconsolidation_tick(*, now=None, deadline_seconds=None, holder=None, limit=None):
+def reconsolidation_tick(
+    *,
+    now: datetime | None = None,
+    deadline_seconds: float | None = None,
+    holder: str | None = None,
+    limit: int | None = None,
+) -> TickReport:
     """Pass over the due principals in turn until the deadline; return a ``TickReport``.
 
     Each pass reserves a slice's worth of the shared budget first and settles
@@ -155,7 +185,7 @@ def reconsolidation_tick(*, now=None, deadline_seconds=None, holder=None, limit=
             report.skipped[principal.pk] = "failed"
             continue
         budget_settle(reservation, result.read)
-        entry = {
+        entry: PassEntry = {
             "principal_id": principal.pk,
             "read": result.read,
             "planned": result.planned,

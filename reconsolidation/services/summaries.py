@@ -4,30 +4,47 @@ Called by ``operations_apply`` inside the committing transaction, with the
 plan's sources locked and rechecked; nothing here commits on its own.
 """
 
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from accounts.models import User
 from memory.enums import BeliefType, Portability, Sensitivity, most_restrictive
-from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, SummaryClaim
-from reconsolidation.planners.summaries import SUMMARY_MIN_CLAIMS, summary_statement
+from reconsolidation.models import ClaimSupport, DerivedMemory, Lineage, Operation, SummaryClaim
+from reconsolidation.planners.summaries import (
+    SUMMARY_MIN_CLAIMS,
+    ClaimPlan,
+    SummaryPlan,
+    summary_statement,
+)
+from reconsolidation.planning import Plan
 from reconsolidation.rows import rows_insert
+
+if TYPE_CHECKING:
+    # ``operations`` calls into this module with the beliefs it locked.
+    from .operations import LockedBelief
 
 # The columns of a lineage row, in the order ``summary_lineage`` gives them.
 LINEAGE_COLUMNS = ["owner_id", "derived_id", "belief_id", "belief_revision", "role"]
+# A lineage row: owner, derived memory and belief ids, the belief's revision, and its role.
+LineageRow = tuple[int, int, int, int, str]
 
 
-def summary_shown(plan, suppressed):
+def summary_shown(plan: SummaryPlan, suppressed: Collection[str]) -> tuple[ClaimPlan, ...] | None:
     """The plan's claims that the owner has not rejected before, in order; None when fewer
     than ``SUMMARY_MIN_CLAIMS`` remain (there is then nothing worth a summary)."""
     shown = tuple(claim for claim in plan.claims if claim.fingerprint not in suppressed)
     return shown if len(shown) >= SUMMARY_MIN_CLAIMS else None
 
 
-def summary_dependents(principal, plans):
+def summary_dependents(principal: User, plans: Iterable[Plan]) -> Iterable[tuple[int, int]]:
     """(derived id, belief id) of the lineage of the active summaries over the subjects and
     scopes of the summary ``plans``: the summaries those plans repeat or regroup.
 
     Found by subject rather than through the lineage of every belief a plan
     read, which for a popular subject would be thousands of lookups.
     """
-    wanted = {(plan.subject, plan.scope) for plan in plans if plan.kind == "summary"}
+    wanted = {(plan.subject, plan.scope) for plan in plans if isinstance(plan, SummaryPlan)}
     if not wanted:
         return []
     summaries = [
@@ -45,12 +62,18 @@ def summary_dependents(principal, plans):
     )
 
 
-def summary_restated_ids(shown):
+def summary_restated_ids(shown: Iterable[ClaimPlan]) -> set[int]:
     """The originals whose text the summary copies: the supports of its shown claims."""
     return {pk for claim in shown for pk in claim.belief_ids}
 
 
-def summary_view(principal, operation, plan, shown, beliefs):
+def summary_view(
+    principal: User,
+    operation: Operation,
+    plan: SummaryPlan,
+    shown: Sequence[ClaimPlan],
+    beliefs: Mapping[int, "LockedBelief"],
+) -> DerivedMemory:
     """The summary as a derived memory. ``beliefs`` are the locked sources by primary key.
 
     Its visibility is the most restrictive of everything it read, omitted
@@ -85,12 +108,21 @@ def summary_view(principal, operation, plan, shown, beliefs):
     )
 
 
-def _envelope(bounds, pick):
+def _envelope(
+    bounds: list[datetime | None], pick: Callable[[list[datetime]], datetime]
+) -> datetime | None:
     """The widest of the claims' validity bounds; open when any claim's is open."""
-    return None if any(bound is None for bound in bounds) else pick(bounds)
+    closed = [bound for bound in bounds if bound is not None]
+    return None if len(closed) < len(bounds) else pick(closed)
 
 
-def summary_lineage(principal, derived, plan, shown, beliefs):
+def summary_lineage(
+    principal: User,
+    derived: DerivedMemory,
+    plan: SummaryPlan,
+    shown: Iterable[ClaimPlan],
+    beliefs: Mapping[int, "LockedBelief"],
+) -> list[LineageRow]:
     """Lineage rows for every belief the summary read, as ``LINEAGE_COLUMNS`` tuples:
     ``source`` for the supports of its shown claims, ``omitted`` for the rest, so that a
     change to either invalidates it."""
@@ -108,7 +140,10 @@ def summary_lineage(principal, derived, plan, shown, beliefs):
     ]
 
 
-def summary_claims_create(principal, summaries):
+def summary_claims_create(
+    principal: User,
+    summaries: Sequence[tuple[DerivedMemory, Sequence[ClaimPlan], Mapping[int, "LockedBelief"]]],
+) -> None:
     """The claim rows of each ``(derived, shown, beliefs)``, each attributed to every
     original that states it, at the revision read."""
     claims = SummaryClaim.objects.bulk_create(

@@ -7,9 +7,12 @@ original deleted or corrected since; the receipt names each original the
 operation read with its status now, and restores only those still live.
 """
 
+from typing import Any
+
+from accounts.models import User
 from core.errors import ReverieError, conflict
 from core.ids import parse_public_id
-from reconsolidation.models import DerivedMemory
+from reconsolidation.models import DerivedMemory, Operation, Receipt
 from reconsolidation.selectors.operations import (
     UNDOABLE_KINDS,
     operation_get,
@@ -18,7 +21,7 @@ from reconsolidation.selectors.operations import (
 )
 
 from .owner_actions import erase_generated_copies, suppress
-from .receipts import receipted
+from .receipts import ActResult, receipted
 
 UNDO = "undo"
 SUPPRESSION_REASON = "owner_undo"
@@ -26,7 +29,13 @@ SUPPRESSION_REASON = "owner_undo"
 _DISMISSED = (DerivedMemory.Status.REJECTED, DerivedMemory.Status.DELETED)
 
 
-def operation_undo(*, principal, operation_id, expected_revision, idempotency_key=None):
+def operation_undo(
+    *,
+    principal: User,
+    operation_id: object,
+    expected_revision: object,
+    idempotency_key: str | None = None,
+) -> Receipt:
     """Undo the principal's merge or summary ``operation_id`` at ``expected_revision``.
 
     Returns the ``Receipt`` (``replayed`` says whether it is an earlier one).
@@ -36,10 +45,10 @@ def operation_undo(*, principal, operation_id, expected_revision, idempotency_ke
     keeps the next pass from deriving the same thing again, the receipt and
     the key's reservation commit together or not at all.
     """
-    operation_id = parse_public_id(operation_id, "operation_id")
+    public_id = parse_public_id(operation_id, "operation_id")
 
-    def act():
-        operation = operation_get(principal, operation_id, for_update=True)
+    def act() -> ActResult:
+        operation = operation_get(principal, public_id, for_update=True)
         refusal = undo_refusal(operation)
         if refusal is not None and refusal[0] == "validation_error":
             raise ReverieError(
@@ -59,16 +68,16 @@ def operation_undo(*, principal, operation_id, expected_revision, idempotency_ke
         principal=principal,
         key=idempotency_key,
         action=UNDO,
-        target=operation_id,
+        target=public_id,
         expected_revision=expected_revision,
         act=act,
     )
 
 
-def _undo(principal, operation, expected_revision):
+def _undo(principal: User, operation: Operation, expected_revision: object) -> dict[str, Any]:
     """Set the operation and its outputs aside; return the receipt's content-free result."""
     previous_state = operation.state
-    outputs = []
+    outputs: list[dict[str, Any]] = []
     for derived in (
         DerivedMemory.objects.select_for_update()
         .filter(owner=principal, operation=operation)

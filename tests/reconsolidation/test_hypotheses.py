@@ -529,3 +529,17 @@ def test_a_subject_is_looked_up_once_a_full_scan_in_the_slice_of_its_smallest_ke
 
     assert looked_up.count(WATCH) == 1
     assert len(hypotheses(owner, status="active")) == 1
+
+
+def test_a_hypothesis_whose_sources_hold_no_evidence_at_commit_is_stale(owner):
+    # Planned from views that still held evidence; the locked sources hold none.
+    watch = remember(owner, "User owns an Apple Watch.", subject=WATCH, type="ownership")
+    run = remember(owner, "User runs with the Apple Watch every morning.", subject=RUNNING)
+    views = [
+        view(b.pk, b.subject, b.statement, public_id=str(b.public_id), evidence_at=T0)
+        for b in (watch, run)
+    ]
+    (planned,) = plan(views, grounded((watch.pk, 1, 1), (run.pk, 2, 2)))
+
+    assert operation_apply(principal=owner, plan=planned) == Outcome.STALE
+    assert hypotheses(owner) == []

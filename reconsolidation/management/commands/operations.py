@@ -1,5 +1,8 @@
 """List a principal's reconsolidation operations: ids, kinds, states and times."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from common.principal import principal_context
@@ -15,13 +18,13 @@ class Command(BaseCommand):
         "`manage.py undo_operation --owner NAME --operation ID`."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--owner", required=True)
         parser.add_argument("--kind", help="merge, summary, hypothesis or uncertainty_notice")
         parser.add_argument("--state", help="planned, applied, invalidated, undone or failed")
         parser.add_argument("--limit", type=int, default=100, help="at most this many (100)")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["limit"] < 1:
             raise CommandError("--limit must be at least 1")
         principal = principal_from_option(options["owner"], command="operations")

@@ -1,11 +1,15 @@
 """Run one bounded reconsolidation pass over one principal's memory bank by hand."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.models import User
 from common.selectors.flags import flag_state
 from reconsolidation.management.owners import principal_from_option
-from reconsolidation.planners.summaries import summary_statement
-from reconsolidation.planning import notice_statement
+from reconsolidation.planners.summaries import SummaryPlan, summary_statement
+from reconsolidation.planning import MergePlan, NoticePlan, Plan, notice_statement
 from reconsolidation.services.passes import reconsolidation_pass, reconsolidation_plan
 
 HOW_TO_TURN_ON = (
@@ -17,7 +21,7 @@ HOW_TO_TURN_ON = (
 )
 
 
-def refusal():
+def refusal() -> str | None:
     """Why a pass may not run now, or None: only while the capability is effectively on."""
     state = flag_state("reconsolidation")
     if state.enabled:
@@ -26,13 +30,13 @@ def refusal():
     return f"reconsolidation does no new processing: {why}. To run it, {HOW_TO_TURN_ON}."
 
 
-def derived_text(plan):
+def derived_text(plan: Plan) -> str:
     """What applying ``plan`` would write, before the commit-time checks."""
-    if plan.kind == "merge":
+    if isinstance(plan, MergePlan):
         return plan.sources[0].statement
-    if plan.kind == "summary":
+    if isinstance(plan, SummaryPlan):
         return summary_statement(plan.subject, plan.claims, len(plan.omitted))
-    if plan.kind == "uncertainty_notice":
+    if isinstance(plan, NoticePlan):
         return notice_statement(plan.sources[0].subject, [s.statement for s in plan.sources])
     return plan.statement
 
@@ -47,7 +51,7 @@ class Command(BaseCommand):
         "machine administrator's command."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--owner", required=True)
         parser.add_argument("--once", action="store_true", help="one pass (the only mode)")
         parser.add_argument("--slice", type=int, help="beliefs read at most")
@@ -55,7 +59,7 @@ class Command(BaseCommand):
             "--dry-run", action="store_true", help="print the plans and write nothing"
         )
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         if options["slice"] is not None and options["slice"] < 1:
             raise CommandError("--slice must be at least 1")
         dry_run = options["dry_run"]
@@ -83,7 +87,7 @@ class Command(BaseCommand):
             + f"{principal.get_username()}` or on the review site (Operations)"
         )
 
-    def _dry_run(self, principal, slice_size):
+    def _dry_run(self, principal: User, slice_size: int | None) -> None:
         plans, suppressed, report = reconsolidation_plan(principal=principal, slice_size=slice_size)
         done = report.outcomes.get("already_applied", 0)
         self.stdout.write(

@@ -1,5 +1,8 @@
 """Preview the next model-assisted reconsolidation requests of one owner, sending nothing."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand
 
 from providers.config import provider_config
@@ -15,10 +18,10 @@ class Command(BaseCommand):
         "nothing and sends nothing; the access is recorded in the owner's operator trail."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--owner", required=True, help="the owner's username or public id")
 
-    def handle(self, *args, owner, **options):
+    def handle(self, *args: Any, owner: str, **options: Any) -> None:
         principal = principal_from_option(owner, command="reconsolidation_preview")
         config = provider_config()
         out = self.stdout.write

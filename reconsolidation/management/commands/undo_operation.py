@@ -2,20 +2,25 @@
 
 import json
 import sys
+from argparse import ArgumentParser
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError
 from django.core.serializers.json import DjangoJSONEncoder
 
 from core.errors import ReverieError
 from reconsolidation.management.owners import principal_from_option
-from reconsolidation.selectors.operations import original_statements, undo_preview
+from reconsolidation.selectors.operations import UndoPreview, original_statements, undo_preview
 from reconsolidation.services.undo import operation_undo
 
 
-def preview_lines(preview, statements):
+def preview_lines(preview: UndoPreview, statements: Mapping[str, str]) -> Iterator[str]:
     yield f"{preview['kind']} {preview['id']}: {preview['state']}, revision {preview['revision']}"
-    if not preview["undoable"]:
-        yield f"cannot be undone: {preview['refusal']['message']}"
+    # Set exactly when the operation is not undoable.
+    refusal = preview["refusal"]
+    if refusal is not None:
+        yield f"cannot be undone: {refusal['message']}"
         return
     yield "undo shows these memories on their own again (it never changed them):"
     for entry in preview["restores"]:
@@ -27,8 +32,8 @@ def preview_lines(preview, statements):
         for entry in preview["does_not_restore"]:
             yield f"  {entry['belief']} ({entry['status']}): {entry['reason']}"
     yield "it sets aside, erasing their generated text:"
-    for entry in preview["sets_aside"]:
-        yield f"  {entry['kind']} {entry['id']} ({entry['status']})"
+    for output in preview["sets_aside"]:
+        yield f"  {output['kind']} {output['id']} ({output['status']})"
 
 
 class Command(BaseCommand):
@@ -40,14 +45,14 @@ class Command(BaseCommand):
         "showed; running it again with the same --idempotency-key prints the same receipt."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument("--owner", required=True)
         parser.add_argument("--operation", required=True, help="the operation's public id")
         parser.add_argument("--expected-revision", type=int)
         parser.add_argument("--idempotency-key")
         parser.add_argument("--yes", action="store_true", help="undo without asking")
 
-    def handle(self, *args, **options):
+    def handle(self, *args: Any, **options: Any) -> None:
         principal = principal_from_option(options["owner"], command="undo_operation", changes=True)
         try:
             preview = undo_preview(principal, options["operation"])
