@@ -21,10 +21,12 @@ import subprocess
 import sys
 import time
 from collections import deque
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypedDict
 
-from benchmarks.records import SCHEMA, target_met
+from benchmarks.records import SCHEMA, Figure, Record, Target, target_met
 
 BENCHMARKS = ("recall", "load", "formation", "reconsolidation")
 MODES = ("quick", "full")
@@ -43,14 +45,14 @@ class Job:
     benchmark: str
     label: str
     script: str
-    args: tuple = ()
-    env: dict = field(default_factory=dict)
+    args: tuple[str, ...] = ()
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
-    def slug(self):
+    def slug(self) -> str:
         return self.label.replace(" ", "-")
 
-    def command(self, json_out):
+    def command(self, json_out: str | Path) -> list[str]:
         return [self.script, *self.args, "--json-out", str(json_out)]
 
 
@@ -63,7 +65,7 @@ class Job:
 _RECALL_10K = {"BENCH_DB": "reverie_bench_10k"}
 _RECALL_100K = {"BENCH_DB": "reverie_bench_100k"}
 
-PLANS = {
+PLANS: dict[str, dict[str, tuple[Job, ...]]] = {
     "quick": {
         "recall": (
             Job(
@@ -122,10 +124,11 @@ PLANS = {
 }
 
 
-def benchmark_plan(benchmark, mode):
+def benchmark_plan(benchmark: str, mode: str) -> list[Job]:
     """The jobs of ``benchmark`` (one of BENCHMARKS, or "all") in ``mode``."""
     if mode not in MODES:
         raise BenchmarkError(f"Unknown mode {mode!r}: use one of {', '.join(MODES)}.")
+    chosen: tuple[str, ...]
     if benchmark == "all":
         chosen = BENCHMARKS
     elif benchmark in BENCHMARKS:
@@ -140,7 +143,7 @@ def benchmark_plan(benchmark, mode):
 # -- running -------------------------------------------------------------------------
 
 
-def benchmark_environment(base=None):
+def benchmark_environment(base: Mapping[str, str] | None = None) -> dict[str, str]:
     """The scripts' environment: the caller's, with their PostgreSQL defaults made explicit
     and this interpreter as their Python."""
     env = dict(os.environ if base is None else base)
@@ -151,7 +154,7 @@ def benchmark_environment(base=None):
     return env
 
 
-def postgres_check(env, *, timeout=15):
+def postgres_check(env: Mapping[str, str], *, timeout: float = 15) -> None:
     """Refuse early, with the reason, unless the scripts can reach PostgreSQL with ``env``."""
     where = f"{env.get('PGUSER')}@{env.get('PGHOST')}:{env.get('PGPORT')}"
     missing = [
@@ -185,7 +188,15 @@ def postgres_check(env, *, timeout=15):
         )
 
 
-def job_run(job, *, run, out_dir, env, cwd, echo=None):
+def job_run(
+    job: Job,
+    *,
+    run: int,
+    out_dir: str | Path,
+    env: Mapping[str, str],
+    cwd: str | Path,
+    echo: Callable[[str], object] | None = None,
+) -> Record:
     """Run ``job`` once and return its record. Its output goes to ``<out_dir>/<slug>-<run>.log``
     (and to ``echo`` too, when given)."""
     out_dir = Path(out_dir)
@@ -194,7 +205,7 @@ def job_run(job, *, run, out_dir, env, cwd, echo=None):
     log = out_dir / f"{job.slug}-{run}.log"
     # A record left by an earlier invocation must not stand in for this run's.
     json_out.unlink(missing_ok=True)
-    tail = deque(maxlen=15)
+    tail: deque[str] = deque(maxlen=15)
     with log.open("w") as handle:
         process = subprocess.Popen(
             job.command(json_out),
@@ -204,6 +215,8 @@ def job_run(job, *, run, out_dir, env, cwd, echo=None):
             stderr=subprocess.STDOUT,
             text=True,
         )
+        # stdout=PIPE: the process always has one.
+        assert process.stdout is not None
         for line in process.stdout:
             handle.write(line)
             tail.append(line)
@@ -215,7 +228,7 @@ def job_run(job, *, run, out_dir, env, cwd, echo=None):
             f"{job.label} run {run} failed (exit {returncode}); log: {log}\n" + "".join(tail)
         )
     try:
-        record = json.loads(json_out.read_text())
+        record: Record = json.loads(json_out.read_text())
     except (OSError, ValueError) as exc:
         raise BenchmarkError(
             f"{job.label} run {run} left no readable record at {json_out}"
@@ -228,10 +241,19 @@ def job_run(job, *, run, out_dir, env, cwd, echo=None):
     return record
 
 
-def benchmarks_run(jobs, *, runs, out_dir, env, cwd, progress=None, echo=None):
+def benchmarks_run(
+    jobs: Iterable[Job],
+    *,
+    runs: int,
+    out_dir: str | Path,
+    env: Mapping[str, str],
+    cwd: str | Path,
+    progress: Callable[[str], object] | None = None,
+    echo: Callable[[str], object] | None = None,
+) -> dict[str, list[Record]]:
     """Run every job ``runs`` times, one after another; {job label: [record, ...]}."""
     progress = progress or (lambda message: None)
-    records = {}
+    records: dict[str, list[Record]] = {}
     for job in jobs:
         records[job.label] = []
         for run in range(1, runs + 1):
@@ -245,7 +267,17 @@ def benchmarks_run(jobs, *, runs, out_dir, env, cwd, progress=None, echo=None):
     return records
 
 
-def suite_run(benchmark, mode, *, runs, out_dir, env, cwd, progress=None, echo=None):
+def suite_run(
+    benchmark: str,
+    mode: str,
+    *,
+    runs: int,
+    out_dir: str | Path,
+    env: Mapping[str, str],
+    cwd: str | Path,
+    progress: Callable[[str], object] | None = None,
+    echo: Callable[[str], object] | None = None,
+) -> dict[str, list[Record]]:
     """Plan ``benchmark`` (one of BENCHMARKS, or "all") in ``mode``, refuse unless the
     scripts can reach PostgreSQL, and run each job ``runs`` times: {job label: [record, ...]}."""
     jobs = benchmark_plan(benchmark, mode)
@@ -258,12 +290,57 @@ def suite_run(benchmark, mode, *, runs, out_dir, env, cwd, progress=None, echo=N
 # -- reducing ------------------------------------------------------------------------
 
 
-def _median(values):
-    values = [value for value in values if value is not None]
-    return statistics.median(values) if values else None
+class RowBaseline(TypedDict):
+    """A row's same-run baseline: its median over the runs."""
+
+    name: str
+    unit: str
+    median: float | None
 
 
-def target_verdict(target, value):
+class RowRatio(TypedDict):
+    """A row's ratio to its baseline: its median over the runs."""
+
+    name: str
+    median: float | None
+
+
+class Row(TypedDict):
+    """One row of the table: a figure over a job's runs, judged on its medians."""
+
+    benchmark: str
+    figure: str
+    unit: str
+    runs: int
+    median: float | None
+    min: float | None
+    max: float | None
+    baseline: RowBaseline | None
+    ratio: RowRatio | None
+    target: Target | None
+    ratio_target: Target | None
+    verdict: str
+    value_verdict: str
+    ratio_verdict: str
+    peak_memory_mib: float | None
+
+
+def _median(values: Iterable[float | None]) -> float | None:
+    present = [value for value in values if value is not None]
+    return statistics.median(present) if present else None
+
+
+def _baseline_value(figure: Figure) -> float | None:
+    baseline = figure.get("baseline")
+    return baseline["value"] if baseline else None
+
+
+def _ratio_value(figure: Figure) -> float | None:
+    ratio = figure.get("ratio")
+    return ratio["value"] if ratio else None
+
+
+def target_verdict(target: Target | None, value: float | None) -> str:
     """PASS or FAIL for ``value`` against ``target``; n/a when the target does not apply to
     this run; "-" when there is no target. No figure at all does not meet a target."""
     if not target:
@@ -275,7 +352,7 @@ def target_verdict(target, value):
     return "PASS" if target_met(target["op"], target["value"], value) else "FAIL"
 
 
-def combined_verdict(verdicts):
+def combined_verdict(verdicts: Collection[str]) -> str:
     """One verdict for a row whose figure and ratio may both have targets."""
     for verdict in ("FAIL", "PASS", "n/a"):
         if verdict in verdicts:
@@ -283,18 +360,18 @@ def combined_verdict(verdicts):
     return DASH
 
 
-def summary_rows(label, records):
+def summary_rows(label: str, records: Sequence[Record]) -> list[Row]:
     """The rows of one job: one per figure its records name, judged on the medians."""
     if not records:
         raise BenchmarkError(f"{label}: no records to summarise")
-    rows = []
+    rows: list[Row] = []
     for index, figure in enumerate(records[0]["figures"]):
         figures = [record["figures"][index] for record in records]
         values = [f["value"] for f in figures if f["value"] is not None]
         median = _median(values)
         baseline = figure.get("baseline")
         ratio = figure.get("ratio")
-        ratio_median = _median([f["ratio"]["value"] for f in figures]) if ratio else None
+        ratio_median = _median([_ratio_value(f) for f in figures]) if ratio else None
         value_verdict = target_verdict(figure.get("target"), median)
         ratio_verdict = target_verdict(ratio.get("target"), ratio_median) if ratio else DASH
         rows.append(
@@ -310,7 +387,7 @@ def summary_rows(label, records):
                     {
                         "name": baseline["name"],
                         "unit": baseline.get("unit", ""),
-                        "median": _median([f["baseline"]["value"] for f in figures]),
+                        "median": _median([_baseline_value(f) for f in figures]),
                     }
                     if baseline
                     else None
@@ -330,13 +407,13 @@ def summary_rows(label, records):
     return rows
 
 
-def table_rows(records_by_label):
+def table_rows(records_by_label: Mapping[str, Sequence[Record]]) -> list[Row]:
     return [
         row for label, records in records_by_label.items() for row in summary_rows(label, records)
     ]
 
 
-def number(value):
+def number(value: float | None) -> str:
     """About three significant figures, with thousands separators: 9.23, 16.9, 149, 1,234."""
     if value is None:
         return "?"
@@ -347,7 +424,7 @@ def number(value):
     return f"{value:,.{decimals}f}"
 
 
-def _target_text(row):
+def _target_text(row: Row) -> str:
     texts = [target["text"] for target in (row["target"], row["ratio_target"]) if target]
     return "; ".join(texts) or DASH
 
@@ -367,7 +444,7 @@ TABLE_HEADER = (
 _NUMERIC = {3, 4, 6, 9}
 
 
-def table_cells(row):
+def table_cells(row: Row) -> tuple[str, ...]:
     """One row of the table as text cells, in TABLE_HEADER's order."""
     baseline, ratio = row["baseline"], row["ratio"]
     return (
@@ -384,14 +461,14 @@ def table_cells(row):
     )
 
 
-def table_format(rows):
+def table_format(rows: Iterable[Row]) -> str:
     """The table as text, one line per row, columns padded to fit."""
     lines = [table_cells(row) for row in rows]
     widths = [
         max(len(cells[i]) for cells in (TABLE_HEADER, *lines)) for i in range(len(TABLE_HEADER))
     ]
 
-    def line(cells):
+    def line(cells: Sequence[str]) -> str:
         return "  ".join(
             cell.rjust(width) if i in _NUMERIC else cell.ljust(width)
             for i, (cell, width) in enumerate(zip(cells, widths, strict=True))
@@ -401,21 +478,22 @@ def table_format(rows):
     return "\n".join([line(TABLE_HEADER), rule, *(line(cells) for cells in lines)])
 
 
-def table_notes(records_by_label, rows):
+def table_notes(records_by_label: Mapping[str, Sequence[Record]], rows: Iterable[Row]) -> list[str]:
     """What the table cannot say in its cells: missing baselines, targets that do not
     apply, which half of a two-part target failed, and whose memory was measured."""
-    notes = []
+    notes: list[str] = []
     for label, records in records_by_label.items():
         first = records[0]
         if first.get("baseline_note"):
             notes.append(f"{label}: baseline {first['baseline_note']}")
         for figure in first["figures"]:
-            why = (figure.get("target") or {}).get("why")
+            target = figure.get("target")
+            why = target.get("why") if target else None
             if why:
                 notes.append(f"{label}: target n/a, {why}")
         for figure in first["figures"]:
-            if figure.get("ratio"):
-                notes.append(f"{label}: ratio = {figure['ratio']['name']}")
+            if ratio := figure.get("ratio"):
+                notes.append(f"{label}: ratio = {ratio['name']}")
         notes.append(f"{label}: peak memory of the {first['peak_memory']['of']}, max over runs")
     for row in rows:
         if row["target"] and row["ratio_target"] and row["value_verdict"] != row["ratio_verdict"]:

@@ -3,8 +3,11 @@
 import argparse
 import json
 import time
+from typing import Any
 
 from django.conf import settings
+from django.core.management.base import CommandParser
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from benchmarks.command import BenchmarkCommand
 from benchmarks.suite import (
@@ -17,7 +20,7 @@ from benchmarks.suite import (
 )
 
 
-def runs_count(value):
+def runs_count(value: str) -> int:
     """An ``argparse`` type: how many times to run each benchmark, at least once."""
     try:
         runs = int(value)
@@ -36,7 +39,7 @@ class Command(BenchmarkCommand):
         "same-run baseline and ratio, the target, the verdict and peak memory."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("benchmark", choices=("all", *BENCHMARKS))
         mode = parser.add_mutually_exclusive_group()
         mode.add_argument(
@@ -63,7 +66,7 @@ class Command(BenchmarkCommand):
     # Each benchmark script runs in, and guards, a database of its own.
     database_prefix = None
 
-    def run(self, connection, options):
+    def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
         started = time.monotonic()
         out_dir = settings.VAR_DIR / "benchmarks"
         records = suite_run(
