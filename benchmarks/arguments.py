@@ -3,7 +3,7 @@
 from django.core.management.base import CommandError
 
 
-def positive_int(value):
+def positive_int(value: str) -> int:
     """An ``argparse`` type: an integer of at least 1, or a clear error."""
     try:
         number = int(value)

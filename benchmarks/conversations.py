@@ -5,6 +5,7 @@ did, mixed with questions and small talk that should form nothing.
 """
 
 import random
+from collections.abc import Callable
 
 DEVICES = [
     "an Apple Watch",
@@ -33,7 +34,10 @@ PREFERENCES = [
 PLACES = ["Lisbon", "Oslo", "Kyoto", "Toronto", "Porto", "Vienna", "Austin", "Seoul"]
 JOBS = ["a nurse", "a teacher", "an architect", "a software engineer", "a chef", "a pilot"]
 
-STATEMENTS = [
+# Each draws its words from the generator it is given.
+Message = Callable[[random.Random], str]
+
+STATEMENTS: list[Message] = [
     lambda r: f"I just got {r.choice(DEVICES)}.",
     lambda r: f"I drive {r.choice(VEHICLES)}.",
     lambda r: f"I have {r.choice(PETS)}.",
@@ -44,7 +48,7 @@ STATEMENTS = [
     lambda r: f"My sister lives in {r.choice(PLACES)}.",
     lambda r: f"I just got {r.choice(DEVICES)} and I drive {r.choice(VEHICLES)}.",
 ]
-SMALL_TALK = [
+SMALL_TALK: list[Message] = [
     lambda r: f"What is the weather like in {r.choice(PLACES)}?",
     lambda r: "Can you help me write an email to my landlord?",
     lambda r: "Thanks, that was helpful!",
@@ -54,7 +58,7 @@ SMALL_TALK = [
 ]
 
 
-def messages(seed, session, count):
+def messages(seed: int, session: int, count: int) -> list[str]:
     """``count`` messages of one session; the same for the same seed and session."""
     rng = random.Random(f"reverie-formation-bench:{seed}:{session}")
     return [rng.choice(STATEMENTS if rng.random() < 0.5 else SMALL_TALK)(rng) for _ in range(count)]

@@ -19,6 +19,8 @@ import random
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Generic, Literal, TypedDict, TypeVar, overload
 
 from memory.text import claim_fingerprint, claim_key, query_terms
 
@@ -157,24 +159,46 @@ TEMPLATES = (
 
 SLOT_RE = re.compile(r"\{(a:)?([A-Za-z_]+?)(\d)?\}")
 
+# A (principal index, query) pair of the query mix.
+Query = tuple[int, str]
+# A slot's value: a word, or a pet's (species, breed).
+Slot = str | tuple[str, str]
+# What one principal's beliefs keep coming back to, per slot.
+Persona = dict[str, Sequence[Slot]]
+Item = TypeVar("Item")
+
 STATUS_WEIGHTS = (("active", 0.80), ("provisional", 0.12), ("superseded", 0.05), ("deleted", 0.03))
 
 
-class Zipf:
+class BeliefRow(TypedDict):
+    """The field values of one synthetic belief, as ``Belief(**row)`` takes them."""
+
+    type: str
+    subject: str
+    statement: str
+    fingerprint: str
+    claim_key: str
+    authority: str
+    status: str
+    needs_review: bool
+    confidence: float
+
+
+class Zipf(Generic[Item]):
     """Draw from ``items`` with weight 1 / rank**exponent (rank 1 = first item)."""
 
-    def __init__(self, items, exponent=1.0):
+    def __init__(self, items: Iterable[Item], exponent: float = 1.0) -> None:
         self.items = tuple(items)
         self.cum = list(
-            itertools.accumulate(1.0 / (rank**exponent) for rank in range(1, len(items) + 1))
+            itertools.accumulate(1.0 / (rank**exponent) for rank in range(1, len(self.items) + 1))
         )
 
-    def __call__(self, rng):
+    def __call__(self, rng: random.Random) -> Item:
         return self.items[bisect.bisect(self.cum, rng.random() * self.cum[-1])]
 
-    def sample(self, rng, k):
+    def sample(self, rng: random.Random, k: int) -> list[Item]:
         """``k`` distinct items, each drawn with the Zipf weights."""
-        picked = []
+        picked: list[Item] = []
         while len(picked) < min(k, len(self.items)):
             item = self(rng)
             if item not in picked:
@@ -185,36 +209,39 @@ class Zipf:
 class Pets:
     """A (species, breed) pair: a Zipf-drawn species, then a Zipf-drawn breed of it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.species = Zipf(range(len(v.PET_SPECIES_BREEDS)))
         self.breeds = [Zipf(breeds) for _, breeds in v.PET_SPECIES_BREEDS]
 
-    def __call__(self, rng):
+    def __call__(self, rng: random.Random) -> tuple[str, str]:
         index = self.species(rng)
         return v.PET_SPECIES_BREEDS[index][0], self.breeds[index](rng)
 
 
-def slug(value):
+def slug(value: str) -> str:
     text = unicodedata.normalize("NFKD", value).encode("ascii", "ignore").decode().lower()
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-") or "x"
 
 
-def article(word):
+def article(word: str) -> str:
     vowel = word[:1].lower() in "aeiou" or word.startswith("8") or word[:2] in ("11", "18")
     return "an" if vowel else "a"
 
 
-def _companies():
+def _companies() -> tuple[str, ...]:
     return tuple(f"{head} {tail}" for head in v.COMPANY_HEADS for tail in v.COMPANY_TAILS)
 
 
 class Corpus:
-    def __init__(self, seed):
+    def __init__(self, seed: int) -> None:
         self.seed = seed
         templates = list(TEMPLATES)
         # Interleave the categories before ranking, so that no one category leads.
         random.Random(f"reverie-bench:templates:{seed}").shuffle(templates)
-        self.samplers = {
+        # The pet's and the template's draws are of their own kinds: a pair, a template.
+        self.pets = Pets()
+        self.templates = Zipf(templates, exponent=0.5)
+        self.samplers: dict[str, Zipf[str]] = {
             "person": Zipf(v.FIRST_NAMES),
             "surname": Zipf(v.SURNAMES),
             "relation": Zipf(v.RELATIONS),
@@ -226,7 +253,6 @@ class Corpus:
             "vehicle": Zipf(v.VEHICLES),
             "bike": Zipf(v.BIKES),
             "color": Zipf(v.COLORS),
-            "pet": Pets(),
             "pet_name": Zipf(v.PET_NAMES),
             "food": Zipf(v.FOODS),
             "cuisine": Zipf(v.CUISINES),
@@ -257,22 +283,21 @@ class Corpus:
             "condition": Zipf(v.CONDITIONS),
             "likes": Zipf(v.LIKES),
             "qualifier": Zipf(v.QUALIFIERS),
-            "template": Zipf(templates, exponent=0.5),
         }
         self.samplers["topic"] = Zipf(
             v.HOBBIES[:40] + v.ROOMS + tuple(f"the {x}" for x in v.VEHICLES[:10]), exponent=0.8
         )
-        self._personas = {}
-        self._vocabularies = {}
+        self._personas: dict[int, Persona] = {}
+        self._vocabularies: dict[tuple[int, int], list[tuple[str, int]]] = {}
 
     # -- personas ------------------------------------------------------------
 
-    def persona(self, principal_index):
+    def persona(self, principal_index: int) -> Persona:
         """The entities one principal's beliefs keep coming back to."""
         if principal_index not in self._personas:
             rng = random.Random(f"reverie-bench:persona:{self.seed}:{principal_index}")
             s = self.samplers
-            pet = s["pet"](rng)
+            pet = self.pets(rng)
             self._personas[principal_index] = {
                 "person": s["person"].sample(rng, 6),
                 "city": s["city"].sample(rng, 2),
@@ -292,8 +317,17 @@ class Corpus:
 
     # -- statements ----------------------------------------------------------
 
-    def _value(self, rng, name, persona, taken):
+    @overload
+    def _value(  # type: ignore[overload-overlap]  # "pet" is a str too: this one wins for it
+        self, rng: random.Random, name: Literal["pet"], persona: Persona, taken: set[Slot]
+    ) -> tuple[str, str]: ...
+
+    @overload
+    def _value(self, rng: random.Random, name: str, persona: Persona, taken: set[Slot]) -> str: ...
+
+    def _value(self, rng: random.Random, name: str, persona: Persona, taken: set[Slot]) -> Slot:
         s = self.samplers
+        value: Slot
         for _ in range(8):
             if name in persona and rng.random() < 0.35:
                 value = rng.choice(persona[name])
@@ -305,29 +339,32 @@ class Corpus:
                 value = str(rng.randint(1, 28))
             elif name == "hour":
                 value = f"{rng.randint(5, 22)}:{rng.choice(('00', '15', '30', '45'))}"
+            elif name == "pet":
+                value = self.pets(rng)
             else:
                 value = s[name](rng)
             if value not in taken:
                 return value
         return value
 
-    def statement(self, rng, persona):
+    def statement(self, rng: random.Random, persona: Persona) -> tuple[str, str, str]:
         """One (type, subject, statement)."""
-        kind, subject_pattern, template = self.samplers["template"](rng)
+        kind, subject_pattern, template = self.templates(rng)
         if rng.random() < 0.35:
             # The qualifier's slots are its own (``{city}`` -> ``{city9}``).
             qualifier = SLOT_RE.sub(r"{\g<2>9}", self.samplers["qualifier"](rng))
             template = f"{template[:-1]} {qualifier}."
-        values = {}
-        taken = set()
+        values: dict[str, str] = {}
+        taken: set[Slot] = set()
+        pets: list[tuple[str, str]] = []
 
-        def fill(name, digit):
+        def fill(name: str, digit: str | None) -> str:
             key = name + (digit or "")
             if key not in values:
                 if name in ("pet_species", "pet_breed"):
-                    if "pet" not in values:
-                        values["pet"] = self._value(rng, "pet", persona, taken)
-                    species, breed = values["pet"]
+                    if not pets:
+                        pets.append(self._value(rng, "pet", persona, taken))
+                    species, breed = pets[0]
                     values[key] = species if name == "pet_species" else breed
                 elif name == "Likes":
                     values[key] = self.samplers["likes"](rng).capitalize()
@@ -336,7 +373,7 @@ class Corpus:
                 taken.add(values[key])
             return values[key]
 
-        def replace(match):
+        def replace(match: re.Match[str]) -> str:
             with_article, name, digit = match.groups()
             value = fill(name, digit)
             return f"{article(value)} {value}" if with_article else value
@@ -349,7 +386,7 @@ class Corpus:
         subject = SLOT_RE.sub(lambda m: slug(fill(m.group(2), m.group(3))), subject_pattern)
         return kind, subject, text
 
-    def beliefs(self, principal_index, start, stop):
+    def beliefs(self, principal_index: int, start: int, stop: int) -> Iterator[BeliefRow]:
         """Field values of beliefs ``start`` to ``stop - 1`` of one principal."""
         persona = self.persona(principal_index)
         for chunk in range(start // CHUNK, (stop + CHUNK - 1) // CHUNK):
@@ -359,7 +396,7 @@ class Corpus:
                 if start <= index < stop:
                     yield row
 
-    def _belief(self, rng, persona):
+    def _belief(self, rng: random.Random, persona: Persona) -> BeliefRow:
         kind, subject, statement = self.statement(rng, persona)
         roll, status = rng.random(), "active"
         for name, weight in STATUS_WEIGHTS:
@@ -368,7 +405,7 @@ class Corpus:
                 break
             roll -= weight
         explicit = status != "provisional" and rng.random() < 0.7
-        row = {
+        row: BeliefRow = {
             "type": kind,
             "subject": subject,
             "statement": statement,
@@ -380,12 +417,12 @@ class Corpus:
             "confidence": 0.95 if explicit else round(rng.uniform(0.4, 0.9), 2),
         }
         if status == "deleted":
-            row.update(statement="", subject="", fingerprint="", claim_key="")
+            row["statement"] = row["subject"] = row["fingerprint"] = row["claim_key"] = ""
         return row
 
     # -- vocabulary and queries ----------------------------------------------
 
-    def vocabulary(self, principals, per_principal=CHUNK):
+    def vocabulary(self, principals: int, per_principal: int = CHUNK) -> list[tuple[str, int]]:
         """Content words of the corpus, most frequent first, with their counts.
 
         Counted over the first ``per_principal`` beliefs of each principal,
@@ -393,14 +430,22 @@ class Corpus:
         """
         key = (principals, per_principal)
         if key not in self._vocabularies:
-            counts = Counter()
+            counts: Counter[str] = Counter()
             for principal_index in range(principals):
                 for row in self.beliefs(principal_index, 0, per_principal):
                     counts.update(query_terms(row["statement"]))
             self._vocabularies[key] = sorted(counts.items(), key=lambda pair: (-pair[1], pair[0]))
         return self._vocabularies[key]
 
-    def queries(self, count, principals, *, stream="timed", min_words=2, max_words=4):
+    def queries(
+        self,
+        count: int,
+        principals: int,
+        *,
+        stream: str = "timed",
+        min_words: int = 2,
+        max_words: int = 4,
+    ) -> list[Query]:
         """``count`` (principal index, query) pairs.
 
         Each query has 2-4 distinct content words drawn from the corpus
@@ -408,7 +453,7 @@ class Corpus:
         """
         words = Zipf([word for word, _ in self.vocabulary(principals)])
         rng = random.Random(f"reverie-bench:queries:{self.seed}:{stream}")
-        queries = []
+        queries: list[Query] = []
         for _ in range(count):
             principal_index = rng.randrange(principals)
             query = " ".join(words.sample(rng, rng.randint(min_words, max_words)))

@@ -6,7 +6,7 @@ rare, as in real memory banks. Nothing here is downloaded or read from disk.
 """
 
 
-def _words(text):
+def _words(text: str) -> tuple[str, ...]:
     return tuple(line.strip() for line in text.replace(",", "\n").splitlines() if line.strip())
 
 
