@@ -8,15 +8,19 @@ docs/benchmarks.md.
 
 import multiprocessing
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connections, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from benchmarks.conversations import messages
-from benchmarks.records import RssSampler, peak_rss_mib, target
+from benchmarks.records import Record, RssSampler, peak_rss_mib, target
 from common.principal import principal_context
+from formation.candidates import MemoryCandidateExtractor
 from formation.selectors import formation_due
 from formation.services import (
     formation_consolidate,
@@ -37,12 +41,28 @@ TARGET_APPEND_RATIO = 2.0
 BARE_PREFIX = "formation-bench-bare-"
 
 
-def workers_text(count):
+def workers_text(count: int) -> str:
     """How many processes consolidated, as the figures name them: "one worker", "2 workers"."""
     return "one worker" if count == 1 else f"{count} workers"
 
 
-def formation_record(options, measured, outcomes, rss, policy):
+class Measured(TypedDict):
+    """What a run timed and formed."""
+
+    messages: int
+    ingest_seconds: float
+    bare_seconds: float
+    formation_seconds: float
+    formed: int
+
+
+def formation_record(
+    options: Mapping[str, Any],
+    measured: Measured,
+    outcomes: Mapping[str, int],
+    rss: RssSampler,
+    policy: str,
+) -> Record:
     """The run as a ``--json-out`` record: formation against ingest, and ingest against a
     bare insert of the same rows, all in the same run.
 
@@ -113,13 +133,15 @@ class FormationRun:
     """What one run measured: ``measured`` as ``formation_record`` reads it, the number of
     consolidations by outcome, the sweeps' resident memory and the extractor's policy."""
 
-    measured: dict
-    outcomes: dict
+    measured: Measured
+    outcomes: dict[str, int]
     rss: RssSampler
     policy: str
 
 
-def formation_measure(options, *, progress):
+def formation_measure(
+    options: Mapping[str, Any], *, progress: Callable[[str], object]
+) -> FormationRun:
     """Seed ``options["sessions"]`` sessions of ``options["messages"]`` user messages over
     ``options["principals"]`` fresh principals and consolidate them, ``options["round"]``
     sessions a round with ``options["workers"]`` processes. ``progress`` takes what a
@@ -139,7 +161,9 @@ def formation_measure(options, *, progress):
         f"{options['round']} sessions a round"
     )
     timings = {"ingest": 0.0, "bare": 0.0, "formation": 0.0}
-    audits, rss, extractor = [], None, formation_extractor()
+    audits: list[_Outcome] = []
+    rss: RssSampler | None = None
+    extractor = formation_extractor()
     for first in range(0, sessions_count, options["round"]):
         indexes = range(first, min(first + options["round"], sessions_count))
         sessions = _ingest(options, principals, bare_principals, indexes, timings)
@@ -148,6 +172,8 @@ def formation_measure(options, *, progress):
             audits += _form(len(sessions), options["workers"], extractor)
         timings["formation"] += time.perf_counter() - started
         rss = sampled if rss is None else rss.joined(sampled)
+    # --sessions is at least 1: there was a round, and so a sample.
+    assert rss is not None
     # The bare rows are not a conversation formation should see.
     for bare_principal in bare_principals:
         account_purge(principal=bare_principal)
@@ -159,10 +185,10 @@ def formation_measure(options, *, progress):
             leftover = Session.objects.filter(owner=principal, watermark__isnull=True).count()
             if leftover:
                 progress(f"WARNING: {leftover} sessions of {principal} not consolidated")
-    outcomes = {}
+    outcomes: dict[str, int] = {}
     for audit in audits:
         outcomes[audit.outcome] = outcomes.get(audit.outcome, 0) + 1
-    measured = {
+    measured: Measured = {
         "messages": total,
         "ingest_seconds": timings["ingest"],
         "bare_seconds": timings["bare"],
@@ -172,7 +198,7 @@ def formation_measure(options, *, progress):
     return FormationRun(measured, outcomes, rss, extractor.policy_version)
 
 
-def _principals_fresh(prefix, count):
+def _principals_fresh(prefix: str, count: int) -> list[User]:
     """``count`` new principals named ``<prefix><n>``, once earlier ones are purged."""
     User = get_user_model()
     for earlier in User.objects.filter(username__startswith=prefix):
@@ -183,10 +209,16 @@ def _principals_fresh(prefix, count):
     ]
 
 
-def _ingest(options, principals, bare_principals, indexes, timings):
+def _ingest(
+    options: Mapping[str, Any],
+    principals: Sequence[User],
+    bare_principals: Sequence[User],
+    indexes: Iterable[int],
+    timings: dict[str, float],
+) -> list[tuple[User, Session]]:
     """Append the sessions ``indexes`` through ``event_append`` (one transaction per
     message, as the API does) and, session by session, as bare inserts; close them."""
-    sessions = []
+    sessions: list[tuple[User, Session]] = []
     for index in indexes:
         texts = list(messages(options["seed"], index, options["messages"]))
         principal = principals[index % len(principals)]
@@ -223,14 +255,6 @@ def _ingest(options, principals, bare_principals, indexes, timings):
     return sessions
 
 
-def _form(due, workers, extractor):
-    """Consolidate the ``due`` sessions: one sweep, as one worker would run it, or
-    ``workers`` processes sharing them as that many q2 workers would."""
-    if workers == 1:
-        return formation_sweep(batch=due, extractor=extractor)
-    return _parallel_formation(due, workers)
-
-
 @dataclass(frozen=True)
 class _Outcome:
     """What a worker process hands back of an audit: its outcome, nothing else."""
@@ -238,11 +262,21 @@ class _Outcome:
     outcome: str
 
 
-def _consolidate_share(share):
+def _form(due: int, workers: int, extractor: MemoryCandidateExtractor) -> list[_Outcome]:
+    """Consolidate the ``due`` sessions: one sweep, as one worker would run it, or
+    ``workers`` processes sharing them as that many q2 workers would."""
+    if workers == 1:
+        return [
+            _Outcome(audit.outcome) for audit in formation_sweep(batch=due, extractor=extractor)
+        ]
+    return _parallel_formation(due, workers)
+
+
+def _consolidate_share(share: Sequence[tuple[int, str]]) -> list[_Outcome]:
     """In a worker process: consolidate these (owner id, session id) pairs, in order."""
     owners = get_user_model().objects.in_bulk({owner_id for owner_id, _ in share})
     extractor = formation_extractor()
-    outcomes = []
+    outcomes: list[_Outcome] = []
     for owner_id, session_id in share:
         audit = formation_consolidate(
             principal=owners[owner_id], session_id=session_id, extractor=extractor
@@ -253,7 +287,7 @@ def _consolidate_share(share):
     return outcomes
 
 
-def _parallel_formation(batch, workers):
+def _parallel_formation(batch: int, workers: int) -> list[_Outcome]:
     """The due sessions, dealt round-robin to ``workers`` forked processes."""
     due = formation_due(batch=batch)
     shares = [

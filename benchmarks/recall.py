@@ -10,15 +10,20 @@ import itertools
 import operator
 import statistics
 import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import reduce
+from typing import Any, NamedTuple, TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Case, Q, When
 from django.test.utils import override_settings
 from django.utils import timezone
 
-from benchmarks.records import peak_rss_mib, target
+from accounts.models import User
+from benchmarks.corpus import Corpus, Query
+from benchmarks.records import Record, peak_rss_mib, target
 from benchmarks.suite import BenchmarkError
 from common.principal import principal_context
 from memory.enums import LIVE_BELIEF_STATUSES, SCOPE_PRINCIPAL
@@ -33,7 +38,42 @@ TARGET_P95_MS = 20.0
 TARGET_SIZE = 100_000
 
 
-def baseline(principal, terms, limit):
+class Server(TypedDict):
+    """The PostgreSQL the run timed, as its text output names it."""
+
+    version: str
+    shared_buffers: str
+
+
+class Timing(TypedDict):
+    """One method's latencies over the timed queries, in ms, and the mean items returned."""
+
+    p50: float
+    p95: float
+    mean: float
+    items: float
+
+
+class BankCounts(NamedTuple):
+    """A grown bank: its beliefs, the live ones among them, and the table's size."""
+
+    beliefs: int
+    live: int
+    table_mib: float
+
+
+class SizeResult(NamedTuple):
+    """What one bank size measured: a row of ``recall_record``'s ``results``."""
+
+    size: int
+    counts: BankCounts
+    selector: Timing
+    icontains: Timing
+    ranked: Timing
+    precision: float
+
+
+def baseline(principal: User, terms: Iterable[str], limit: int) -> list[Belief]:
     """The unindexed search recall replaces: any term as a substring, newest first."""
     match = reduce(operator.or_, (Q(statement__icontains=term) for term in terms))
     with principal_context(principal):
@@ -44,7 +84,7 @@ def baseline(principal, terms, limit):
         )
 
 
-def ranked_baseline(principal, terms, limit):
+def ranked_baseline(principal: User, terms: Iterable[str], limit: int) -> list[Belief]:
     """The same substring match, ranked like recall: most terms matched first, then newest.
 
     Unlike ``baseline`` it cannot stop at the first matches, so it shows what an
@@ -63,7 +103,9 @@ def ranked_baseline(principal, terms, limit):
         )
 
 
-def recall_record(server, leakproof, options, results):
+def recall_record(
+    server: Server, leakproof: bool, options: Mapping[str, Any], results: Sequence[SizeResult]
+) -> Record:
     """The run as a ``--json-out`` record: the selector's p95 at the largest size against
     the ranked unindexed baseline, which keeps recall's ordering."""
     size, _, selector, _, ranked, _ = results[-1]
@@ -121,7 +163,7 @@ def recall_record(server, leakproof, options, results):
 # -- seeding ---------------------------------------------------------------------------
 
 
-def bench_principals(count):
+def bench_principals(count: int) -> list[User]:
     """The principals ``bench-0``... ``bench-<count - 1>``, kept from an earlier run or new."""
     User = get_user_model()
     principals = []
@@ -134,7 +176,12 @@ def bench_principals(count):
     return principals
 
 
-def bench_beliefs_delete(connection, principals, *, progress):
+def bench_beliefs_delete(
+    connection: BaseDatabaseWrapper,
+    principals: Iterable[User],
+    *,
+    progress: Callable[[str], object],
+) -> None:
     """Delete the bench principals' beliefs, so that their banks are seeded afresh."""
     progress("deleting earlier bench beliefs")
     for principal in principals:
@@ -142,7 +189,9 @@ def bench_beliefs_delete(connection, principals, *, progress):
             cursor.execute("DELETE FROM memory_belief WHERE owner_id = %s", [principal.pk])
 
 
-def sizes_left(principals, sizes, *, progress):
+def sizes_left(
+    principals: Iterable[User], sizes: Sequence[int], *, progress: Callable[[str], object]
+) -> list[int]:
     """The sizes a kept bank can still be timed at: a bank only grows, so a size below
     what it already holds can't be timed without seeding afresh."""
     held = 0
@@ -161,7 +210,13 @@ def sizes_left(principals, sizes, *, progress):
     return left
 
 
-def _grow(connection, corpus, principals, size, progress):
+def _grow(
+    connection: BaseDatabaseWrapper,
+    corpus: Corpus,
+    principals: Iterable[User],
+    size: int,
+    progress: Callable[[str], object],
+) -> None:
     added = 0
     for index, principal in enumerate(principals):
         with principal_context(principal):
@@ -199,13 +254,14 @@ def _grow(connection, corpus, principals, size, progress):
                 cursor.execute(f"VACUUM (ANALYZE) {table}")
 
 
-def _table_mib(connection):
+def _table_mib(connection: BaseDatabaseWrapper) -> float:
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_total_relation_size('memory_belief')")
-        return cursor.fetchone()[0] / 2**20
+        bytes_: int = cursor.fetchone()[0]
+        return bytes_ / 2**20
 
 
-def _counts(principals):
+def _counts(principals: Iterable[User]) -> tuple[int, int]:
     total = live = 0
     for principal in principals:
         with principal_context(principal):
@@ -218,14 +274,24 @@ def _counts(principals):
 # -- timing ----------------------------------------------------------------------------
 
 
-def size_measure(connection, corpus, principals, size, *, warmup, timed, limit, progress):
+def size_measure(
+    connection: BaseDatabaseWrapper,
+    corpus: Corpus,
+    principals: Sequence[User],
+    size: int,
+    *,
+    warmup: Iterable[Query],
+    timed: Sequence[Query],
+    limit: int,
+    progress: Callable[[str], object],
+) -> SizeResult:
     """Grow each principal's bank to ``size`` beliefs and time the selector and both
     baselines on it: ``(size, (beliefs, live, table MiB), selector, icontains, ranked,
     precision)``, a row of ``recall_record``'s ``results``."""
     started = time.perf_counter()
     _grow(connection, corpus, principals, size, progress)
     seeded = time.perf_counter() - started
-    counts = (*_counts(principals), _table_mib(connection))
+    counts = BankCounts(*_counts(principals), _table_mib(connection))
     progress(f"{size:,}/principal ready in {seeded:.0f} s; timing")
     selector = _time(
         lambda p, q: len(recall(principal=p, query=q, limit=limit).items),
@@ -246,10 +312,10 @@ def size_measure(connection, corpus, principals, size, *, warmup, timed, limit, 
         warmup,
         timed,
     )
-    return (size, counts, selector, icontains, ranked, quality)
+    return SizeResult(size, counts, selector, icontains, ranked, quality)
 
 
-def _figures(seconds, items):
+def _figures(seconds: Iterable[float], items: Sequence[int]) -> Timing:
     ms = sorted(s * 1000 for s in seconds)
     p95 = statistics.quantiles(ms, n=20, method="inclusive")[18] if len(ms) > 1 else ms[0]
     return {
@@ -260,11 +326,17 @@ def _figures(seconds, items):
     }
 
 
-def _time(run, principals, warmup, timed):
+def _time(
+    run: Callable[[User, str], int],
+    principals: Sequence[User],
+    warmup: Iterable[Query],
+    timed: Iterable[Query],
+) -> Timing:
     for index, query in warmup:
         run(principals[index], query)
     gc.collect()
-    seconds, items = [], []
+    seconds: list[float] = []
+    items: list[int] = []
     for index, query in timed:
         started = time.perf_counter()
         found = run(principals[index], query)
@@ -273,14 +345,14 @@ def _time(run, principals, warmup, timed):
     return _figures(seconds, items)
 
 
-def _quality(principals, timed, limit):
+def _quality(principals: Sequence[User], timed: Iterable[Query], limit: int) -> float:
     """Share of returned items that an uncapped ranking would also rank in its top ``limit``.
 
     An item counts when its score is at least the uncapped ``limit``-th best
     score, so that ties are not held against the cap.
     """
     uncapped_limits = {**settings.REVERIE_LIMITS, "recall_candidate_cap": 10**9}
-    shares = []
+    shares: list[float] = []
     for index, query in timed:
         principal = principals[index]
         capped = recall(principal=principal, query=query, limit=limit).items

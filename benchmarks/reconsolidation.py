@@ -8,14 +8,17 @@ benchmark_reconsolidation`` runs it; see docs/benchmarks.md.
 import itertools
 import random
 import time
+from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
+from typing import TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import DEFAULT_DB_ALIAS, connections
 from django.utils import timezone
 
-from benchmarks.corpus import Corpus
-from benchmarks.records import RssSampler, target
+from accounts.models import User
+from benchmarks.corpus import BeliefRow, Corpus
+from benchmarks.records import Record, RssSampler, target
 from common.principal import principal_context
 from memory.enums import SCOPE_PRINCIPAL, AuthorKind, EventType
 from memory.models import Belief, BeliefSource, Event, Session
@@ -36,7 +39,21 @@ TARGET_RATIO = 12.0
 TARGET_SECONDS = 60.0
 
 
-def reconsolidation_record(results, seed):
+class PassResult(TypedDict):
+    """Full passes over one bank: their time, count, outcomes, what they left active, and
+    the peak resident memory while they ran."""
+
+    size: int
+    seconds: float
+    passes: int
+    outcomes: dict[str, int]
+    merged: int
+    summaries: int
+    hypotheses: int
+    peak_mib: float
+
+
+def reconsolidation_record(results: Sequence[PassResult], seed: int) -> Record:
     """The run as a ``--json-out`` record: the larger bank's full pass against the smaller's."""
     small, large = results
     ratio = large["seconds"] / small["seconds"]
@@ -76,7 +93,7 @@ def reconsolidation_record(results, seed):
     }
 
 
-def restate(statement, rng):
+def restate(statement: str, rng: random.Random) -> str:
     """The same claim as a person might type it again."""
     words = statement.rstrip(".").split()
     choice = rng.randrange(3)
@@ -87,10 +104,10 @@ def restate(statement, rng):
     return " ".join(words) + " ."
 
 
-def seed_rows(corpus, size, seed):
+def seed_rows(corpus: Corpus, size: int, seed: int) -> Iterator[BeliefRow]:
     """Beliefs of one synthetic bank, with restatements of earlier live ones."""
     rng = random.Random(f"reverie-reconsolidation-bench:{seed}:{size}")
-    earlier = []
+    earlier: list[BeliefRow] = []
     for row in corpus.beliefs(0, 0, size):
         if earlier and rng.random() < RESTATED:
             source = rng.choice(earlier)
@@ -106,7 +123,9 @@ def seed_rows(corpus, size, seed):
         yield row
 
 
-def reconsolidation_measure(size, *, seed, slice_size, progress):
+def reconsolidation_measure(
+    size: int, *, seed: int, slice_size: int | None, progress: Callable[[str], object]
+) -> PassResult:
     """Seed a fresh principal with a bank of ``size`` beliefs and time full passes over it
     (slices of ``slice_size``, or the pass's own): a row of ``reconsolidation_record``'s
     ``results``."""
@@ -114,7 +133,8 @@ def reconsolidation_measure(size, *, seed, slice_size, progress):
     progress(f"seeding {size:,} beliefs")
     _bank_seed(principal, size, seed)
     progress(f"full pass over {size:,} beliefs")
-    passes, outcomes = 0, {}
+    passes = 0
+    outcomes: dict[str, int] = {}
     with RssSampler() as rss:
         started = time.perf_counter()
         while True:
@@ -143,7 +163,7 @@ def reconsolidation_measure(size, *, seed, slice_size, progress):
     }
 
 
-def _principal_fresh(size, progress):
+def _principal_fresh(size: int, progress: Callable[[str], object]) -> User:
     """A new principal for a bank of ``size``; an earlier one is purged with its data."""
     User = get_user_model()
     username = f"{USERNAME_PREFIX}{size}"
@@ -153,7 +173,7 @@ def _principal_fresh(size, progress):
     return User.objects.create_user(username=username, password=None)
 
 
-def _bank_seed(principal, size, seed):
+def _bank_seed(principal: User, size: int, seed: int) -> None:
     """The bank as formation leaves it: each belief sourced from one message, ten
     messages a session, its evidence clock the message's time (so that hypotheses,
     which need independent events and live evidence, are planned as they would be)."""

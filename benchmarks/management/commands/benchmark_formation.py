@@ -2,8 +2,12 @@
 docs/benchmarks.md."""
 
 import os
+from collections.abc import Mapping
+from typing import Any
 
+from django.core.management.base import CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
@@ -11,11 +15,12 @@ from benchmarks.formation import (
     TARGET_APPEND_RATIO,
     TARGET_MESSAGES_PER_SECOND,
     TARGET_RATIO,
+    Measured,
     formation_measure,
     formation_record,
     workers_text,
 )
-from benchmarks.records import record_write
+from benchmarks.records import RssSampler, record_write
 
 
 class Command(BenchmarkCommand):
@@ -25,7 +30,7 @@ class Command(BenchmarkCommand):
         "peak memory."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sessions", type=positive_int, default=1000)
         parser.add_argument("--messages", type=positive_int, default=10)
         parser.add_argument("--principals", type=positive_int, default=100)
@@ -48,14 +53,21 @@ class Command(BenchmarkCommand):
             help="Also write the figures, the targets and peak memory as one JSON object.",
         )
 
-    def run(self, connection, options):
+    def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
         run = formation_measure(options, progress=self.progress)
         self._report(options, run.measured, run.outcomes, run.rss, run.policy)
         if options["json_out"]:
             record = formation_record(options, run.measured, run.outcomes, run.rss, run.policy)
             record_write(options["json_out"], record)
 
-    def _report(self, options, measured, outcomes, rss, policy):
+    def _report(
+        self,
+        options: Mapping[str, Any],
+        measured: Measured,
+        outcomes: Mapping[str, int],
+        rss: RssSampler,
+        policy: str,
+    ) -> None:
         write = self.stdout.write
         version = self.server_version(connections[DEFAULT_DB_ALIAS])
         total = measured["messages"]

@@ -6,15 +6,20 @@ See docs/benchmarks.md for how to run it and how to read its output.
 
 import os
 import statistics
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from django.conf import settings
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
-from benchmarks.corpus import Corpus
+from benchmarks.corpus import Corpus, Query
 from benchmarks.recall import (
     TARGET_P95_MS,
+    Server,
+    SizeResult,
     bench_beliefs_delete,
     bench_principals,
     recall_record,
@@ -24,7 +29,7 @@ from benchmarks.recall import (
 from benchmarks.records import record_write
 
 
-def _sizes(value):
+def _sizes(value: str) -> list[int]:
     sizes = sorted({positive_int(part.strip().replace("_", "")) for part in value.split(",")})
     if not sizes:
         raise CommandError("--sizes needs at least one size.")
@@ -37,7 +42,7 @@ class Command(BenchmarkCommand):
         "latency (p50/p95) through the selector and an unindexed icontains baseline."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--sizes",
             type=_sizes,
@@ -63,7 +68,7 @@ class Command(BenchmarkCommand):
             help="Also write the figures, the target and peak memory as one JSON object.",
         )
 
-    def run(self, connection, options):
+    def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
         corpus = Corpus(options["seed"])
         principals = bench_principals(options["principals"])
         if not options["reuse"]:
@@ -72,7 +77,7 @@ class Command(BenchmarkCommand):
         timed = corpus.queries(options["queries"], len(principals), stream="timed")
         warmup = corpus.queries(options["warmup"], len(principals), stream="warmup")
         version, leakproof = self.server_version(connection), self.leakproof(connection)
-        server = {"version": version, "shared_buffers": self.shared_buffers(connection)}
+        server: Server = {"version": version, "shared_buffers": self.shared_buffers(connection)}
 
         sizes = options["sizes"]
         if options["reuse"]:
@@ -95,7 +100,15 @@ class Command(BenchmarkCommand):
         if options["json_out"]:
             record_write(options["json_out"], recall_record(server, leakproof, options, results))
 
-    def _report(self, server, leakproof, options, vocabulary, timed, results):
+    def _report(
+        self,
+        server: Server,
+        leakproof: bool,
+        options: Mapping[str, Any],
+        vocabulary: Sequence[tuple[str, int]],
+        timed: Sequence[Query],
+        results: Sequence[SizeResult],
+    ) -> None:
         write = self.stdout.write
         words = [len(query.split()) for _, query in timed]
         write(

@@ -2,9 +2,12 @@
 (``benchmarks.reconsolidation``); print time and memory."""
 
 import os
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from django.core.management.base import CommandError
+from django.core.management.base import CommandError, CommandParser
 from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
@@ -12,6 +15,7 @@ from benchmarks.reconsolidation import (
     RESTATED,
     TARGET_RATIO,
     TARGET_SECONDS,
+    PassResult,
     reconsolidation_measure,
     reconsolidation_record,
 )
@@ -24,7 +28,7 @@ class Command(BenchmarkCommand):
         "reconsolidation pass over it; print time, peak memory and the ratio between sizes."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--sizes", default="10000,100000")
         parser.add_argument("--slice", type=positive_int, default=None)
         parser.add_argument("--seed", type=int, default=7)
@@ -34,7 +38,7 @@ class Command(BenchmarkCommand):
             help="Also write the figures, the targets and peak memory as one JSON object.",
         )
 
-    def run(self, connection, options):
+    def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
         try:
             sizes = [int(size) for size in options["sizes"].split(",")]
         except ValueError:
@@ -51,7 +55,7 @@ class Command(BenchmarkCommand):
         if options["json_out"]:
             record_write(options["json_out"], reconsolidation_record(results, options["seed"]))
 
-    def _report(self, results, options):
+    def _report(self, results: Sequence[PassResult], options: Mapping[str, Any]) -> None:
         write = self.stdout.write
         version = self.server_version(connections[DEFAULT_DB_ALIAS])
         write(
