@@ -36,6 +36,8 @@ fixture file (tokens, session and memory ids, vocabulary) comes from
 docs/benchmarks.md.
 """
 
+from __future__ import annotations
+
 import argparse
 import asyncio
 import bisect
@@ -51,9 +53,15 @@ import resource
 import statistics
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, TypeVar
 from urllib.parse import urlsplit
+
+if TYPE_CHECKING:
+    # Only the record's types: the script itself runs without the project on its path.
+    from benchmarks.records import Comparison, Figure, PeakMemory, Record, Target
 
 OPERATIONS = ("healthz", "memory", "recall", "append", "recall_unrecorded")
 # The verdict's terms: what a recall costs the server and how long its slowest take, at the
@@ -65,7 +73,12 @@ ONE_CLIENT = 1
 TARGET_ONE_CLIENT_P50_MS = 8.0
 # Recall with access records against recall without them, same run, same clients.
 TARGET_RECORDED_RATIO = 0.90
-COMPARISONS = {">=": operator.ge, "<=": operator.le, "<": operator.lt, "==": operator.eq}
+COMPARISONS: dict[str, Callable[[float, float], bool]] = {
+    ">=": operator.ge,
+    "<=": operator.le,
+    "<": operator.lt,
+    "==": operator.eq,
+}
 # How often a measured window reads the server's processes: a backend that exits loses
 # at most this much of its time.
 CPU_POLL_SECONDS = 0.5
@@ -85,19 +98,135 @@ APPEND_TEMPLATES = (
 )
 
 
-def progress(message):
+# One phase: an operation at a number of clients.
+Phase = tuple[str, int]
+# A request's outcome: the HTTP status, or the name of the exception it raised.
+Status = int | str
+# A request's JSON body.
+Body = dict[str, object]
+Value = TypeVar("Value")
+Number = TypeVar("Number", int, float)
+
+
+class FixturePrincipal(TypedDict):
+    """One seeded principal, as ``manage.py seed_load`` writes it to the fixture."""
+
+    username: str
+    token: str
+    session_id: str
+    memory_ids: list[str]
+    events: int
+    statements: list[str]
+
+
+class Fixture(TypedDict):
+    """The fixture file ``manage.py seed_load`` writes: the database, its principals and
+    the vocabulary recall's queries are drawn from."""
+
+    database: str
+    postgresql: str
+    leakproof: bool
+    seed: int
+    beliefs_per_principal: int
+    messages_per_principal: int
+    principals: list[FixturePrincipal]
+    vocabulary: list[str]
+
+
+class LoadArgs(argparse.Namespace):
+    """The command line, as ``main`` parses it."""
+
+    url: str
+    fixture: str
+    operations: list[str]
+    clients: list[int]
+    rounds: int
+    duration: float
+    warmup: float
+    limit: int
+    seed: int
+    timeout: float
+    wait: float
+    server_pid: int
+    server_info: str
+    unrecorded_url: str
+    unrecorded_server_pid: int
+    json_out: str | None
+
+
+class CpuUsed(TypedDict):
+    """CPU ticks of one window, per part; a part that could not be read is None."""
+
+    seconds: float
+    busy: int
+    generator: float
+    gunicorn: int | None
+    postgres: int | None
+
+
+class CpuShares(TypedDict):
+    """Percent of one core per part of a window; a part that could not be read is None."""
+
+    busy: float | None
+    generator: float | None
+    gunicorn: float | None
+    postgres: float | None
+    other: float | None
+
+
+CpuPart = Literal["busy", "generator", "gunicorn", "postgres", "other"]
+
+
+class Clock(TypedDict):
+    """A phase's times (``time.perf_counter``): when counting starts, when the phase ends,
+    and the step between clients' starts."""
+
+    measure: float
+    end: float
+    ramp: float
+
+
+class PhaseFigures(TypedDict):
+    """One phase's requests, throughput and latencies (ms), its errors by status, and its
+    throughput as a ratio of healthz's (set by ``phase_rows``)."""
+
+    requests: int
+    rps: float
+    p50: float
+    p95: float
+    p99: float
+    max: float
+    errors: Counter[Status]
+    ratio: NotRequired[float]
+
+
+Percentile = Literal["p50", "p95", "p99"]
+
+RecordingCost = TypedDict(
+    "RecordingCost",
+    {
+        "with": float,
+        "without": float,
+        "ratio": float,
+        "rounds": int,
+        "per_round": list[tuple[float, float]],
+    },
+)
+
+
+def progress(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
 class Zipf:
     """Draw from ``items`` with weight 1 / rank (as benchmarks/corpus.py does)."""
 
-    def __init__(self, items):
+    def __init__(self, items: Iterable[str]) -> None:
         self.items = list(items)
-        self.cum = list(itertools.accumulate(1.0 / rank for rank in range(1, len(items) + 1)))
+        self.cum = list(itertools.accumulate(1.0 / rank for rank in range(1, len(self.items) + 1)))
 
-    def sample(self, rng, k):
-        picked = []
+    def sample(self, rng: random.Random, k: int) -> list[str]:
+        picked: list[str] = []
         while len(picked) < min(k, len(self.items)):
             item = self.items[bisect.bisect(self.cum, rng.random() * self.cum[-1])]
             if item not in picked:
@@ -108,16 +237,16 @@ class Zipf:
 # -- CPU accounting (Linux /proc; figures are left out elsewhere) -----------------------
 
 
-def _clock_ticks():
+def _clock_ticks() -> int:
     try:
         return os.sysconf("SC_CLK_TCK")
     except (ValueError, OSError, AttributeError):
         return 100
 
 
-def _proc_stats():
+def _proc_stats() -> dict[int, tuple[str, int, int]]:
     """{pid: (comm, ppid, own cpu ticks)} of every process."""
-    stats = {}
+    stats: dict[int, tuple[str, int, int]] = {}
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue
@@ -132,7 +261,7 @@ def _proc_stats():
     return stats
 
 
-def _title(pid):
+def _title(pid: int) -> str:
     """A process's title: PostgreSQL writes what each backend serves there."""
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
@@ -144,21 +273,21 @@ def _title(pid):
 _BACKEND_TITLE = re.compile(r"(?:^postgres: |: )\S+ (\S+) (?:\S+\(\d+\)|\[local\])")
 
 
-def backend_database(title):
+def backend_database(title: str) -> str | None:
     """The database a PostgreSQL backend serves, from its process title; None for the
     cluster's own processes (postmaster, checkpointer, walwriter...)."""
     match = _BACKEND_TITLE.search(title)
     return match.group(1) if match else None
 
 
-def _system_ticks():
+def _system_ticks() -> tuple[int, int]:
     with open("/proc/stat") as handle:
         values = [int(v) for v in handle.readline().split()[1:]]
     idle = values[3] + values[4]
     return sum(values[:8]), idle
 
 
-def _generator_ticks():
+def _generator_ticks() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
     return (own.ru_utime + own.ru_stime) * _clock_ticks()
 
@@ -177,16 +306,23 @@ class ServerCpu:
     whole is None without Linux's /proc.
     """
 
-    def __init__(self, server_pid, database):
+    # Set by ``start``: the machine's (total, idle) ticks, the generator's own, and when.
+    machine: tuple[int, int]
+    generator: float
+    started: float
+
+    def __init__(self, server_pid: int, database: str) -> None:
         self.server_pid, self.database = server_pid, database
-        self.first, self.last = {}, {}
+        # {pid: ticks} at the start; {pid: (part, ticks)} at the last reading.
+        self.first: dict[int, int] = {}
+        self.last: dict[int, tuple[str, int]] = {}
         self.postgres_here = False
         self.broken = False
         # A backend's database once its title names one; the title is set just after fork.
-        self.databases = {}
+        self.databases: dict[int, str] = {}
 
-    def _reading(self):
-        parts = {}
+    def _reading(self) -> dict[int, tuple[str, int]]:
+        parts: dict[int, tuple[str, int]] = {}
         for pid, (comm, ppid, ticks) in _proc_stats().items():
             if self.server_pid and self.server_pid in (pid, ppid):
                 parts[pid] = ("gunicorn", ticks)
@@ -198,7 +334,7 @@ class ServerCpu:
                     parts[pid] = ("postgres", ticks)
         return parts
 
-    def start(self):
+    def start(self) -> None:
         try:
             self.last = self._reading()
             self.machine = _system_ticks()
@@ -209,7 +345,7 @@ class ServerCpu:
         self.generator = _generator_ticks()
         self.started = time.monotonic()
 
-    def poll(self):
+    def poll(self) -> None:
         if self.broken:
             return
         try:
@@ -217,7 +353,7 @@ class ServerCpu:
         except OSError:
             self.broken = True
 
-    def stop(self):
+    def stop(self) -> CpuUsed | None:
         """{seconds, busy, generator, gunicorn, postgres}: ticks used since ``start``."""
         self.poll()
         if self.broken:
@@ -239,7 +375,7 @@ class ServerCpu:
         }
 
 
-def _peak_rss_kib(pid):
+def _peak_rss_kib(pid: int) -> int:
     with open(f"/proc/{pid}/status") as status:
         for line in status:
             if line.startswith("VmHWM:"):
@@ -247,7 +383,7 @@ def _peak_rss_kib(pid):
     return 0
 
 
-def server_peak_memory(server_pid):
+def server_peak_memory(server_pid: int) -> dict[int, float] | None:
     """Peak resident memory (VmHWM) of gunicorn's master and each worker, in MiB.
 
     Read once the load is over and before the server stops; None without /proc.
@@ -265,19 +401,32 @@ def server_peak_memory(server_pid):
         return None
 
 
-def cpu_shares(used):
+def cpu_shares(used: CpuUsed | None) -> CpuShares | None:
     """Percent of one core each part used in a window (a 2-core machine has 200%); a part
     that could not be read stays None and falls into ``other``."""
     if used is None:
         return None
     ticks = used["seconds"] * _clock_ticks()
-    parts = ("busy", "generator", "gunicorn", "postgres")
-    shares = {key: None if used[key] is None else 100.0 * used[key] / ticks for key in parts}
-    shares["other"] = max(0.0, shares["busy"] - sum(shares[key] or 0.0 for key in parts[1:]))
-    return shares
+
+    def share(part_ticks: float | None) -> float | None:
+        return None if part_ticks is None else 100.0 * part_ticks / ticks
+
+    busy = 100.0 * used["busy"] / ticks
+    generator, gunicorn, postgres = (
+        share(used["generator"]),
+        share(used["gunicorn"]),
+        share(used["postgres"]),
+    )
+    return {
+        "busy": busy,
+        "generator": generator,
+        "gunicorn": gunicorn,
+        "postgres": postgres,
+        "other": max(0.0, busy - sum(part or 0.0 for part in (generator, gunicorn, postgres))),
+    }
 
 
-def server_share(shares):
+def server_share(shares: CpuShares | None) -> float | None:
     """The server's percent of one core (gunicorn and its database's backends); None
     unless both were read."""
     if shares is None or shares["gunicorn"] is None or shares["postgres"] is None:
@@ -291,27 +440,27 @@ def server_share(shares):
 class Recorder:
     """Every counted request's latency and status, per (operation, clients)."""
 
-    def __init__(self):
-        self.latencies = {}
-        self.statuses = {}
-        self.seconds = Counter()
+    def __init__(self) -> None:
+        self.latencies: dict[Phase, list[float]] = {}
+        self.statuses: dict[Phase, Counter[Status]] = {}
+        self.seconds: defaultdict[Phase, float] = defaultdict(float)
         # Each phase's own throughput, per (operation, clients), round by round.
-        self.phase_rps = {}
-        self.items = []
+        self.phase_rps: dict[Phase, list[float]] = {}
+        self.items: list[int] = []
 
-    def add(self, key, seconds, status):
+    def add(self, key: Phase, seconds: float, status: Status) -> None:
         self.latencies.setdefault(key, []).append(seconds)
         self.statuses.setdefault(key, Counter())[status] += 1
 
 
-def recall_body(rng, words, limit):
-    body = {"query": " ".join(words.sample(rng, rng.randint(2, 4)))}
+def recall_body(rng: random.Random, words: Zipf, limit: int) -> Body:
+    body: Body = {"query": " ".join(words.sample(rng, rng.randint(2, 4)))}
     if limit:
         body["limit"] = limit
     return body
 
 
-def append_body(rng, statements):
+def append_body(rng: random.Random, statements: Sequence[str]) -> Body:
     text = rng.choice(APPEND_TEMPLATES).format(s=rng.choice(statements))
     return {
         "type": "user.message.created",
@@ -320,7 +469,9 @@ def append_body(rng, statements):
     }
 
 
-def request_for(op, rng, principal, words, args):
+def request_for(
+    op: str, rng: random.Random, principal: FixturePrincipal, words: Zipf, args: LoadArgs
+) -> tuple[str, str, Body | None]:
     """(method, path, json body) of one request of ``op`` for ``principal``."""
     if op == "healthz":
         return "GET", "/healthz", None
@@ -346,15 +497,16 @@ class Connection:
     the server's. A server that closes the connection gets a new one.
     """
 
-    def __init__(self, url, headers, timeout):
+    def __init__(self, url: str, headers: Mapping[str, str], timeout: float) -> None:
         parts = urlsplit(url)
         self.host, self.port = parts.hostname, parts.port or 80
         self.timeout = timeout
         fixed = {"Host": f"{self.host}:{self.port}", **headers}
         self.head = "".join(f"{name}: {value}\r\n" for name, value in fixed.items())
-        self.reader = self.writer = None
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
 
-    async def request(self, method, path, body=None):
+    async def request(self, method: str, path: str, body: Body | None = None) -> tuple[int, bytes]:
         """(status, body bytes) of one request; raises OSError, ValueError or TimeoutError."""
         try:
             return await asyncio.wait_for(self._exchange(method, path, body), self.timeout)
@@ -362,9 +514,11 @@ class Connection:
             self.close()
             raise
 
-    async def _exchange(self, method, path, body):
-        if self.writer is None:
+    async def _exchange(self, method: str, path: str, body: Body | None) -> tuple[int, bytes]:
+        # Opened and closed together: either both are there or neither is.
+        if self.reader is None or self.writer is None:
             self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        reader = self.reader
         payload = b"" if body is None else json.dumps(body).encode()
         kind = "Content-Type: application/json\r\n" if body is not None else ""
         self.writer.write(
@@ -372,9 +526,9 @@ class Connection:
             f"Content-Length: {len(payload)}\r\n\r\n".encode()
             + payload
         )
-        status = int((await self.reader.readline()).split()[1])
+        status = int((await reader.readline()).split()[1])
         length, chunked, close = 0, False, False
-        while (line := await self.reader.readline()) not in (b"\r\n", b""):
+        while (line := await reader.readline()) not in (b"\r\n", b""):
             name, _, value = line.partition(b":")
             name, value = name.strip().lower(), value.strip().lower()
             if name == b"content-length":
@@ -383,26 +537,34 @@ class Connection:
                 chunked = b"chunked" in value
             elif name == b"connection":
                 close = value == b"close"
-        answer = await self._chunks() if chunked else await self.reader.readexactly(length)
+        answer = await self._chunks(reader) if chunked else await reader.readexactly(length)
         if close:
             self.close()
         return status, answer
 
-    async def _chunks(self):
+    async def _chunks(self, reader: asyncio.StreamReader) -> bytes:
         answer = b""
-        while size := int((await self.reader.readline()).strip(), 16):
-            answer += await self.reader.readexactly(size)
-            await self.reader.readline()
-        await self.reader.readline()
+        while size := int((await reader.readline()).strip(), 16):
+            answer += await reader.readexactly(size)
+            await reader.readline()
+        await reader.readline()
         return answer
 
-    def close(self):
+    def close(self) -> None:
         if self.writer is not None:
             self.writer.close()
         self.reader = self.writer = None
 
 
-async def virtual_client(index, principal, phase, args, words, clock, recorder):
+async def virtual_client(
+    index: int,
+    principal: FixturePrincipal,
+    phase: Phase,
+    args: LoadArgs,
+    words: Zipf,
+    clock: Clock,
+    recorder: Recorder,
+) -> None:
     op, clients = phase
     rng = random.Random(f"reverie-load:client:{args.seed}:{op}:{clients}:{index}")
     connection = Connection(
@@ -418,6 +580,7 @@ async def virtual_client(index, principal, phase, args, words, clock, recorder):
         await asyncio.sleep(index * clock["ramp"])
         while (started := time.perf_counter()) < clock["end"]:
             method, path, body = request_for(op, rng, principal, words, args)
+            status: Status
             try:
                 status, answer = await connection.request(method, path, body)
                 if op == "recall" and status == 200:
@@ -430,7 +593,7 @@ async def virtual_client(index, principal, phase, args, words, clock, recorder):
         connection.close()
 
 
-async def wait_healthy(url, seconds):
+async def wait_healthy(url: str, seconds: float) -> None:
     deadline = time.monotonic() + seconds
     connection = Connection(url, PROXY_HEADERS, 2.0)
     try:
@@ -447,20 +610,28 @@ async def wait_healthy(url, seconds):
         connection.close()
 
 
-def phase_plan(args):
+def phase_plan(args: LoadArgs) -> list[Phase]:
     """The phases in order: each round runs every operation at every client count,
     the operations in turn, so that a slow minute of the machine touches them all."""
-    plan = []
+    plan: list[Phase] = []
     for round_ in range(args.rounds):
         operations = args.operations if round_ % 2 == 0 else list(reversed(args.operations))
         plan.extend((op, clients) for clients in args.clients for op in operations)
     return plan
 
 
-async def run_phase(phase, args, principals, words, recorder, cpu, database):
+async def run_phase(
+    phase: Phase,
+    args: LoadArgs,
+    principals: Sequence[FixturePrincipal],
+    words: Zipf,
+    recorder: Recorder,
+    cpu: dict[Phase, list[CpuShares]],
+    database: str,
+) -> None:
     op, clients = phase
     start = time.perf_counter()
-    clock = {
+    clock: Clock = {
         "measure": start + args.warmup,
         "end": start + args.warmup + args.duration,
         "ramp": args.warmup / 2 / clients,
@@ -493,7 +664,9 @@ async def run_phase(phase, args, principals, words, recorder, cpu, database):
         cpu.setdefault(phase, []).append(shares)
 
 
-async def run(args, fixture):
+async def run(
+    args: LoadArgs, fixture: Fixture
+) -> tuple[Recorder, dict[Phase, list[CpuShares]], dict[int, float] | None]:
     if args.wait:
         await wait_healthy(args.url, args.wait)
         if args.unrecorded_url:
@@ -506,7 +679,7 @@ async def run(args, fixture):
         )
     words = Zipf(fixture["vocabulary"])
     recorder = Recorder()
-    cpu = {}
+    cpu: dict[Phase, list[CpuShares]] = {}
     plan = phase_plan(args)
     for number, phase in enumerate(plan, 1):
         progress(
@@ -521,18 +694,20 @@ async def run(args, fixture):
 # -- the report -------------------------------------------------------------------------
 
 
-def percentile(sorted_ms, fraction):
+def percentile(sorted_ms: Sequence[float], fraction: float) -> float:
     """Nearest-rank percentile of an ascending list."""
     if not sorted_ms:
         return float("nan")
     return sorted_ms[max(1, math.ceil(fraction * len(sorted_ms))) - 1]
 
 
-def _succeeded(status):
+def _succeeded(status: Status) -> bool:
     return isinstance(status, int) and 200 <= status < 300
 
 
-def figures(latencies, statuses, seconds):
+def figures(
+    latencies: Iterable[float], statuses: Mapping[Status, int], seconds: float
+) -> PhaseFigures:
     ms = sorted(latency * 1000 for latency in latencies)
     errors = Counter({status: n for status, n in statuses.items() if not _succeeded(status)})
     return {
@@ -546,7 +721,7 @@ def figures(latencies, statuses, seconds):
     }
 
 
-def phase_rows(recorder):
+def phase_rows(recorder: Recorder) -> dict[Phase, PhaseFigures]:
     """{(operation, clients): figures}, with each operation's ratio to healthz's throughput."""
     rows = {
         key: figures(recorder.latencies[key], recorder.statuses[key], recorder.seconds[key])
@@ -558,7 +733,7 @@ def phase_rows(recorder):
     return rows
 
 
-def recording_cost(recorder, clients):
+def recording_cost(recorder: Recorder, clients: int) -> RecordingCost | None:
     """Recall's median throughput over the rounds with access records and without them (the
     second server) at ``clients``, and their ratio; None unless both ran."""
     recorded = recorder.phase_rps.get(("recall", clients))
@@ -575,28 +750,37 @@ def recording_cost(recorder, clients):
     }
 
 
-def _ordered(rows):
+def _ordered(rows: Mapping[Phase, PhaseFigures]) -> list[tuple[Phase, PhaseFigures]]:
     return sorted(rows.items(), key=lambda item: (item[0][1], OPERATIONS.index(item[0][0])))
 
 
-def _clients(clients):
+def _clients(clients: int) -> str:
     return "1 client" if clients == 1 else f"{clients} clients"
 
 
-def _mean_shares(samples):
+def _mean_shares(samples: Sequence[CpuShares]) -> CpuShares:
     """The rounds' mean share of each part; a part unread in any round stays None."""
+
+    def mean(part: CpuPart) -> float | None:
+        shares = [s[part] for s in samples]
+        read = [share for share in shares if share is not None]
+        return sum(read) / len(samples) if len(read) == len(shares) else None
+
     return {
-        key: None
-        if any(s[key] is None for s in samples)
-        else sum(s[key] for s in samples) / len(samples)
-        for key in samples[0]
+        "busy": mean("busy"),
+        "generator": mean("generator"),
+        "gunicorn": mean("gunicorn"),
+        "postgres": mean("postgres"),
+        "other": mean("other"),
     }
 
 
-def cpu_per_request(rows, cpu):
+def cpu_per_request(
+    rows: Mapping[Phase, PhaseFigures], cpu: Mapping[Phase, Sequence[CpuShares]]
+) -> dict[Phase, float]:
     """{(operation, clients): ms of the server's CPU per request}, for the phases whose
     gunicorn and PostgreSQL were both read: % of one core / (req/s) x 10."""
-    per_request = {}
+    per_request: dict[Phase, float] = {}
     for key, row in rows.items():
         server = server_share(_mean_shares(cpu[key])) if cpu.get(key) else None
         if server is not None and row["rps"] and not math.isnan(row["rps"]):
@@ -604,11 +788,13 @@ def cpu_per_request(rows, cpu):
     return per_request
 
 
-def _finite(value):
+def _finite(value: Value) -> Value | None:
     return None if isinstance(value, float) and math.isnan(value) else value
 
 
-def _target(text, op, threshold, value, *, why=""):
+def _target(
+    text: str, op: Comparison, threshold: float, value: float | None, *, why: str = ""
+) -> Target:
     """A target in the format of benchmarks/records.py. No figure at all does not meet it;
     one that could not be measured here (``why``) is not judged."""
     if why:
@@ -624,7 +810,7 @@ def _target(text, op, threshold, value, *, why=""):
     return {"text": text, "op": op, "value": threshold, "applicable": True, "met": met}
 
 
-def _figure(name, unit, value, target=None):
+def _figure(name: str, unit: str, value: float | None, target: Target | None = None) -> Figure:
     return {
         "name": name,
         "unit": unit,
@@ -635,7 +821,16 @@ def _figure(name, unit, value, target=None):
     }
 
 
-def _against_healthz(figure, op, clients, what, unit, floor, *, name=None):
+def _against_healthz(
+    figure: Figure,
+    op: str,
+    clients: int,
+    what: str,
+    unit: str,
+    floor: float | None,
+    *,
+    name: str | None = None,
+) -> Figure:
     """``figure`` with healthz's same figure as its baseline, and their ratio."""
     value = figure["value"]
     figure["baseline"] = {
@@ -651,11 +846,16 @@ def _against_healthz(figure, op, clients, what, unit, floor, *, name=None):
     return figure
 
 
-def _cpu_figure(rows, per_request, op, clients, *, judged=False):
+def _cpu_figure(
+    rows: Mapping[Phase, PhaseFigures],
+    per_request: Mapping[Phase, float],
+    op: str,
+    clients: int,
+    *,
+    judged: bool = False,
+) -> Figure:
     """``op``'s server CPU per request; judged, it meets TARGET_RECALL_CPU_MS, and a phase
     that ran without its CPU read is not judged (rather than passed)."""
-    if (op, clients) not in rows and not judged:
-        return None
     value = per_request.get((op, clients))
     target = None
     if judged:
@@ -670,7 +870,22 @@ def _cpu_figure(rows, per_request, op, clients, *, judged=False):
     return figure
 
 
-def _latency_figure(rows, op, clients, key, target=None, *, against_healthz=True):
+def _ran_cpu_figure(
+    rows: Mapping[Phase, PhaseFigures], per_request: Mapping[Phase, float], op: str, clients: int
+) -> Figure | None:
+    """``op``'s server CPU per request, unjudged; None when it did not run at ``clients``."""
+    return _cpu_figure(rows, per_request, op, clients) if (op, clients) in rows else None
+
+
+def _latency_figure(
+    rows: Mapping[Phase, PhaseFigures],
+    op: str,
+    clients: int,
+    key: Percentile,
+    target: tuple[str, Comparison, float] | None = None,
+    *,
+    against_healthz: bool = True,
+) -> Figure:
     """``op``'s ``key`` percentile at ``clients``, with healthz's as its baseline."""
     row, floor = rows.get((op, clients)), rows.get(("healthz", clients))
     figure = _figure(f"{op} {key}, {_clients(clients)}", "ms", _finite(row[key]) if row else None)
@@ -681,7 +896,7 @@ def _latency_figure(rows, op, clients, key, target=None, *, against_healthz=True
     return figure
 
 
-def _throughput_figure(rows, op, clients):
+def _throughput_figure(rows: Mapping[Phase, PhaseFigures], op: str, clients: int) -> Figure | None:
     row, floor = rows.get((op, clients)), rows.get(("healthz", clients))
     if row is None:
         return None
@@ -699,7 +914,9 @@ def _throughput_figure(rows, op, clients):
     return figure
 
 
-def judged_figures(rows, cpu):
+def judged_figures(
+    rows: Mapping[Phase, PhaseFigures], cpu: Mapping[Phase, Sequence[CpuShares]]
+) -> list[Figure]:
     """The figures the verdict judges, in the record's format: recall's server CPU per
     request and its p99 at TARGET_CLIENTS, its p50 alone, and the errors of every phase."""
     errors = sum(sum(row["errors"].values()) for row in rows.values())
@@ -725,7 +942,7 @@ def judged_figures(rows, cpu):
     ]
 
 
-def verdict(figures_):
+def verdict(figures_: Sequence[Figure]) -> str:
     """FAIL when any judged figure fails; not judged when one could not be measured here;
     PASS otherwise."""
     targets = [figure["target"] for figure in figures_ if figure["target"]]
@@ -737,18 +954,21 @@ def verdict(figures_):
     return "PASS"
 
 
-def _verdict_line(figure, rows):
+def _verdict_line(figure: Figure, rows: Mapping[Phase, PhaseFigures]) -> str:
     target, value = figure["target"], figure["value"]
+    # Every judged figure has a target.
+    assert target is not None
     if not target["applicable"]:
         return f"target: {figure['name']} {target['text']}: n/a ({target['why']})\n"
     if value is None:
         detail = "its phase was not run"
     elif figure["unit"] == "ms" and "CPU" in figure["name"]:
         detail = f"{value:.2f} ms"
-        if figure["ratio"]["value"] is not None:
+        ratio, baseline = figure.get("ratio"), figure.get("baseline")
+        if ratio and baseline and ratio["value"] is not None:
             detail += (
-                f" = gunicorn + PostgreSQL; healthz {figure['baseline']['value']:.2f} ms, "
-                f"{figure['ratio']['value']:.1f}x"
+                f" = gunicorn + PostgreSQL; healthz {baseline['value']:.2f} ms, "
+                f"{ratio['value']:.1f}x"
             )
     elif figure["unit"] == "ms":
         detail = f"{value:.1f} ms"
@@ -760,7 +980,12 @@ def _verdict_line(figure, rows):
     return f"target: {figure['name']} {target['text']}: {verdict_} ({detail})\n"
 
 
-def report(args, fixture, recorder, cpu):
+def report(
+    args: LoadArgs,
+    fixture: Fixture,
+    recorder: Recorder,
+    cpu: Mapping[Phase, Sequence[CpuShares]],
+) -> None:
     out = sys.stdout.write
     principals = fixture["principals"]
     out(
@@ -810,29 +1035,31 @@ def report(args, fixture, recorder, cpu):
             out(f"errors ({op}, {clients} clients): {breakdown}\n")
     if recorder.items:
         out(f"recall items per answer: mean {sum(recorder.items) / len(recorder.items):.2f}\n")
+    cores = os.cpu_count()
     for (op, clients), samples in sorted(cpu.items(), key=lambda item: item[0][1]):
         shares = {
             key: "-" if share is None else f"{share:.0f}"
             for key, share in _mean_shares(samples).items()
         }
+        all_cores = "?" if cores is None else 100 * cores
         out(
-            f"CPU, {op} at {_clients(clients)}, % of one core ({100 * os.cpu_count()}% in all): "
+            f"CPU, {op} at {_clients(clients)}, % of one core ({all_cores}% in all): "
             f"busy {shares['busy']}, load generator {shares['generator']}, gunicorn "
             f"{shares['gunicorn']}, PostgreSQL {shares['postgres']}, other {shares['other']}\n"
         )
     for clients in args.clients:
-        cost = recording_cost(recorder, clients)
-        if cost is not None:
+        recorded = recording_cost(recorder, clients)
+        if recorded is not None:
             out(
-                f"access records, recall at {_clients(clients)}, median of {cost['rounds']} "
-                f"round(s): {cost['with']:.1f} req/s recording every read, "
-                f"{cost['without']:.1f} req/s without = {cost['ratio']:.3f} "
+                f"access records, recall at {_clients(clients)}, median of {recorded['rounds']} "
+                f"round(s): {recorded['with']:.1f} req/s recording every read, "
+                f"{recorded['without']:.1f} req/s without = {recorded['ratio']:.3f} "
                 f"(target >= {TARGET_RECORDED_RATIO:g}: "
-                f"{'PASS' if cost['ratio'] >= TARGET_RECORDED_RATIO else 'FAIL'})\n"
+                f"{'PASS' if recorded['ratio'] >= TARGET_RECORDED_RATIO else 'FAIL'})\n"
             )
             out(
                 "  round by round, req/s with / without: "
-                + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in cost["per_round"])
+                + ", ".join(f"{a:.0f}/{b:.0f}" for a, b in recorded["per_round"])
                 + "\n"
             )
     out("\n")
@@ -843,11 +1070,18 @@ def report(args, fixture, recorder, cpu):
     sys.stdout.flush()
 
 
-def load_record(args, fixture, recorder, cpu, server_memory):
+def load_record(
+    args: LoadArgs,
+    fixture: Fixture,
+    recorder: Recorder,
+    cpu: Mapping[Phase, Sequence[CpuShares]],
+    server_memory: Mapping[int, float] | None,
+) -> Record:
     """The run as a ``--json-out`` record: the judged figures first, then the server's CPU
     per request and the throughputs beside healthz's on the same server."""
     rows = phase_rows(recorder)
     per_request = cpu_per_request(rows, cpu)
+    peak: PeakMemory
     if server_memory:
         peak = {
             "mib": round(sum(server_memory.values()), 1),
@@ -860,15 +1094,15 @@ def load_record(args, fixture, recorder, cpu, server_memory):
             "of": "load generator (ru_maxrss); the server's was not available",
         }
     cost = recording_cost(recorder, TARGET_CLIENTS)
-    figures_ = [
+    figures_: list[Figure | None] = [
         *judged_figures(rows, cpu),
         (
             _latency_figure(rows, "recall", ONE_CLIENT, "p95")
             if ("recall", ONE_CLIENT) in rows
             else None
         ),
-        _cpu_figure(rows, per_request, "healthz", TARGET_CLIENTS),
-        _cpu_figure(rows, per_request, "memory", TARGET_CLIENTS),
+        _ran_cpu_figure(rows, per_request, "healthz", TARGET_CLIENTS),
+        _ran_cpu_figure(rows, per_request, "memory", TARGET_CLIENTS),
         # One client's throughput is its latency's inverse: the latencies above say it.
         *(
             _throughput_figure(rows, op, clients)
@@ -947,8 +1181,8 @@ def load_record(args, fixture, recorder, cpu, server_memory):
     }
 
 
-def _positive(kind):
-    def parse(value):
+def _positive(kind: Callable[[str], Number]) -> Callable[[str], Number]:
+    def parse(value: str) -> Number:
         number = kind(value)
         if number <= 0:
             raise argparse.ArgumentTypeError(f"expected a positive number, got {value!r}")
@@ -957,8 +1191,8 @@ def _positive(kind):
     return parse
 
 
-def _choices(allowed):
-    def parse(value):
+def _choices(allowed: Sequence[str]) -> Callable[[str], list[str]]:
+    def parse(value: str) -> list[str]:
         items = [item.strip() for item in value.split(",") if item.strip()]
         unknown = [item for item in items if item not in allowed]
         if not items or unknown:
@@ -970,7 +1204,7 @@ def _choices(allowed):
     return parse
 
 
-def _client_counts(value):
+def _client_counts(value: str) -> list[int]:
     try:
         counts = [int(item) for item in value.split(",")]
     except ValueError:
@@ -982,8 +1216,8 @@ def _client_counts(value):
     return counts
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--url", default="http://127.0.0.1:8000", help="Server base URL.")
     parser.add_argument(
         "--fixture",
@@ -1029,7 +1263,7 @@ def main(argv=None):
         metavar="PATH",
         help="Also write the figures, the targets and the server's peak memory as JSON.",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv, namespace=LoadArgs())
     args.url = args.url.rstrip("/")
     args.unrecorded_url = args.unrecorded_url.rstrip("/")
     if "recall_unrecorded" in args.operations and not args.unrecorded_url:
@@ -1038,7 +1272,7 @@ def main(argv=None):
     if args.unrecorded_url and paired:
         at = args.operations.index("recall") + 1
         args.operations = [*args.operations[:at], "recall_unrecorded", *args.operations[at:]]
-    fixture = json.loads(Path(args.fixture).read_text())
+    fixture: Fixture = json.loads(Path(args.fixture).read_text())
     recorder, cpu, server_memory = asyncio.run(run(args, fixture))
     report(args, fixture, recorder, cpu)
     if args.json_out:

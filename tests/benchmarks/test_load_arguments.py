@@ -41,6 +41,27 @@ def test_good_lists_are_parsed_in_order_without_blanks(monkeypatch, tmp_path):
     assert parsed == {"clients": [64, 16], "operations": ["recall", "healthz"]}
 
 
+def test_arguments_are_parsed_without_the_module_docstring_as_under_python_oo(
+    monkeypatch, tmp_path
+):
+    from benchmarks import load_api
+
+    parsed = {}
+
+    def stop(args, fixture):
+        parsed.update(clients=args.clients)
+        raise SystemExit(0)
+
+    fixture = tmp_path / "fixture.json"
+    fixture.write_text("{}")
+    monkeypatch.setattr(load_api, "__doc__", None)
+    monkeypatch.setattr(load_api, "run", stop)
+    with pytest.raises(SystemExit):
+        main(["--clients", "16", "--fixture", str(fixture)])
+
+    assert parsed == {"clients": [16]}
+
+
 def test_recall_without_access_records_needs_the_second_servers_url(capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_:
         main(["--operations", "recall_unrecorded", "--fixture", str(tmp_path / "never.json")])

@@ -185,6 +185,19 @@ def test_the_report_prints_each_target_and_a_verdict_that_does_not_pass_without_
     assert "verdict: not judged" in unmeasured
 
 
+def test_the_report_prints_the_cpu_shares_when_the_machine_cannot_count_its_cores(
+    capsys, monkeypatch
+):
+    recorder, cpu = _run(_shares(25.0, 15.0))
+    monkeypatch.setattr(load_api.os, "cpu_count", lambda: None)
+
+    report(_args(), FIXTURE, recorder, cpu)
+
+    assert "CPU, recall at 16 clients, % of one core (?% in all): busy 40" in (
+        capsys.readouterr().out
+    )
+
+
 def test_one_client_phases_run_by_default_before_the_loaded_ones(monkeypatch, tmp_path):
     parsed = {}
 

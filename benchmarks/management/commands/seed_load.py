@@ -12,19 +12,24 @@ import json
 import os
 import random
 import time
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.core.management.base import CommandParser
 from django.db import transaction
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.utils import timezone
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, User
 from accounts.services import api_token_create
 from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
-from benchmarks.corpus import Corpus
+from benchmarks.corpus import BeliefRow, Corpus
+from benchmarks.load_api import Fixture, FixturePrincipal
 from common.principal import principal_context
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, BeliefStatus, EventType
 from memory.models import Belief, BeliefSource, Event, Session
@@ -39,6 +44,9 @@ BATCH_SIZE = 5000
 APPEND_STATEMENTS = 64
 # Memories per principal that the load generator's GET /memories/{id} reads.
 MEMORY_IDS = 64
+
+# A principal ready for the load: its index, itself, its session and its events' count.
+Seeded = tuple[int, User, Session, int]
 
 USER_TEMPLATES = (
     "Quick thing to remember: {s}",
@@ -57,15 +65,15 @@ ASSISTANT_TEMPLATES = (
 )
 
 
-def _lower_first(text):
+def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
-def user_message(rng, statement, other):
+def user_message(rng: random.Random, statement: str, other: str) -> str:
     return rng.choice(USER_TEMPLATES).format(s=statement, t=_lower_first(other))
 
 
-def assistant_message(rng, statement):
+def assistant_message(rng: random.Random, statement: str) -> str:
     return rng.choice(ASSISTANT_TEMPLATES).format(s=_lower_first(statement))
 
 
@@ -76,7 +84,7 @@ class Command(BenchmarkCommand):
         "and API tokens for benchmarks/load_api.py, and write the load fixture file."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--principals", type=positive_int, default=32)
         parser.add_argument(
             "--beliefs", type=positive_int, default=3000, help="Beliefs per principal."
@@ -98,12 +106,12 @@ class Command(BenchmarkCommand):
             "(default: keep a principal already seeded with the same sizes).",
         )
 
-    def run(self, connection, options):
+    def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
         name = connection.settings_dict["NAME"]
         corpus = Corpus(options["seed"])
         started = time.perf_counter()
         User = get_user_model()
-        principals = []
+        principals: list[Seeded] = []
         seeded = 0
         for index in range(options["principals"]):
             username = f"{USERNAME_PREFIX}{index}"
@@ -140,7 +148,7 @@ class Command(BenchmarkCommand):
         # writing a record dearer than the one before.
         with connection.cursor() as cursor:
             cursor.execute("VACUUM (ANALYZE) memory_accessrecord")
-        entries = []
+        entries: list[FixturePrincipal] = []
         for index, user, session, events in principals:
             _, secret = api_token_create(principal=user, name=TOKEN_NAME)
             statements = [
@@ -171,7 +179,7 @@ class Command(BenchmarkCommand):
             options["principals"], per_principal=min(options["beliefs"], 5000)
         )
         version, leakproof = self.server_version(connection), self.leakproof(connection)
-        fixture = {
+        fixture: Fixture = {
             "database": name,
             "postgresql": version,
             "leakproof": leakproof,
@@ -192,12 +200,14 @@ class Command(BenchmarkCommand):
             f"{time.perf_counter() - started:.0f} s; fixture {out}"
         )
 
-    def _seed(self, corpus, index, user, options):
+    def _seed(
+        self, corpus: Corpus, index: int, user: User, options: Mapping[str, Any]
+    ) -> Session | None:
         """Seed one principal unless it already has this seed's data; return its session."""
         wanted_beliefs, wanted_messages = options["beliefs"], options["messages"]
         with principal_context(user):
             session = Session.objects.filter(owner=user, external_id=SESSION_EXTERNAL_ID).first()
-            beliefs = Belief.objects.filter(owner=user).count()
+            belief_count = Belief.objects.filter(owner=user).count()
             seeded_messages = (
                 Event.objects.filter(owner=user, session=session, payload__load_seed=True).count()
                 if session is not None
@@ -206,7 +216,7 @@ class Command(BenchmarkCommand):
         if (
             not options["fresh"]
             and session is not None
-            and beliefs == wanted_beliefs
+            and belief_count == wanted_beliefs
             and seeded_messages == wanted_messages
         ):
             return session
@@ -219,7 +229,7 @@ class Command(BenchmarkCommand):
             rows = list(corpus.beliefs(index, 0, wanted_beliefs))
             session, events = self._conversation(index, user, rows, wanted_messages, options)
             now = timezone.now()
-            beliefs = []
+            beliefs: list[Belief] = []
             batches = iter(rows)
             while batch := list(itertools.islice(batches, BATCH_SIZE)):
                 beliefs += Belief.objects.bulk_create(
@@ -254,7 +264,14 @@ class Command(BenchmarkCommand):
         )
         return None
 
-    def _conversation(self, index, user, rows, count, options):
+    def _conversation(
+        self,
+        index: int,
+        user: User,
+        rows: Sequence[BeliefRow],
+        count: int,
+        options: Mapping[str, Any],
+    ) -> tuple[Session, list[tuple[Event, int]]]:
         """The session and its messages; returns it and (user message, belief index) pairs."""
         rng = random.Random(f"reverie-load:messages:{options['seed']}:{index}")
         live = [i for i, row in enumerate(rows) if row["status"] in ("active", "provisional")]
@@ -267,7 +284,8 @@ class Command(BenchmarkCommand):
             last_activity_at=start + step * count,
             last_sequence=count,
         )
-        events, sourced = [], []
+        events: list[Event] = []
+        sourced: list[tuple[int, int]] = []
         for sequence in range(1, count + 1):
             row_index = rng.choice(live)
             statement = rows[row_index]["statement"]
