@@ -10,7 +10,7 @@ import multiprocessing
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypedDict
+from typing import TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import connections, transaction
@@ -46,6 +46,17 @@ def workers_text(count: int) -> str:
     return "one worker" if count == 1 else f"{count} workers"
 
 
+class FormationOptions(TypedDict):
+    """A run's sizes, as ``manage.py benchmark_formation`` takes them."""
+
+    sessions: int
+    messages: int
+    principals: int
+    seed: int
+    workers: int
+    round: int
+
+
 class Measured(TypedDict):
     """What a run timed and formed."""
 
@@ -57,7 +68,7 @@ class Measured(TypedDict):
 
 
 def formation_record(
-    options: Mapping[str, Any],
+    options: FormationOptions,
     measured: Measured,
     outcomes: Mapping[str, int],
     rss: RssSampler,
@@ -115,10 +126,7 @@ def formation_record(
         ],
         "peak_memory": {"mib": peak_rss_mib(), "of": "benchmark_formation process (ru_maxrss)"},
         "details": {
-            "options": {
-                key: options[key]
-                for key in ("sessions", "messages", "principals", "seed", "workers", "round")
-            },
+            "options": dict(options),
             "policy": policy,
             **measured,
             "memories_formed": measured["formed"],
@@ -140,7 +148,7 @@ class FormationRun:
 
 
 def formation_measure(
-    options: Mapping[str, Any], *, progress: Callable[[str], object]
+    options: FormationOptions, *, progress: Callable[[str], object]
 ) -> FormationRun:
     """Seed ``options["sessions"]`` sessions of ``options["messages"]`` user messages over
     ``options["principals"]`` fresh principals and consolidate them, ``options["round"]``
@@ -210,7 +218,7 @@ def _principals_fresh(prefix: str, count: int) -> list[User]:
 
 
 def _ingest(
-    options: Mapping[str, Any],
+    options: FormationOptions,
     principals: Sequence[User],
     bare_principals: Sequence[User],
     indexes: Iterable[int],

@@ -10,9 +10,9 @@ import itertools
 import operator
 import statistics
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import reduce
-from typing import Any, NamedTuple, TypedDict
+from typing import NamedTuple, TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -43,6 +43,18 @@ class Server(TypedDict):
 
     version: str
     shared_buffers: str
+
+
+class RecallOptions(TypedDict):
+    """A run's sizes and query mix, as ``manage.py benchmark_recall`` takes them."""
+
+    sizes: list[int]
+    principals: int
+    queries: int
+    warmup: int
+    seed: int
+    limit: int
+    reuse: bool
 
 
 class Timing(TypedDict):
@@ -104,7 +116,7 @@ def ranked_baseline(principal: User, terms: Iterable[str], limit: int) -> list[B
 
 
 def recall_record(
-    server: Server, leakproof: bool, options: Mapping[str, Any], results: Sequence[SizeResult]
+    server: Server, leakproof: bool, options: RecallOptions, results: Sequence[SizeResult]
 ) -> Record:
     """The run as a ``--json-out`` record: the selector's p95 at the largest size against
     the ranked unindexed baseline, which keeps recall's ordering."""
@@ -138,10 +150,7 @@ def recall_record(
             "shared_buffers": server["shared_buffers"],
             "leakproof": bool(leakproof),
             "candidate_cap": settings.REVERIE_LIMITS["recall_candidate_cap"],
-            "options": {
-                key: options[key]
-                for key in ("sizes", "principals", "queries", "warmup", "seed", "limit", "reuse")
-            },
+            "options": dict(options),
             "sizes": [
                 {
                     "beliefs_per_principal": size,

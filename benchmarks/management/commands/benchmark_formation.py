@@ -15,6 +15,7 @@ from benchmarks.formation import (
     TARGET_APPEND_RATIO,
     TARGET_MESSAGES_PER_SECOND,
     TARGET_RATIO,
+    FormationOptions,
     Measured,
     formation_measure,
     formation_record,
@@ -54,15 +55,23 @@ class Command(BenchmarkCommand):
         )
 
     def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
-        run = formation_measure(options, progress=self.progress)
-        self._report(options, run.measured, run.outcomes, run.rss, run.policy)
+        chosen = FormationOptions(
+            sessions=options["sessions"],
+            messages=options["messages"],
+            principals=options["principals"],
+            seed=options["seed"],
+            workers=options["workers"],
+            round=options["round"],
+        )
+        run = formation_measure(chosen, progress=self.progress)
+        self._report(chosen, run.measured, run.outcomes, run.rss, run.policy)
         if options["json_out"]:
-            record = formation_record(options, run.measured, run.outcomes, run.rss, run.policy)
+            record = formation_record(chosen, run.measured, run.outcomes, run.rss, run.policy)
             record_write(options["json_out"], record)
 
     def _report(
         self,
-        options: Mapping[str, Any],
+        options: FormationOptions,
         measured: Measured,
         outcomes: Mapping[str, int],
         rss: RssSampler,

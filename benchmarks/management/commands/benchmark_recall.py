@@ -6,7 +6,7 @@ See docs/benchmarks.md for how to run it and how to read its output.
 
 import os
 import statistics
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from django.conf import settings
@@ -18,6 +18,7 @@ from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import Corpus, Query
 from benchmarks.recall import (
     TARGET_P95_MS,
+    RecallOptions,
     Server,
     SizeResult,
     bench_beliefs_delete,
@@ -69,18 +70,27 @@ class Command(BenchmarkCommand):
         )
 
     def run(self, connection: BaseDatabaseWrapper, options: dict[str, Any]) -> None:
-        corpus = Corpus(options["seed"])
-        principals = bench_principals(options["principals"])
-        if not options["reuse"]:
+        chosen = RecallOptions(
+            sizes=options["sizes"],
+            principals=options["principals"],
+            queries=options["queries"],
+            warmup=options["warmup"],
+            seed=options["seed"],
+            limit=options["limit"],
+            reuse=options["reuse"],
+        )
+        corpus = Corpus(chosen["seed"])
+        principals = bench_principals(chosen["principals"])
+        if not chosen["reuse"]:
             bench_beliefs_delete(connection, principals, progress=self.progress)
         vocabulary = corpus.vocabulary(len(principals))
-        timed = corpus.queries(options["queries"], len(principals), stream="timed")
-        warmup = corpus.queries(options["warmup"], len(principals), stream="warmup")
+        timed = corpus.queries(chosen["queries"], len(principals), stream="timed")
+        warmup = corpus.queries(chosen["warmup"], len(principals), stream="warmup")
         version, leakproof = self.server_version(connection), self.leakproof(connection)
         server: Server = {"version": version, "shared_buffers": self.shared_buffers(connection)}
 
-        sizes = options["sizes"]
-        if options["reuse"]:
+        sizes = chosen["sizes"]
+        if chosen["reuse"]:
             sizes = sizes_left(principals, sizes, progress=self.progress)
         results = [
             size_measure(
@@ -90,21 +100,21 @@ class Command(BenchmarkCommand):
                 size,
                 warmup=warmup,
                 timed=timed,
-                limit=options["limit"],
+                limit=chosen["limit"],
                 progress=self.progress,
             )
             for size in sizes
         ]
 
-        self._report(server, leakproof, options, vocabulary, timed, results)
+        self._report(server, leakproof, chosen, vocabulary, timed, results)
         if options["json_out"]:
-            record_write(options["json_out"], recall_record(server, leakproof, options, results))
+            record_write(options["json_out"], recall_record(server, leakproof, chosen, results))
 
     def _report(
         self,
         server: Server,
         leakproof: bool,
-        options: Mapping[str, Any],
+        options: RecallOptions,
         vocabulary: Sequence[tuple[str, int]],
         timed: Sequence[Query],
         results: Sequence[SizeResult],
