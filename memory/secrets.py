@@ -132,15 +132,19 @@ def _compile(pattern: str, flags: int = re.IGNORECASE) -> re.Pattern[str]:
     return re.compile(pattern, flags)
 
 
-# What a pattern cannot match without: a word for a password or a PIN, or a digit. Each is
-# looked for once per text, and a pattern whose requirement is missing is not run at all:
-# most text holds none of them, and the patterns that need them are the dearest to run.
-# A requirement must hold of every match: the word, with the same flags, stands in the
-# pattern itself at a word boundary (after ``\b`` or whitespace), and a digit is a ``\d``
-# the pattern must match.
+# What a pattern cannot match without: a word for a password, a PIN or Wi-Fi, the literal
+# a key's shape starts with, or a digit. Each is looked for once per text, and a pattern
+# whose requirement is missing is not run at all: most text holds none of them, and run on
+# every text, the patterns cost a recall more than its search. A requirement must hold of
+# every match: the word or literal, with the same flags, stands in the pattern itself (a
+# word after ``\b`` or whitespace), and a digit is a ``\d`` the pattern must match.
 _PASSWORD_WORD = _compile(rf"\b{_PASSWORD}")
 _PIN_WORD = _compile(rf"\b{_PIN}")
 _DIGIT = re.compile(r"\d")
+# Each provider key's first characters, in one pass for all seven shapes.
+_KEY_PREFIX = re.compile(r"[spr]k[-_]|AKIA|gh[pousr]_|xox[abpr]-|AIza|eyJ|-----BEGIN ")
+_PASS_WORD = _compile(r"\bpass")
+_WIFI_WORD = _compile(r"\bwi-?fi\b")
 
 
 class Finder(NamedTuple):
@@ -158,13 +162,21 @@ def _finder(
 # Each pattern marks the secret as its "secret" group; redaction replaces that group.
 _PATTERNS = [
     # Provider keys and tokens with recognisable shapes.
-    _finder(r"(?P<secret>\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9]{16,})", 0),
-    _finder(r"(?P<secret>\bAKIA[0-9A-Z]{16}\b)", 0),
-    _finder(r"(?P<secret>\bgh[pousr]_[A-Za-z0-9]{30,}\b)", 0),
-    _finder(r"(?P<secret>\bxox[abpr]-[A-Za-z0-9-]{10,})", 0),
-    _finder(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)", 0),
-    _finder(r"(?P<secret>\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})", 0),
-    _finder(r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)", 0),
+    _finder(
+        r"(?P<secret>\b(?:sk|pk|rk)[-_](?:live|test|proj)?[-_]?[A-Za-z0-9]{16,})",
+        0,
+        needs=(_KEY_PREFIX,),
+    ),
+    _finder(r"(?P<secret>\bAKIA[0-9A-Z]{16}\b)", 0, needs=(_KEY_PREFIX,)),
+    _finder(r"(?P<secret>\bgh[pousr]_[A-Za-z0-9]{30,}\b)", 0, needs=(_KEY_PREFIX,)),
+    _finder(r"(?P<secret>\bxox[abpr]-[A-Za-z0-9-]{10,})", 0, needs=(_KEY_PREFIX,)),
+    _finder(r"(?P<secret>\bAIza[0-9A-Za-z_-]{35}\b)", 0, needs=(_KEY_PREFIX,)),
+    _finder(
+        r"(?P<secret>\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{5,})",
+        0,
+        needs=(_KEY_PREFIX,),
+    ),
+    _finder(r"(?P<secret>-----BEGIN [A-Z ]*PRIVATE KEY-----)", 0, needs=(_KEY_PREFIX,)),
     # A long opaque token: 32+ characters mixing letters and digits. Read from the start
     # of a run only, so that a long run costs one pass, not one per position in it.
     _finder(
@@ -179,7 +191,7 @@ _PATTERNS = [
     # "password Winter2025", "pw Tr0ub4dor&3": nothing between, but a value of the shape.
     _finder(rf"\b{_PASSWORD}\s+(?P<secret>{_SHAPED})", needs=(_PASSWORD_WORD, _DIGIT)),
     # "pass: qwerty123": the short word only with a colon or an equals sign.
-    _finder(rf"\bpass\s*[:=]\s*(?P<secret>{_VALUE})"),
+    _finder(rf"\bpass\s*[:=]\s*(?P<secret>{_VALUE})", needs=(_PASS_WORD,)),
     # "Sunshine2024 is my password", "Geheim123 ist mein Passwort".
     _finder(
         rf"(?<!\S)(?P<secret>{_VALUE})\s+(?:is|was|ist|est|es|é)\s+{_MINE}\s+(?:[\w-]+\s+){{0,2}}?"
@@ -203,7 +215,8 @@ _PATTERNS = [
     ),
     # A Wi-Fi network's key named after the network ("Wi-Fi is HomeNet and the key: ...").
     _finder(
-        rf"\bwi-?fi\b[^.!?\n]{{0,40}}?\b(?:key|code|pass\w*|pw)\s*(?:is|:|=)\s*(?P<secret>{_VALUE})"
+        rf"\bwi-?fi\b[^.!?\n]{{0,40}}?\b(?:key|code|pass\w*|pw)\s*(?:is|:|=)\s*(?P<secret>{_VALUE})",
+        needs=(_WIFI_WORD,),
     ),
     # "alice99 / Sunshine2024!": a user name and a password.
     _finder(
@@ -278,10 +291,12 @@ def _spans(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) in ``text`` (normalised) of every secret it holds."""
     held: dict[re.Pattern[str], bool] = {}
     for pattern, needs in _PATTERNS:
-        if not all(_holds(need, text, held) for need in needs):
-            continue
-        for match in pattern.finditer(text):
-            yield match.span("secret")
+        for need in needs:
+            if not _holds(need, text, held):
+                break
+        else:
+            for match in pattern.finditer(text):
+                yield match.span("secret")
     # Every pattern below needs a digit.
     if not _holds(_DIGIT, text, held):
         return

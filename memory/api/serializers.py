@@ -5,8 +5,12 @@ services own every rule about what is allowed. Output serializers read model
 rows the selectors already scoped to the principal.
 """
 
+import threading
+
+from django.utils.functional import cached_property
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.utils.serializer_helpers import BindingDict
 
 from core.errors import HTTP_STATUS_BY_CODE
 from memory.enums import (
@@ -348,11 +352,30 @@ class RecallInput(StrictSerializer):
         ),
     )
 
+    # Per thread: the fields built for the registered recall sources they were built for.
+    _built = threading.local()
+
     def get_fields(self):
         fields = super().get_fields()
         # Read when asked: apps register their recall sources once they are ready.
         fields["include"].child.choices = recall_includes()
         return fields
+
+    @cached_property
+    def fields(self):
+        # Recall is called on every turn of every assistant, and DRF builds every field
+        # anew for each serializer it makes: half of reading recall's input. These fields
+        # keep nothing from one validation to the next and read nothing of the serializer
+        # they are bound to (no context, no instance), so each thread builds them once,
+        # and again only when the registered recall sources change.
+        includes = tuple(recall_includes())
+        built = getattr(self._built, "fields", None)
+        if built is None or built[0] != includes:
+            fields = BindingDict(self)
+            for name, field in self.get_fields().items():
+                fields[name] = field
+            built = self._built.fields = (includes, fields)
+        return built[1]
 
 
 class RecallSourceOutput(serializers.Serializer):
