@@ -178,8 +178,8 @@ class ExportedEvent(TypedDict):
     type: str
     author_kind: str
     author_name: str
-    parts: Any
-    payload: Any
+    parts: list[dict[str, str]]
+    payload: dict[str, object]
     external_id: str | None
     sensitivity: str
     occurred_at: datetime
