@@ -4,19 +4,27 @@ Every selector takes the principal and reads only that principal's records; on
 PostgreSQL row-level security agrees.
 """
 
+import uuid
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import TypedDict
 
-from django.db.models import Count, Max
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 
-from accounts.models import ApiToken
+from accounts.models import ApiToken, User
 from accounts.selectors import api_token_list
 from memory.models import AccessRecord, AccessRecordFailure
 
 
-def access_record_list(*, principal, token_id=None, memory_id=None, since=None):
+def access_record_list(
+    *,
+    principal: User,
+    token_id: uuid.UUID | None = None,
+    memory_id: uuid.UUID | str | None = None,
+    since: datetime | None = None,
+) -> QuerySet[AccessRecord]:
     """The principal's access records, newest first, with their tokens; only those of
     token ``token_id``, those that read memory ``memory_id``, those at or after
     ``since``, when given."""
@@ -30,7 +38,15 @@ def access_record_list(*, principal, token_id=None, memory_id=None, since=None):
     return records.select_related("token").order_by("-created_at", "-id")
 
 
-def access_items(record):
+class AccessItems(TypedDict):
+    """What a read's answer carried: public ids, as the record keeps them."""
+
+    memory_ids: list[str]
+    message_ids: list[str]
+    derived_ids: list[str]
+
+
+def access_items(record: AccessRecord) -> AccessItems:
     """``{"memory_ids": [...], "message_ids": [...], "derived_ids": [...]}``: the public ids
     of what ``record``'s answer carried."""
     return {
@@ -40,7 +56,7 @@ def access_items(record):
     }
 
 
-def access_reads_by_token(*, principal, since):
+def access_reads_by_token(*, principal: User, since: datetime) -> dict[int, int]:
     """{token pk: how many reads it made} of the principal's tokens since ``since``."""
     return dict(
         AccessRecord.objects.filter(owner=principal, created_at__gte=since)
@@ -50,7 +66,15 @@ def access_reads_by_token(*, principal, since):
     )
 
 
-def memory_readers(*, principal, memory_id):
+class MemoryReader(TypedDict):
+    """One token that read a memory: how often, and when last."""
+
+    token: ApiToken
+    reads: int
+    last_read_at: datetime
+
+
+def memory_readers(*, principal: User, memory_id: uuid.UUID | str) -> list[MemoryReader]:
     """Which of the principal's tokens read memory ``memory_id``, how often and when last,
     most recent reader first: ``[{"token": ApiToken, "reads": int, "last_read_at": ...}]``."""
     rows = list(
@@ -73,7 +97,15 @@ def memory_readers(*, principal, memory_id):
     ]
 
 
-def access_record_failures(*, days: int = 7, today: date | None = None) -> dict[str, Any]:
+class AccessRecordFailures(TypedDict):
+    """Reads answered without their access record: today's and the last ``days`` days'."""
+
+    today: int
+    recent: int
+    days: int
+
+
+def access_record_failures(*, days: int = 7, today: date | None = None) -> AccessRecordFailures:
     """Reads that answered without their access record: today's and the last ``days``
     days' counts, across all principals (the rows name no one)."""
     today = today or timezone.localdate()
@@ -86,7 +118,23 @@ def access_record_failures(*, days: int = 7, today: date | None = None) -> dict[
 RECENT_RECORDS = 500
 
 
-def access_by_token(*, principal, now=None, days=7, recent=10, first_routes=()):
+class TokenAccess(TypedDict):
+    """One token with its reads of the last days and its recent groups of reads."""
+
+    token: ApiToken
+    reads: int
+    last_used_at: datetime | None
+    recent: list["ReadGroup"]
+
+
+def access_by_token(
+    *,
+    principal: User,
+    now: datetime | None = None,
+    days: int = 7,
+    recent: int = 10,
+    first_routes: Collection[str] = (),
+) -> list[TokenAccess]:
     """The principal's tokens, newest first, each with how many reads it made in the last
     ``days`` days, when it was last used (a request it authenticated, or a read it made,
     whichever is later) and its ``recent`` newest groups of reads (``access_read_groups``,
@@ -102,7 +150,7 @@ def access_by_token(*, principal, now=None, days=7, recent=10, first_routes=()):
         .order_by()
     )
     records = access_record_list(principal=principal)
-    rows = []
+    rows: list[TokenAccess] = []
     for token in api_token_list(principal=principal, include_revoked=True):
         used = [at for at in (token.last_used_at, last_reads.get(token.pk)) if at is not None]
         newest = list(records.filter(token=token)[:RECENT_RECORDS])
@@ -126,15 +174,17 @@ class ReadGroup:
     count: int
     first_at: datetime
     last_at: datetime
-    memory_ids: list = field(default_factory=list)
+    memory_ids: list[str] = field(default_factory=list)
     messages: int = 0
     derived: int = 0
 
 
-def access_read_groups(records, *, first_routes=()):
+def access_read_groups(
+    records: Iterable[AccessRecord], *, first_routes: Collection[str] = ()
+) -> list[ReadGroup]:
     """``records`` (one token's, newest first) gathered by route and hour, newest first,
     the groups through ``first_routes`` (recall, say) before the others."""
-    groups = {}
+    groups: dict[tuple[str, datetime], ReadGroup] = {}
     for record in records:
         key = (record.route, record.created_at.replace(minute=0, second=0, microsecond=0))
         group = groups.get(key)
@@ -150,7 +200,9 @@ def access_read_groups(records, *, first_routes=()):
     return sorted(newest, key=lambda group: group.route not in first_routes)
 
 
-def access_summary(*, principal, now=None, days=7):
+def access_summary(
+    *, principal: User, now: datetime | None = None, days: int = 7
+) -> tuple[int, int, datetime | None]:
     """For the owner's home page: ``(tokens in use, reads in the last days, last read at)``."""
     now = now or timezone.now()
     tokens = api_token_list(principal=principal).count()

@@ -1,16 +1,21 @@
-from django.db import connection
-from django.db.models import Prefetch, Q
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import TypedDict
 
+from django.db import connection
+from django.db.models import Prefetch, Q, QuerySet
+
+from accounts.models import User
 from core.errors import not_found, validation_error
 from core.ids import parse_public_id
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefStatus, BeliefType
 from memory.models import AuditRecord, Belief, BeliefSource
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 
 from .feeds import change_feed
 
 
-def _check_choices(values, allowed, field):
+def _check_choices(values: Iterable[str], allowed: Sequence[str], field: str) -> list[str]:
     values = list(values)
     unknown = sorted(set(values) - set(allowed))
     if unknown:
@@ -22,14 +27,14 @@ def _check_choices(values, allowed, field):
 
 def belief_list(
     *,
-    principal,
-    statuses=None,
-    types=None,
-    needs_review=None,
-    since=None,
-    reach=FULL_REACH,
-    related=False,
-):
+    principal: User,
+    statuses: Iterable[str] | None = None,
+    types: Iterable[str] | None = None,
+    needs_review: bool | None = None,
+    since: datetime | None = None,
+    reach: Reach = FULL_REACH,
+    related: bool = False,
+) -> QuerySet[Belief]:
     """The principal's beliefs that ``reach`` sees, newest change first; every filter is
     optional. ``related`` fetches what a memory's representation shows with each page of
     them (see ``with_relations``)."""
@@ -49,14 +54,16 @@ def belief_list(
     return beliefs.order_by("-updated_at", "-id")
 
 
-def belief_review_queue(*, principal):
+def belief_review_queue(*, principal: User) -> QuerySet[Belief]:
     """Live memories waiting for the owner: provisional, or flagged for review."""
     return belief_list(principal=principal, statuses=LIVE_BELIEF_STATUSES).filter(
         Q(status=BeliefStatus.PROVISIONAL) | Q(needs_review=True)
     )
 
 
-def belief_get(*, principal, belief_id, for_update=False, reach=FULL_REACH):
+def belief_get(
+    *, principal: User, belief_id: object, for_update: bool = False, reach: Reach = FULL_REACH
+) -> Belief:
     """The principal's belief with this public id, if ``reach`` sees it; else ``not_found``."""
     beliefs = reach.filter(Belief.objects.filter(owner=principal))
     if for_update:
@@ -64,14 +71,14 @@ def belief_get(*, principal, belief_id, for_update=False, reach=FULL_REACH):
     return _one(beliefs, belief_id)
 
 
-def belief_detail(*, principal, belief_id, reach=FULL_REACH):
+def belief_detail(*, principal: User, belief_id: object, reach: Reach = FULL_REACH) -> Belief:
     """``belief_get`` with what a memory's representation shows: the versions either side
     of it and its sources with their messages, fetched with it (two queries, not four)."""
     beliefs = with_relations(reach.filter(Belief.objects.filter(owner=principal)), reach=reach)
     return _one(beliefs, belief_id)
 
 
-def belief_subjects_first_keyed(*, principal, claim_keys):
+def belief_subjects_first_keyed(*, principal: User, claim_keys: Mapping[str, str]) -> list[str]:
     """The subjects of ``claim_keys`` ({subject: claim key}) of which no live belief of the
     principal has a smaller claim key than the one given.
 
@@ -95,7 +102,7 @@ def belief_subjects_first_keyed(*, principal, claim_keys):
         return [subject for (subject,) in cursor.fetchall()]
 
 
-def with_relations(beliefs, *, reach=FULL_REACH):
+def with_relations(beliefs: QuerySet[Belief], *, reach: Reach = FULL_REACH) -> QuerySet[Belief]:
     """``beliefs`` with their neighbouring versions and their sources' messages and sessions.
 
     Only the sources whose messages ``reach`` sees: a memory every assistant sees may
@@ -112,7 +119,7 @@ def with_relations(beliefs, *, reach=FULL_REACH):
     )
 
 
-def _one(beliefs, belief_id):
+def _one(beliefs: QuerySet[Belief], belief_id: object) -> Belief:
     # No ordering: the public id is unique.
     belief = next(
         iter(beliefs.filter(public_id=parse_public_id(belief_id, "belief_id")).order_by()[:1]),
@@ -123,18 +130,18 @@ def _one(beliefs, belief_id):
     return belief
 
 
-def belief_versions(*, principal, belief):
+def belief_versions(*, principal: User, belief: Belief) -> list[Belief]:
     """Every version of the memory ``belief`` belongs to, oldest first.
 
     Versions are linked by corrections: each new belief ``supersedes`` the one
     it corrected. The chain is walked in both directions from ``belief``.
     """
-    earlier = []
+    earlier: list[Belief] = []
     current = belief
     while current.supersedes_id is not None:
         current = Belief.objects.get(owner=principal, pk=current.supersedes_id)
         earlier.append(current)
-    later = []
+    later: list[Belief] = []
     current = belief
     while successor := Belief.objects.filter(owner=principal, supersedes=current).first():
         later.append(successor)
@@ -142,15 +149,25 @@ def belief_versions(*, principal, belief):
     return [*reversed(earlier), belief, *later]
 
 
-def belief_history(*, principal, belief_id, reach=FULL_REACH):
+class BeliefHistory(TypedDict):
+    """A memory's versions, as ``reach`` sees them, and the audited changes to them."""
+
+    belief: Belief
+    versions: list[Belief]
+    changes: list[AuditRecord]
+
+
+def belief_history(
+    *, principal: User, belief_id: object, reach: Reach = FULL_REACH
+) -> BeliefHistory:
     """The versions of a memory and every audited change to them, oldest first."""
     belief = belief_get(principal=principal, belief_id=belief_id, reach=reach)
     versions = belief_versions(principal=principal, belief=belief)
     # A correction may have marked one version sensitive: each shows only if ``reach``
     # sees it, with the sources it reaches.
     shown = with_relations(reach.filter(Belief.objects.filter(owner=principal)), reach=reach)
-    shown = shown.in_bulk([version.pk for version in versions])
-    versions = [shown[version.pk] for version in versions if version.pk in shown]
+    by_pk = shown.in_bulk([version.pk for version in versions])
+    versions = [by_pk[version.pk] for version in versions if version.pk in by_pk]
     changes = (
         AuditRecord.objects.filter(owner=principal, belief__in=versions)
         .select_related("belief")
@@ -159,7 +176,14 @@ def belief_history(*, principal, belief_id, reach=FULL_REACH):
     return {"belief": belief, "versions": versions, "changes": list(changes)}
 
 
-def belief_changes(*, principal, after=None, limit, now=None, among=None):
+def belief_changes(
+    *,
+    principal: User,
+    after: tuple[datetime, int] | None = None,
+    limit: int,
+    now: datetime | None = None,
+    among: QuerySet[Belief] | None = None,
+) -> tuple[list[Belief], tuple[datetime, int] | None]:
     """Beliefs changed after ``after`` (a position), oldest change first.
 
     A position is ``(updated_at, row id)``. Returns the beliefs and the position

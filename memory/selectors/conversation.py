@@ -6,7 +6,12 @@ therefore takes in those of its neighbouring turns in the same session, and a tu
 next to a match may rank although it shares no word with the query.
 """
 
+from collections.abc import Collection, Mapping, Sequence
+from typing import Any
+
 from django.db import connection
+
+from memory.search import Search
 
 # How much a neighbouring turn's score counts towards a message's own.
 NEIGHBOUR_WEIGHT = 0.5
@@ -20,14 +25,23 @@ PLACE_DAMPING = 2
 # are left out: they add words to the answer, not evidence.
 WEAK_SHARE = 0.25
 
+# A message's nearest matchable turns: (before, after), either None where there is none.
+Neighbours = tuple[int | None, int | None]
 
-def _in(column, values):
+
+def _in(column: str, values: Collection[int]) -> tuple[str, list[object]]:
     if connection.vendor == "postgresql":
         return f"{column} = ANY(%s)", [list(values)]
     return f"{column} IN ({', '.join('%s' for _ in values)})", list(values)
 
 
-def turns_around(owner_id, event_ids, search, distance, columns=()):
+def turns_around(
+    owner_id: int,
+    event_ids: Collection[int],
+    search: Search,
+    distance: int,
+    columns: Sequence[str] = (),
+) -> list[tuple[Any, ...]]:
     """Rows ``(event id, turn id, turn's sequence less the event's, *columns)``: for each of
     ``event_ids``, every other message of the same session within ``distance`` sequence
     numbers of it that ``search`` (recall's ``memory.search.message_search``) could have
@@ -49,31 +63,35 @@ def turns_around(owner_id, event_ids, search, distance, columns=()):
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [distance, distance, *params])
-        return cursor.fetchall()
+        rows: list[tuple[Any, ...]] = cursor.fetchall()
+    return rows
 
 
-def neighbouring_turns(owner_id, event_ids, search):
+def neighbouring_turns(
+    owner_id: int, event_ids: Collection[int], search: Search
+) -> dict[int, Neighbours]:
     """{event id: (previous turn's id, next turn's id)} for each of ``event_ids``, either
     None where there is none: the nearest message of the same session before and after
     it that ``search`` (recall's ``memory.search.message_search``) could have matched."""
-    nearest = {}
+    nearest: dict[tuple[int, int], tuple[int, int]] = {}
     for event_id, other_id, offset in turns_around(owner_id, event_ids, search, NEIGHBOUR_REACH):
         side = 0 if offset < 0 else 1
         best = nearest.get((event_id, side))
         if best is None or abs(offset) < best[1]:
             nearest[(event_id, side)] = (other_id, abs(offset))
-    return {
-        event_id: tuple(
-            nearest[(event_id, side)][0] if (event_id, side) in nearest else None for side in (0, 1)
-        )
-        for event_id in event_ids
-    }
+
+    def turn(event_id: int, side: int) -> int | None:
+        return nearest[(event_id, side)][0] if (event_id, side) in nearest else None
+
+    return {event_id: (turn(event_id, 0), turn(event_id, 1)) for event_id in event_ids}
 
 
-def _with_neighbours(scores, turns):
+def _with_neighbours(
+    scores: Mapping[int, float], turns: Mapping[int, Neighbours]
+) -> dict[int, float]:
     """Each turn's score plus ``NEIGHBOUR_WEIGHT`` of each neighbour's (0 for a turn that did
     not match), for the matched turns and the unmatched turns next to them."""
-    combined = {}
+    combined: dict[int, float] = {}
     for event_id, score in scores.items():
         combined[event_id] = combined.get(event_id, 0.0) + score
         for other in turns.get(event_id, ()):
@@ -82,7 +100,9 @@ def _with_neighbours(scores, turns):
     return combined
 
 
-def conversation_ranked(matches, turns):
+def conversation_ranked(
+    matches: Sequence[tuple[int, float]], turns: Mapping[int, Neighbours]
+) -> list[tuple[int, float]]:
     """``matches`` (``[(event id, score)]``, best first) re-ranked with their neighbouring
     turns (``neighbouring_turns``), turns next to a match included, best first.
 

@@ -15,7 +15,10 @@ takes no more writes, the failure is counted once that transaction has ended
 
 import contextvars
 import logging
-from datetime import timedelta
+import uuid
+from collections.abc import Iterable
+from datetime import date, datetime, timedelta
+from typing import TypedDict
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -24,6 +27,7 @@ from django.db.models import F
 from django.utils import timezone
 from psycopg.pq import TransactionStatus
 
+from accounts.models import ApiToken, User
 from common.models import new_public_id
 from common.principal import discovery_context, principal_context, principal_transaction
 from memory.models import AccessRecord, AccessRecordFailure
@@ -36,7 +40,16 @@ logger = logging.getLogger(__name__)
 _uncounted = contextvars.ContextVar("access_failures_uncounted", default=0)
 
 
-def access_record(*, principal, token, route, request_id, memories=(), messages=(), derived=()):
+def access_record(
+    *,
+    principal: User,
+    token: ApiToken | None,
+    route: str,
+    request_id: object,
+    memories: Iterable[object] = (),
+    messages: Iterable[object] = (),
+    derived: Iterable[object] = (),
+) -> int | None:
     """Record that ``token`` read these memories, messages and derived memories (public
     ids) of ``principal`` through ``route`` (a route name) in request ``request_id``.
 
@@ -47,7 +60,7 @@ def access_record(*, principal, token, route, request_id, memories=(), messages=
     if token is None or not settings.REVERIE_ACCESS["record"]:
         return None
     try:
-        record = {
+        record: _RecordFields = {
             "owner_id": principal.pk,
             "public_id": new_public_id(),
             "token_id": token.pk,
@@ -80,11 +93,23 @@ class AccessRecordNotWritten(Exception):
     """The database refused the record; ``str()`` is the SQLSTATE or the class."""
 
 
-def _distinct(ids):
+class _RecordFields(TypedDict):
+    owner_id: int
+    public_id: uuid.UUID
+    token_id: int
+    route: str
+    request_id: str
+    created_at: datetime
+    memory_ids: list[str]
+    message_ids: list[str]
+    derived_ids: list[str]
+
+
+def _distinct(ids: Iterable[object]) -> list[str]:
     return list(dict.fromkeys(str(item) for item in ids))
 
 
-def _record_write(principal, record):
+def _record_write(principal: User, record: _RecordFields) -> int:
     if connection.vendor != "postgresql":
         try:
             if not connection.in_atomic_block:
@@ -115,25 +140,28 @@ def _record_write(principal, record):
                 record["request_id"],
                 record["created_at"],
                 *(
-                    "{" + ",".join(record[ids]) + "}"
-                    for ids in ("memory_ids", "message_ids", "derived_ids")
+                    "{" + ",".join(ids) + "}"
+                    for ids in (record["memory_ids"], record["message_ids"], record["derived_ids"])
                 ),
             ],
         )
+        record_id: int
+        failure: str | None
         record_id, failure = cursor.fetchone()
     if failure is not None:
         raise AccessRecordNotWritten(f"SQLSTATE {failure}")
     return record_id
 
 
-def _transaction_broken():
+def _transaction_broken() -> bool:
     """Whether the open PostgreSQL transaction failed and takes no more statements."""
     if connection.vendor != "postgresql" or not connection.in_atomic_block:
         return False
-    return connection.connection.info.transaction_status == TransactionStatus.INERROR
+    status: TransactionStatus = connection.connection.info.transaction_status
+    return status == TransactionStatus.INERROR
 
 
-def access_failures_settle():
+def access_failures_settle() -> None:
     """Count the failures whose transaction broke, once it has ended; call it outside the
     request's transaction."""
     pending = _uncounted.get()
@@ -143,7 +171,7 @@ def access_failures_settle():
             access_record_failure_count()
 
 
-def access_record_failure_count(*, day=None):
+def access_record_failure_count(*, day: date | None = None) -> None:
     """Count one read that answered without its access record (today, by default)."""
     day = day or timezone.localdate()
     try:
@@ -163,13 +191,13 @@ def access_record_failure_count(*, day=None):
         logger.error("access record failure not counted: %s", type(error).__name__)
 
 
-def access_retention_cutoff(*, now=None):
+def access_retention_cutoff(*, now: datetime | None = None) -> datetime:
     """Records created before this are past retention."""
     now = now or timezone.now()
     return now - timedelta(days=settings.REVERIE_ACCESS["retention_days"])
 
 
-def access_record_purge(*, principal, before):
+def access_record_purge(*, principal: User, before: datetime) -> int:
     """Delete the principal's access records created before ``before``; return how many."""
     with principal_transaction(principal):
         return delete_in_batches(
@@ -177,7 +205,7 @@ def access_record_purge(*, principal, before):
         )
 
 
-def access_record_purge_sweep(*, now=None, principals=500):
+def access_record_purge_sweep(*, now: datetime | None = None, principals: int = 500) -> int:
     """Delete every access record past retention; return how many.
 
     Discovery sees only which owners have such records (through the read-only

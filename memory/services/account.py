@@ -6,11 +6,14 @@ on a valid, unexpired token for that same principal. Nothing is stored between
 the steps, and a token is useless once the account is gone.
 """
 
-from datetime import timedelta
+from collections.abc import Callable, Mapping
+from datetime import datetime, timedelta
+from typing import Any, TypedDict
 
 from django.core import signing
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_context, principal_transaction
 from core.errors import conflict, validation_error
 from memory.derived import derived_surface
@@ -31,7 +34,7 @@ from memory.models import (
     Session,
 )
 from memory.search import forget_erased
-from memory.selectors.access import access_items, access_record_list
+from memory.selectors.access import AccessItems, access_items, access_record_list
 
 from .batches import delete_in_batches
 
@@ -62,10 +65,10 @@ _OWNED_MODELS = (
 # What apps built on ``memory`` keep per principal, registered from their ``AppConfig.ready``:
 # each is ``purge(principal) -> {model name: rows deleted}``, run in the erasing
 # transaction before memory's own rows go, so that none of theirs points at a deleted one.
-_purges = []
+_purges: list[Callable[[User], Mapping[str, int]]] = []
 
 
-def account_purge_extend(purge):
+def account_purge_extend(purge: Callable[[User], Mapping[str, int]]) -> None:
     """Have ``account_purge`` delete an app's rows of the principal too."""
     if purge not in _purges:
         _purges.append(purge)
@@ -73,22 +76,29 @@ def account_purge_extend(purge):
 
 # What such apps hold for the owner beside memories and derived memories, for the export:
 # each is ``export(principal) -> {key: plain data}``, read in the principal's context.
-_exports = []
+_exports: list[Callable[[User], Mapping[str, object]]] = []
 
 
-def account_export_extend(export):
+def account_export_extend(export: Callable[[User], Mapping[str, object]]) -> None:
     """Have ``account_export`` include an app's rows of the principal too."""
     if export not in _exports:
         _exports.append(export)
 
 
-def account_erasure_request(*, principal):
+class ErasureRequest(TypedDict):
+    """The token that confirms an account's erasure, and when it stops doing so."""
+
+    token: str
+    expires_at: datetime
+
+
+def account_erasure_request(*, principal: User) -> ErasureRequest:
     """Start erasing the principal's account; return the token and when it expires."""
     token = signing.TimestampSigner(salt=ERASURE_SALT).sign(str(principal.public_id))
     return {"token": token, "expires_at": timezone.now() + ERASURE_TOKEN_LIFETIME}
 
 
-def account_erase(*, principal, token):
+def account_erase(*, principal: User, token: object) -> dict[str, int]:
     """Irreversibly delete the principal and everything they own.
 
     ``token`` must come from ``account_erasure_request`` for this principal
@@ -112,13 +122,13 @@ def account_erase(*, principal, token):
     return account_purge(principal=principal)
 
 
-def account_purge(*, principal):
+def account_purge(*, principal: User) -> dict[str, int]:
     """Delete the principal and everything they own, with no confirmation step.
 
     For ``account_erase`` once confirmed, and for tools that own their
     principals (benchmarks). Returns content-free counts per kind of row.
     """
-    deleted = {}
+    deleted: dict[str, int] = {}
     with principal_transaction(principal):
         # Children before parents, each delete scoped to the owner, so that
         # the cascade collector never has to gather a whole bank into memory.
@@ -126,7 +136,7 @@ def account_purge(*, principal):
         for purge in _purges:
             deleted.update(purge(principal))
         for model in _OWNED_MODELS:
-            deleted[model._meta.model_name] = delete_in_batches(
+            deleted[model.__name__.lower()] = delete_in_batches(
                 model.objects.filter(owner=principal)
             )
         principal.delete()
@@ -134,7 +144,12 @@ def account_purge(*, principal):
     return deleted
 
 
-def account_export(*, principal):
+# The export's own keys ("principal", "exported_at", "sessions", "memories", "access")
+# and whatever keys the derived surface and the apps' exports add: plain data for JSON.
+AccountExport = dict[str, Any]
+
+
+def account_export(*, principal: User) -> AccountExport:
     """All of the principal's sessions (with their logs) and memories, as plain data, with
     whatever an app built on memory derived from them (``memory.derived``) or holds of
     them (``account_export_extend``)."""
@@ -157,16 +172,78 @@ def account_export(*, principal):
         }
 
 
-def _exported_sessions(principal):
+class ExportedEvent(TypedDict):
+    id: str
+    sequence: int
+    type: str
+    author_kind: str
+    author_name: str
+    parts: list[dict[str, str]]
+    payload: dict[str, object]
+    external_id: str | None
+    sensitivity: str
+    occurred_at: datetime
+    redacted_at: datetime | None
+
+
+class ExportedSession(TypedDict):
+    id: str
+    external_id: str | None
+    scope: str
+    created_at: datetime
+    last_activity_at: datetime
+    closed_at: datetime | None
+    erased_at: datetime | None
+    events: list[ExportedEvent]
+
+
+class ExportedSource(TypedDict):
+    event_id: str
+    excerpt: str
+
+
+class ExportedMemory(TypedDict):
+    id: str
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    authority: str
+    status: str
+    needs_review: bool
+    confidence: float
+    scope: str
+    portability: str
+    sensitivity: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    expires_at: datetime | None
+    supersedes: str | None
+    revision: int
+    created_at: datetime
+    updated_at: datetime
+    sources: list[ExportedSource]
+
+
+class ExportedAccess(AccessItems):
+    id: str
+    token_id: str
+    token_name: str
+    route: str
+    request_id: str
+    at: datetime
+
+
+def _exported_sessions(principal: User) -> list[ExportedSession]:
     """The principal's sessions, oldest first, each with its log in order."""
     sessions = list(Session.objects.filter(owner=principal).order_by("created_at", "id"))
-    events = {}
+    events: dict[int, list[ExportedEvent]] = {}
     for event in Event.objects.filter(owner=principal).order_by("session_id", "sequence"):
         events.setdefault(event.session_id, []).append(_exported_event(event))
     return [_exported_session(session, events.get(session.pk, [])) for session in sessions]
 
 
-def _exported_session(session, events):
+def _exported_session(session: Session, events: list[ExportedEvent]) -> ExportedSession:
     return {
         "id": str(session.public_id),
         "external_id": session.external_id,
@@ -179,7 +256,7 @@ def _exported_session(session, events):
     }
 
 
-def _exported_event(event):
+def _exported_event(event: Event) -> ExportedEvent:
     return {
         "id": str(event.public_id),
         "sequence": event.sequence,
@@ -195,9 +272,9 @@ def _exported_event(event):
     }
 
 
-def _exported_memories(principal):
+def _exported_memories(principal: User) -> list[ExportedMemory]:
     """The principal's memories, oldest first, each with the excerpts it was formed from."""
-    sources = {}
+    sources: dict[int, list[ExportedSource]] = {}
     for source in BeliefSource.objects.filter(owner=principal).select_related("event"):
         sources.setdefault(source.belief_id, []).append(
             {"event_id": str(source.event.public_id), "excerpt": source.excerpt}
@@ -209,7 +286,7 @@ def _exported_memories(principal):
     ]
 
 
-def _exported_memory(belief, sources):
+def _exported_memory(belief: Belief, sources: list[ExportedSource]) -> ExportedMemory:
     return {
         "id": str(belief.public_id),
         "type": belief.type,
@@ -226,7 +303,7 @@ def _exported_memory(belief, sources):
         "valid_from": belief.valid_from,
         "valid_until": belief.valid_until,
         "expires_at": belief.expires_at,
-        "supersedes": belief.supersedes and str(belief.supersedes.public_id),
+        "supersedes": None if belief.supersedes is None else str(belief.supersedes.public_id),
         "revision": belief.revision,
         "created_at": belief.created_at,
         "updated_at": belief.updated_at,
@@ -234,7 +311,7 @@ def _exported_memory(belief, sources):
     }
 
 
-def _exported_access(record):
+def _exported_access(record: AccessRecord) -> ExportedAccess:
     return {
         "id": str(record.public_id),
         "token_id": str(record.token.public_id),

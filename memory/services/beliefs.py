@@ -5,11 +5,16 @@ revision of each row it changes, writes an ``AuditRecord`` per change and
 shifts the status counts in that same transaction.
 """
 
+import uuid
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any, TypedDict, Unpack
 
 from django.conf import settings
+from django.db.models import TextChoices
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import ReverieError, conflict, validation_error
 from core.ids import parse_public_id
@@ -27,7 +32,7 @@ from memory.enums import (
     is_valid_scope,
 )
 from memory.models import Belief, Event
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 from memory.screening import contains_secret, looks_like_injection
 from memory.search import forget_erased
 from memory.selectors.beliefs import belief_get, belief_versions
@@ -40,7 +45,9 @@ from .records import EXPLICIT_CONFIDENCE, confirm_by_owner, create_belief, set_s
 MAX_SOURCES = 20
 
 
-def _belief_at_revision(*, principal, belief_id, expected_revision, reach):
+def _belief_at_revision(
+    *, principal: User, belief_id: object, expected_revision: object, reach: Reach
+) -> Belief:
     """The principal's belief, locked until the transaction ends, if ``reach`` may change
     it and it is still at ``expected_revision``; else ``forbidden`` (a read-only reach),
     ``not_found`` (one it does not see) or a conflict naming its current revision.
@@ -62,7 +69,9 @@ def _belief_at_revision(*, principal, belief_id, expected_revision, reach):
     return belief
 
 
-def _settle(belief, status, *, action, details=None):
+def _settle(
+    belief: Belief, status: str, *, action: str, details: dict[str, Any] | None = None
+) -> Belief:
     """The owner's decision on ``belief``: its new status, and nothing left for them to review."""
     belief.needs_review = False
     return set_status(
@@ -75,7 +84,7 @@ def _settle(belief, status, *, action, details=None):
     )
 
 
-def _check_choice(value, enum, field):
+def _check_choice(value: str, enum: type[TextChoices], field: str) -> str:
     if value not in enum.values:
         raise validation_error(
             f"{field} must be one of {', '.join(enum.values)}.", field=field, allowed=enum.values
@@ -83,7 +92,16 @@ def _check_choice(value, enum, field):
     return value
 
 
-def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_until, expires_at):
+def _check_claim(
+    *,
+    statement: object,
+    subject: str | None,
+    confidence: object,
+    scope: str,
+    valid_from: datetime | None,
+    valid_until: datetime | None,
+    expires_at: datetime | None,
+) -> tuple[str, str, float]:
     limit = settings.REVERIE_LIMITS["statement_max_chars"]
     if not isinstance(statement, str) or not statement.strip():
         raise validation_error("statement must be a non-empty string.", field="statement")
@@ -134,7 +152,9 @@ def _check_claim(*, statement, subject, confidence, scope, valid_from, valid_unt
     return statement, subject, float(confidence)
 
 
-def _source_events(principal, source_event_ids, reach=FULL_REACH):
+def _source_events(
+    principal: User, source_event_ids: object, reach: Reach = FULL_REACH
+) -> list[Event]:
     """The principal's message events named by public id that ``reach`` sees (their
     conversation's scope and their label), in the order given; ``not_found`` names those it
     does not, exactly as it names those that do not exist, so a token learns nothing of
@@ -169,7 +189,7 @@ def _source_events(principal, source_event_ids, reach=FULL_REACH):
     return [events[i] for i in ids]
 
 
-def _labelled(statement, *, sensitivity, portability):
+def _labelled(statement: str, *, sensitivity: str, portability: str) -> tuple[str, str]:
     """The (sensitivity, portability) a memory stating ``statement`` is stored with, as a
     formed one would be: the classifier may raise the sensitivity asked for, never lower
     it, and what it finds sensitive stays on the machine. An owner who marks a memory
@@ -180,21 +200,52 @@ def _labelled(statement, *, sensitivity, portability):
     return label, portability
 
 
+class Claim(TypedDict):
+    """A claim as it is stated: the fields of a belief its caller chooses."""
+
+    statement: str
+    type: str
+    # None: the subject of the statement's topic.
+    subject: str | None
+    polarity: str
+    confidence: float
+    scope: str
+    portability: str
+    sensitivity: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    expires_at: datetime | None
+
+
+class _StatedClaim(TypedDict):
+    type: str
+    subject: str
+    statement: str
+    polarity: str
+    confidence: float
+    scope: str
+    portability: str
+    sensitivity: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    expires_at: datetime | None
+
+
 def _stated_claim(
     *,
-    statement,
-    type,
-    subject,
-    polarity,
-    confidence,
-    scope,
-    portability,
-    sensitivity,
-    valid_from,
-    valid_until,
-    expires_at,
-    labelled=True,
-):
+    statement: str,
+    type: str,
+    subject: str | None,
+    polarity: str,
+    confidence: float,
+    scope: str,
+    portability: str,
+    sensitivity: str,
+    valid_from: datetime | None,
+    valid_until: datetime | None,
+    expires_at: datetime | None,
+    labelled: bool = True,
+) -> _StatedClaim:
     """A claim as it is stated to be stored, checked, as the fields of a belief; its
     sensitivity raised by its words unless ``labelled`` is False (a bank loaded as it is)."""
     _check_choice(type, BeliefType, "type")
@@ -229,7 +280,14 @@ def _stated_claim(
     }
 
 
-def _store(principal, claim, sources, *, status, supersedes=None):
+def _store(
+    principal: User,
+    claim: _StatedClaim,
+    sources: Sequence[Event],
+    *,
+    status: str,
+    supersedes: Belief | None = None,
+) -> Belief:
     """A belief of a stated claim: explicit when it is active, else inferred and waiting for
     the owner's review."""
     return create_belief(
@@ -248,21 +306,21 @@ def _store(principal, claim, sources, *, status, supersedes=None):
 
 def belief_remember(
     *,
-    principal,
-    statement,
-    type=BeliefType.FACT,
-    subject=None,
-    polarity=Polarity.POSITIVE,
-    confidence=EXPLICIT_CONFIDENCE,
-    scope=None,
-    portability=Portability.PORTABLE,
-    sensitivity=Sensitivity.NORMAL,
-    valid_from=None,
-    valid_until=None,
-    expires_at=None,
-    source_event_ids=(),
-    reach=FULL_REACH,
-):
+    principal: User,
+    statement: str,
+    type: str = BeliefType.FACT,
+    subject: str | None = None,
+    polarity: str = Polarity.POSITIVE,
+    confidence: float = EXPLICIT_CONFIDENCE,
+    scope: str | None = None,
+    portability: str = Portability.PORTABLE,
+    sensitivity: str = Sensitivity.NORMAL,
+    valid_from: datetime | None = None,
+    valid_until: datetime | None = None,
+    expires_at: datetime | None = None,
+    source_event_ids: Sequence[uuid.UUID | str] = (),
+    reach: Reach = FULL_REACH,
+) -> Belief:
     """Store an explicit memory the owner (or their assistant on their word) stated.
 
     Explicit memories are active at once. Remembering a claim that is already
@@ -321,7 +379,13 @@ def belief_remember(
 IMPORTED_STATUSES = (BeliefStatus.ACTIVE.value, BeliefStatus.PROVISIONAL.value)
 
 
-def belief_import(*, principal, status, source_event_ids=(), **claim):
+def belief_import(
+    *,
+    principal: User,
+    status: str,
+    source_event_ids: Sequence[uuid.UUID | str] = (),
+    **claim: Unpack[Claim],
+) -> Belief:
     """Store a memory as another bank of memories held it, for the owner.
 
     An active memory is explicit; a provisional one is inferred and waits for
@@ -340,12 +404,14 @@ def belief_import(*, principal, status, source_event_ids=(), **claim):
             field="status",
             allowed=list(IMPORTED_STATUSES),
         )
-    claim = _stated_claim(**claim, labelled=False)
+    stated = _stated_claim(**claim, labelled=False)
     with principal_transaction(principal):
-        return _store(principal, claim, _source_events(principal, source_event_ids), status=status)
+        return _store(principal, stated, _source_events(principal, source_event_ids), status=status)
 
 
-def belief_confirm(*, principal, belief_id, expected_revision, reach=FULL_REACH):
+def belief_confirm(
+    *, principal: User, belief_id: object, expected_revision: int, reach: Reach = FULL_REACH
+) -> Belief:
     """The owner confirms a memory: provisional becomes active, review is done, and it is
     theirs from then on (``records.confirm_by_owner``)."""
     with principal_transaction(principal):
@@ -364,7 +430,9 @@ def belief_confirm(*, principal, belief_id, expected_revision, reach=FULL_REACH)
         )
 
 
-def belief_reject(*, principal, belief_id, expected_revision, reach=FULL_REACH):
+def belief_reject(
+    *, principal: User, belief_id: object, expected_revision: int, reach: Reach = FULL_REACH
+) -> Belief:
     """The owner rejects a memory. Formation will not propose the same claim again."""
     with principal_transaction(principal):
         belief = _belief_at_revision(
@@ -384,18 +452,18 @@ def belief_reject(*, principal, belief_id, expected_revision, reach=FULL_REACH):
 
 def belief_correct(
     *,
-    principal,
-    belief_id,
-    expected_revision,
-    statement,
-    subject=None,
-    polarity=None,
-    sensitivity=None,
-    valid_from=None,
-    valid_until=None,
-    expires_at=None,
-    reach=FULL_REACH,
-):
+    principal: User,
+    belief_id: object,
+    expected_revision: int,
+    statement: str,
+    subject: str | None = None,
+    polarity: str | None = None,
+    sensitivity: str | None = None,
+    valid_from: datetime | None = None,
+    valid_until: datetime | None = None,
+    expires_at: datetime | None = None,
+    reach: Reach = FULL_REACH,
+) -> Belief:
     """Replace a memory's claim with the owner's correction; return the new memory.
 
     The correction is a new, active, explicit belief that supersedes the old
@@ -467,7 +535,9 @@ def belief_correct(
         return new
 
 
-def belief_delete(*, principal, belief_id, expected_revision, reach=FULL_REACH):
+def belief_delete(
+    *, principal: User, belief_id: object, expected_revision: int, reach: Reach = FULL_REACH
+) -> Belief:
     """Erase a memory and every earlier version of it, leaving tombstones and fences.
 
     The text and copied excerpts are removed; what remains is the row's id,

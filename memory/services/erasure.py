@@ -6,14 +6,24 @@ erased messages are erased with them, so nothing the owner removed survives as
 a copied excerpt.
 """
 
+from django.db.models import QuerySet
 from django.utils import timezone
 
+from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import validation_error
 from memory.changes import messages_erased
 from memory.enums import MESSAGE_EVENT_TYPES, Actor, AuditAction, BeliefStatus, Sensitivity
-from memory.models import AuditRecord, Belief, BeliefSource, DeletionFence, Event, FencedEvent
-from memory.reach import FULL_REACH
+from memory.models import (
+    AuditRecord,
+    Belief,
+    BeliefSource,
+    DeletionFence,
+    Event,
+    FencedEvent,
+    Session,
+)
+from memory.reach import FULL_REACH, Reach
 from memory.search import forget_erased
 from memory.selectors.sessions import event_get, session_get
 
@@ -21,7 +31,7 @@ from .records import set_status
 from .sessions import session_close
 
 
-def belief_erase(belief, *, actor):
+def belief_erase(belief: Belief, *, actor: str) -> Belief:
     """Turn a locked belief into a tombstone behind a deletion fence."""
     fence = DeletionFence.objects.create(
         owner_id=belief.owner_id, belief=belief, fingerprint=belief.fingerprint
@@ -54,7 +64,7 @@ def belief_erase(belief, *, actor):
     )
 
 
-def _erase_dependents(principal, events):
+def _erase_dependents(principal: User, events: QuerySet[Event]) -> int:
     """Erase every belief that cites one of ``events``; return how many."""
     dependents = (
         Belief.objects.select_for_update()
@@ -72,7 +82,7 @@ def _erase_dependents(principal, events):
     return count
 
 
-def _redact(principal, events):
+def _redact(principal: User, events: QuerySet[Event]) -> int:
     messages_erased(owner_id=principal.pk, event_ids=list(events.values_list("pk", flat=True)))
     # The label was read from the text and goes with it: what is left says nothing.
     return events.update(
@@ -80,7 +90,7 @@ def _redact(principal, events):
     )
 
 
-def event_erase(*, principal, event_id, reach=FULL_REACH):
+def event_erase(*, principal: User, event_id: object, reach: Reach = FULL_REACH) -> Event:
     """Erase one message: remove its text and erase the beliefs formed from it."""
     reach.check_write()
     with principal_transaction(principal):
@@ -105,7 +115,7 @@ def event_erase(*, principal, event_id, reach=FULL_REACH):
         return event
 
 
-def session_erase(*, principal, session_id, reach=FULL_REACH):
+def session_erase(*, principal: User, session_id: object, reach: Reach = FULL_REACH) -> Session:
     """Erase a whole conversation: every message's text and the beliefs formed from them.
 
     The session is closed and marked erased; its (now empty) log stays so that

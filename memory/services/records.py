@@ -1,7 +1,7 @@
 """Building blocks of the belief services: each runs inside the caller's transaction."""
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -33,7 +33,14 @@ def excerpt_of(event: Event, statement: str) -> str:
     return excerpt_for(event.text, statement)
 
 
-def _audit_record(belief, action, *, actor, from_status="", details=None):
+def _audit_record(
+    belief: Belief,
+    action: str,
+    *,
+    actor: str,
+    from_status: str = "",
+    details: dict[str, Any] | None = None,
+) -> AuditRecord:
     return AuditRecord(
         owner_id=belief.owner_id,
         belief=belief,
@@ -85,7 +92,7 @@ def set_status(
     return belief
 
 
-def confirm_by_owner(belief, *, details=None):
+def confirm_by_owner(belief: Belief, *, details: dict[str, Any] | None = None) -> Belief:
     """The owner confirms locked ``belief``: it becomes active and theirs (explicit, which
     nothing inferred overrules), at least as sure as a memory they stated, with nothing
     left for them to review."""
@@ -117,7 +124,7 @@ def retire_if_unchanged(belief: Belief, status: str) -> bool:
     return bool(changed)
 
 
-def schedule_expiry(owner_id, expires_at):
+def schedule_expiry(owner_id: int, expires_at: datetime | None) -> None:
     """Make sure the expiry sweep visits the owner by ``expires_at``."""
     if expires_at is None:
         return
@@ -207,7 +214,13 @@ class DeferredRecords:
         self.counts, self.audits, self.expiry = Counter(), [], None
 
 
-def create_beliefs(*, principal, specs, action, actor):
+def create_beliefs(
+    *,
+    principal: User,
+    specs: Sequence[tuple[dict[str, Any], Sequence[Event]]],
+    action: str,
+    actor: str,
+) -> list[Belief]:
     """Insert beliefs with their sources, audit and counts in a few statements.
 
     ``specs`` is a list of ``(fields, source events)``. The caller holds the
@@ -220,7 +233,14 @@ def create_beliefs(*, principal, specs, action, actor):
     return beliefs
 
 
-def create_belief(*, principal, sources=(), action, actor, **fields):
+def create_belief(
+    *,
+    principal: User,
+    sources: Iterable[Event] = (),
+    action: str,
+    actor: str,
+    **fields: Any,
+) -> Belief:
     """Insert one belief with its sources, audit and counts (caller holds the transaction)."""
     (belief,) = create_beliefs(
         principal=principal, specs=[(fields, list(sources))], action=action, actor=actor
