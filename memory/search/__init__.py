@@ -10,18 +10,23 @@ and both get the same query terms (see ``memory.text.query_terms``), so they ran
 alike (a test holds their top 10 to agreeing on at least 90% of a fixed query set).
 """
 
+from collections.abc import Callable, Iterable, Sequence
+from datetime import datetime
+from types import ModuleType
+
 from django.db import connection
 
 from memory.enums import Sensitivity
 
 from . import postgres, sqlite
-from .searches import Collection, Search
+from .searches import Collection, Match, Search
 from .tables import BELIEFS, MESSAGES
 
 __all__ = [
     "BELIEFS",
     "MESSAGES",
     "Collection",
+    "Match",
     "Search",
     "belief_matches",
     "belief_mentions",
@@ -35,11 +40,11 @@ __all__ = [
 ]
 
 
-def _backend():
+def _backend() -> ModuleType:
     return postgres if connection.vendor == "postgresql" else sqlite
 
 
-def ranked(searches, *, owner_id, terms):
+def ranked(searches: Iterable[Search], *, owner_id: int, terms: Sequence[str]) -> list[list[Match]]:
     """The owner's best rows for each of ``searches`` matching any of ``terms``, in their
     order: a list of ``[(row id, score)]``, best first, for each.
 
@@ -49,10 +54,17 @@ def ranked(searches, *, owner_id, terms):
     searches = list(searches)
     if not searches:
         return []
-    return _backend().ranked(searches, owner_id=owner_id, terms=terms)
+    found: list[list[Match]] = _backend().ranked(searches, owner_id=owner_id, terms=terms)
+    return found
 
 
-def belief_search(*, statuses, types=None, since=None, limit):
+def belief_search(
+    *,
+    statuses: Iterable[str],
+    types: Iterable[str] | None = None,
+    since: datetime | None = None,
+    limit: int,
+) -> Search:
     """Live beliefs of one of ``statuses``, and of ``types`` when given."""
     search = Search(BELIEFS, limit=limit).filter_in("a.status", statuses)
     if types:
@@ -62,7 +74,9 @@ def belief_search(*, statuses, types=None, since=None, limit):
     return search
 
 
-def message_search(*, since=None, limit, include_sensitive=True):
+def message_search(
+    *, since: datetime | None = None, limit: int, include_sensitive: bool = True
+) -> Search:
     """Searchable messages, not fenced; without those labelled sensitive unless
     ``include_sensitive``."""
     search = Search(MESSAGES, limit=limit).filter(
@@ -75,15 +89,26 @@ def message_search(*, since=None, limit, include_sensitive=True):
     return search
 
 
-def belief_mentions(*, owner_id, terms, exclude_subject, limit):
+def belief_mentions(
+    *, owner_id: int, terms: Sequence[str], exclude_subject: str, limit: int
+) -> list[int]:
     """Ids of up to ``limit`` of the owner's live beliefs, of any subject but
     ``exclude_subject``, whose text holds every one of ``terms``; unranked."""
-    return _backend().belief_mentions(
+    mentions: list[int] = _backend().belief_mentions(
         owner_id=owner_id, terms=terms, exclude_subject=exclude_subject, limit=limit
     )
+    return mentions
 
 
-def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
+def belief_matches(
+    *,
+    owner_id: int,
+    terms: Sequence[str],
+    statuses: Iterable[str],
+    types: Iterable[str] | None = None,
+    since: datetime | None = None,
+    limit: int,
+) -> list[Match]:
     (matches,) = ranked(
         [belief_search(statuses=statuses, types=types, since=since, limit=limit)],
         owner_id=owner_id,
@@ -92,7 +117,14 @@ def belief_matches(*, owner_id, terms, statuses, types=None, since=None, limit):
     return matches
 
 
-def message_matches(*, owner_id, terms, since=None, limit, include_sensitive=True):
+def message_matches(
+    *,
+    owner_id: int,
+    terms: Sequence[str],
+    since: datetime | None = None,
+    limit: int,
+    include_sensitive: bool = True,
+) -> list[Match]:
     """The owner's searchable messages matching any of ``terms``, best first; without
     those labelled sensitive unless ``include_sensitive``."""
     (matches,) = ranked(
@@ -104,17 +136,17 @@ def message_matches(*, owner_id, terms, since=None, limit, include_sensitive=Tru
 
 
 # Apps whose tables have full-text indexes of their own forget erased text in them here.
-_forgetting = []
+_forgetting: list[Callable[[], None]] = []
 
 
-def on_forget_erased(forget):
+def on_forget_erased(forget: Callable[[], None]) -> None:
     """Call ``forget()`` from every ``forget_erased``, in the erasing transaction: an app
     built on memory drops erased text from its own indexes (``forget_erased_from``)."""
     if forget not in _forgetting:
         _forgetting.append(forget)
 
 
-def forget_erased_from(collection):
+def forget_erased_from(collection: Collection) -> None:
     """Drop erased text from ``collection``'s index now, in the erasing transaction.
 
     PostgreSQL: a no-op. The ``tsvector`` column is generated from the
@@ -126,7 +158,7 @@ def forget_erased_from(collection):
         sqlite.forget_erased_from(collection)
 
 
-def forget_erased():
+def forget_erased() -> None:
     """Drop erased text from the search indexes themselves, memory's and those of the apps
     registered with ``on_forget_erased``; call it in the erasing transaction."""
     for collection in (BELIEFS, MESSAGES):

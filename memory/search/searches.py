@@ -5,10 +5,15 @@ An app searches its own tables with these: it describes each table once as a
 runs any number of them together, each ranked as both databases rank (see the package).
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from django.db import connection
+
+# A matching row: its id and its score, higher for a better match.
+Match = tuple[int, float]
 
 
 @dataclass(frozen=True)
@@ -30,10 +35,10 @@ class Collection:
     # PostgreSQL: a lexeme's weighted frequency in a row, from ``unnest(search_vector) t``.
     frequency: str = "cardinality(t.positions)"
     # SQLite: the FTS5 columns' weights for ``bm25()``, when one counts less than the text.
-    weights: tuple = ()
+    weights: tuple[float, ...] = ()
 
 
-def _adapted(value):
+def _adapted(value: Any) -> Any:
     # SQLite stores datetimes as text in UTC; PostgreSQL takes them as they are.
     if isinstance(value, datetime):
         return connection.ops.adapt_datetimefield_value(value)
@@ -48,10 +53,10 @@ class Search:
 
     collection: Collection
     limit: int
-    where: tuple = ()
-    params: tuple = ()
+    where: tuple[str, ...] = ()
+    params: tuple[Any, ...] = ()
 
-    def filter(self, condition, *params):
+    def filter(self, condition: str, *params: Any) -> "Search":
         """This search, also requiring ``condition`` (on the row ``a``) with ``params``."""
         return replace(
             self,
@@ -59,7 +64,7 @@ class Search:
             params=(*self.params, *(_adapted(value) for value in params)),
         )
 
-    def filter_in(self, column, values):
+    def filter_in(self, column: str, values: Iterable[object]) -> "Search":
         """This search, only of rows whose ``column`` (of the row ``a``) is one of ``values``."""
         values = list(values)
         if connection.vendor == "postgresql":

@@ -1,19 +1,24 @@
+from collections.abc import Sequence
+from typing import Any
+
 from django.db import connection
 
+from .searches import Collection, Match, Search
 
-def _match_expression(terms):
+
+def _match_expression(terms: Sequence[str]) -> str:
     # Each term is a quoted FTS5 string, so user text never reaches the query
     # syntax; OR lets any term match and BM25 favours rows matching more.
     return " OR ".join('"{}"'.format(term.replace('"', '""')) for term in terms)
 
 
-def _fts(collection):
+def _fts(collection: Collection) -> str:
     """The FTS5 index of ``collection`` (see AddFullTextIndex, and an app's own, such as
     reconsolidation's AddDerivedFullTextIndex)."""
     return f"{collection.table}_fts"
 
 
-def _select(index, search, owner_id, match):
+def _select(index: int, search: Search, owner_id: int, match: str) -> tuple[str, list[Any]]:
     """The best rows of ``search`` as (index, id, bm25), by ascending bm25 (lower is better)."""
     fts = _fts(search.collection)
     # Message authors count at 0.4 of the text, as a lexeme of weight B does in
@@ -34,7 +39,7 @@ def _select(index, search, owner_id, match):
     return sql, [match, owner_id, *search.params, search.limit]
 
 
-def ranked(searches, *, owner_id, terms):
+def ranked(searches: Sequence[Search], *, owner_id: int, terms: Sequence[str]) -> list[list[Match]]:
     """Every search's best rows, in one statement."""
     match = _match_expression(terms)
     selects = [_select(index, search, owner_id, match) for index, search in enumerate(searches)]
@@ -46,14 +51,16 @@ def ranked(searches, *, owner_id, terms):
         rows = cursor.fetchall()
     # Each search's rows in its own order: the union keeps no order of its own.
     rows.sort(key=lambda row: (row[0], row[2], -row[1]))
-    matches = [[] for _ in searches]
+    matches: list[list[Match]] = [[] for _ in searches]
     for index, row_id, score in rows:
         # BM25 is lower for better matches; negate it so higher is better.
         matches[index].append((row_id, -score))
     return matches
 
 
-def belief_mentions(*, owner_id, terms, exclude_subject, limit):
+def belief_mentions(
+    *, owner_id: int, terms: Sequence[str], exclude_subject: str, limit: int
+) -> list[int]:
     # Space-separated quoted strings: FTS5 wants every one of them.
     match = " ".join('"{}"'.format(term.replace('"', '""')) for term in terms)
     with connection.cursor() as cursor:
@@ -67,7 +74,7 @@ def belief_mentions(*, owner_id, terms, exclude_subject, limit):
         return [row_id for (row_id,) in cursor.fetchall()]
 
 
-def forget_erased_from(collection):
+def forget_erased_from(collection: Collection) -> None:
     # Deleting from an FTS5 index only adds delete markers: the erased words
     # stay in older segments until they merge. 'optimize' merges every segment
     # into one now, which drops them. (SQLite 3.42's secure-delete option would

@@ -1,8 +1,10 @@
 """Recall: what an assistant asks for before it answers."""
 
 import operator
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.utils import timezone
@@ -11,17 +13,22 @@ from common.principal import principal_context
 from core.errors import validation_error
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.models import Belief
-from memory.reach import FULL_REACH
+from memory.reach import FULL_REACH, Reach
 from memory.screening import redact_secrets
-from memory.search import belief_search, message_search, ranked
+from memory.search import Match, Search, belief_search, message_search, ranked
 from memory.selectors.conversation import conversation_ranked, neighbouring_turns
-from memory.selectors.recall_context import MAX_CONTEXT_TURNS, context_given
+from memory.selectors.recall_context import MAX_CONTEXT_TURNS, ContextTurn, context_given
 from memory.selectors.recall_rows import (
+    RecallSource,
+    Shown,
     belief_rows_select,
     message_rows_select,
     recall_rows,
 )
 from memory.text import query_terms
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 # Reciprocal-rank fusion constant: damps the head of each list so that one
 # source cannot crowd out another by its raw scores.
@@ -36,7 +43,7 @@ class RecallItem:
     text: str
     rank: int
     score: float
-    sources: tuple = ()
+    sources: tuple[RecallSource, ...] = ()
     # Beliefs only.
     type: str = ""
     subject: str = ""
@@ -54,9 +61,9 @@ class RecallItem:
     derived_kind: str = ""
     tentative: bool = False
     # The public ids of the original memories it concerns (a notice's sides, say).
-    memory_ids: tuple = ()
+    memory_ids: tuple[str, ...] = ()
     # Messages only, when asked for: the turns around it (``recall_context.ContextTurn``).
-    context: tuple = ()
+    context: tuple[ContextTurn, ...] = ()
 
 
 # Fields that only derived items carry: responses of other kinds leave them out.
@@ -65,18 +72,23 @@ DERIVED_ONLY_FIELDS = ("derived_kind", "tentative", "memory_ids")
 
 @dataclass(frozen=True)
 class RecallResult:
-    items: list
-    terms: list
+    items: list[RecallItem]
+    terms: list[str]
     # Counts the items' text and their context turns'.
     chars: int
     # True when matches, or context turns, were left out because of the budget.
     truncated: bool = False
-    included: tuple = field(default=())
+    included: tuple[str, ...] = field(default=())
 
 
 # Further recall sources (e.g. derived memories) register here by name, so
 # that ``include`` can name them without this module importing their apps.
-EXTRA_SOURCES = {}
+EXTRA_SOURCES: dict[str, "ExtraSource"] = {}
+
+# A source's search: (principal, terms, since, limit, reach) -> its search, or None.
+SourceSearch = Callable[["User", Sequence[str], datetime | None, int, Reach], Search | None]
+# A source's select: (principal, row ids, reach) -> SQL and parameters.
+SourceSelect = Callable[["User", Sequence[int], Reach], tuple[str, Sequence[Any]]]
 
 
 @dataclass(frozen=True)
@@ -87,15 +99,14 @@ class ExtraSource:
     (``memory.selectors.recall_rows``). Its items carry the sources of the memories they
     rest on, and ``reach`` (memory.reach) is applied to both."""
 
-    # search(principal, terms, since, limit, reach) -> memory.search.Search | None: the
-    # source's full-text search, of at most ``limit`` rows; None adds nothing.
-    search: object
-    # select(principal, row_ids, reach) -> (SQL, parameters): a select of the rows
-    # ``row_ids`` as ``recall_rows.ITEM_COLUMNS``, a row for each memory it rests on.
-    select: object
+    # The source's full-text search, of at most ``limit`` rows; None adds nothing.
+    search: SourceSearch
+    # A select of the rows ``row_ids`` as ``recall_rows.ITEM_COLUMNS``, a row for each
+    # memory it rests on.
+    select: SourceSelect
 
 
-def register_recall_source(name, *, search, select):
+def register_recall_source(name: str, *, search: SourceSearch, select: SourceSelect) -> None:
     EXTRA_SOURCES[name] = ExtraSource(search=search, select=select)
 
 
@@ -103,18 +114,18 @@ def register_recall_source(name, *, search, select):
 MESSAGES = "messages"
 
 
-def recall_includes():
+def recall_includes() -> list[str]:
     """What ``include`` may name: original messages, then each registered source."""
     return [MESSAGES, *EXTRA_SOURCES]
 
 
-def _check_datetime(value, name):
+def _check_datetime(value: object, name: str) -> datetime | None:
     if value is not None and (not isinstance(value, datetime) or timezone.is_naive(value)):
         raise validation_error(f"{name} must be a datetime with a timezone.", field=name)
     return value
 
 
-def _string_list(values, name):
+def _string_list(values: object, name: str) -> list[str]:
     if values is None:
         return []
     if not isinstance(values, (list, tuple)) or not all(isinstance(v, str) for v in values):
@@ -122,7 +133,16 @@ def _string_list(values, name):
     return list(dict.fromkeys(values))
 
 
-def _check_options(*, types, statuses, include, limit, budget_chars, since, context_turns):
+def _check_options(
+    *,
+    types: object,
+    statuses: object,
+    include: object,
+    limit: object,
+    budget_chars: object,
+    since: object,
+    context_turns: object,
+) -> tuple[list[str], list[str], list[str], int, int, datetime | None, int]:
     """Recall's options with their defaults, or a validation error naming the field: the
     one place their rules are kept, for the API (whose ``RecallInput`` only reads the
     JSON) and for callers in Python alike."""
@@ -161,7 +181,9 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since, cont
     types = _string_list(types, "types")
     if unknown := sorted(set(types) - set(BeliefType.values)):
         raise validation_error(f"Unknown types: {', '.join(unknown)}.", field="types")
-    statuses = _string_list(statuses, "statuses") or list(LIVE_BELIEF_STATUSES)
+    statuses = _string_list(statuses, "statuses") or [
+        str(status) for status in LIVE_BELIEF_STATUSES
+    ]
     if unknown := sorted(set(statuses) - set(LIVE_BELIEF_STATUSES)):
         raise validation_error(
             f"Recall returns only active and provisional memories, not {', '.join(unknown)}.",
@@ -184,7 +206,7 @@ def _check_options(*, types, statuses, include, limit, budget_chars, since, cont
     )
 
 
-def _masked(item):
+def _masked(item: RecallItem) -> RecallItem:
     # Redaction gives back the very text it was given when there is nothing to mask, as
     # for nearly every item: the item is then kept as it is, not copied.
     text = redact_secrets(item.text)
@@ -199,55 +221,68 @@ def _masked(item):
     return replace(item, text=text, sources=sources, context=context)
 
 
-def _masked_source(source):
+def _masked_source(source: RecallSource) -> RecallSource:
     excerpt = redact_secrets(source.excerpt)
     return source if excerpt is source.excerpt else replace(source, excerpt=excerpt)
 
 
-def _masked_turn(turn):
+def _masked_turn(turn: ContextTurn) -> ContextTurn:
     text = redact_secrets(turn.text)
     return turn if text is turn.text else replace(turn, text=text)
 
 
-def _item(kind, shown, score):
+def _item(kind: str, shown: Shown, score: float) -> RecallItem:
     row = shown.row
     sources = tuple(shown.sources.values())
-    shared = {"kind": kind, "id": row.public_id, "text": row.text, "rank": 0, "score": score}
     if kind == "message":
         (source,) = sources
         return RecallItem(
-            **shared,
+            kind=kind,
+            id=row.public_id,
+            text=row.text,
+            rank=0,
+            score=score,
             sources=sources,
             session_id=source.session_id,
             sequence=source.sequence,
             event_type=source.event_type,
             occurred_at=source.occurred_at,
         )
-    memory = {
-        "type": row.type,
-        "subject": row.subject,
-        "confidence": row.confidence,
-        "revision": row.revision,
-    }
     if kind == "belief":
         return RecallItem(
-            **shared,
+            kind=kind,
+            id=row.public_id,
+            text=row.text,
+            rank=0,
+            score=score,
             sources=sources,
-            **memory,
+            type=row.type,
+            subject=row.subject,
+            confidence=row.confidence,
+            revision=row.revision,
             status=row.status,
             needs_review=row.needs_review,
         )
     return RecallItem(
-        **shared,
+        kind=kind,
+        id=row.public_id,
+        text=row.text,
+        rank=0,
+        score=score,
         sources=sources,
-        **memory,
+        type=row.type,
+        subject=row.subject,
+        confidence=row.confidence,
+        revision=row.revision,
         derived_kind=row.derived_kind,
         tentative=row.tentative,
         memory_ids=tuple(shown.memory_ids[belief_id] for belief_id in sorted(shown.memory_ids)),
     )
 
 
-def _select(principal, kind, ids, reach):
+def _select(
+    principal: "User", kind: str, ids: Sequence[int], reach: Reach
+) -> tuple[str, Sequence[Any]]:
     if kind == "belief":
         return belief_rows_select(owner_id=principal.pk, ids=ids)
     if kind == "message":
@@ -255,7 +290,9 @@ def _select(principal, kind, ids, reach):
     return EXTRA_SOURCES[kind].select(principal, ids, reach)
 
 
-def recall_items(principal, found, reach=FULL_REACH):
+def recall_items(
+    principal: "User", found: Sequence[tuple[str, Sequence[Match]]], reach: Reach = FULL_REACH
+) -> list[list[RecallItem]]:
     """For each ``(kind, matches)`` of ``found``: the rows of that kind ("belief", "message"
     or a registered source's name) that ``matches`` (``[(row id, score)]``, best first)
     names and ``reach`` sees, as items with their sources, best first; in one statement
@@ -263,7 +300,9 @@ def recall_items(principal, found, reach=FULL_REACH):
     return _items(found, _shown(principal, found, reach))
 
 
-def _shown(principal, found, reach):
+def _shown(
+    principal: "User", found: Sequence[tuple[str, Sequence[Match]]], reach: Reach
+) -> dict[str, dict[int, Shown]]:
     """{kind: {row id: recall_rows.Shown}} of ``found`` (as ``recall_items`` takes it)."""
     wanted = [(kind, matches) for kind, matches in found if matches]
     shown = recall_rows(
@@ -277,7 +316,9 @@ def _shown(principal, found, reach):
     return {kind: rows for (kind, _), rows in zip(wanted, shown, strict=True)}
 
 
-def _items(found, by_kind):
+def _items(
+    found: Sequence[tuple[str, Sequence[Match]]], by_kind: Mapping[str, Mapping[int, Shown]]
+) -> list[list[RecallItem]]:
     items = []
     for kind, matches in found:
         rows = by_kind.get(kind, {})
@@ -287,7 +328,15 @@ def _items(found, by_kind):
     return items
 
 
-def _recent_beliefs(principal, *, statuses, types, since, limit, reach):
+def _recent_beliefs(
+    principal: "User",
+    *,
+    statuses: Sequence[str],
+    types: Sequence[str],
+    since: datetime | None,
+    limit: int,
+    reach: Reach,
+) -> list[Match]:
     beliefs = reach.filter(Belief.objects.filter(owner=principal, status__in=statuses))
     if types:
         beliefs = beliefs.filter(type__in=types)
@@ -297,7 +346,18 @@ def _recent_beliefs(principal, *, statuses, types, since, limit, reach):
     return [(row_id, 0.0) for row_id in rows]
 
 
-def _searched(principal, *, terms, statuses, types, since, messages, extras, limit, reach):
+def _searched(
+    principal: "User",
+    *,
+    terms: Sequence[str],
+    statuses: Sequence[str],
+    types: Sequence[str],
+    since: datetime | None,
+    messages: bool,
+    extras: Sequence[ExtraSource],
+    limit: int,
+    reach: Reach,
+) -> tuple[list[Match], list[Match] | None, list[list[Match] | None], Search | None]:
     """The matching rows (``[(row id, score)]``, best first) of beliefs, of messages (None
     unless ``messages``) and of each of ``extras`` (None for one that adds nothing),
     every source's candidates searched in one statement (two on PostgreSQL: memory.search);
@@ -318,7 +378,7 @@ def _searched(principal, *, terms, statuses, types, since, messages, extras, lim
     )
     belief_rows = found.pop(0)
     message_rows = found.pop(0) if messages else None
-    if message_rows:
+    if message_rows and message_query is not None:
         turns = neighbouring_turns(
             principal.pk, [row_id for row_id, _ in message_rows], message_query
         )
@@ -331,11 +391,11 @@ def _searched(principal, *, terms, statuses, types, since, messages, extras, lim
     )
 
 
-def _fuse(ranked_lists):
+def _fuse(ranked_lists: Sequence[Sequence[RecallItem]]) -> list[RecallItem]:
     """Reciprocal-rank fusion; with one list it keeps that list's order."""
     if len(ranked_lists) == 1:
         return list(ranked_lists[0])
-    scores = {}
+    scores: dict[tuple[str, str], tuple[RecallItem, float]] = {}
     for items in ranked_lists:
         for position, item in enumerate(items, start=1):
             key = (item.kind, item.id)
@@ -345,7 +405,7 @@ def _fuse(ranked_lists):
     return [replace(item, score=total) for item, total in fused]
 
 
-def _messages_behind(items):
+def _messages_behind(items: Iterable[RecallItem]) -> dict[tuple[str, str], set[str]]:
     """The original messages each belief and message of ``items`` rests on, by (kind, id):
     a message on itself, a belief on its sources.
 
@@ -363,7 +423,15 @@ def _messages_behind(items):
     }
 
 
-def _with_context(items, *, principal, shown, search, count, room):
+def _with_context(
+    items: Sequence[RecallItem],
+    *,
+    principal: "User",
+    shown: Mapping[int, Shown],
+    search: Search,
+    count: int,
+    room: int,
+) -> tuple[list[RecallItem], int, bool]:
     contexts, chars, truncated = context_given(
         items,
         owner_id=principal.pk,
@@ -381,17 +449,17 @@ def _with_context(items, *, principal, shown, search, count, room):
 
 def recall(
     *,
-    principal,
-    query="",
-    types=None,
-    statuses=None,
-    since=None,
-    include=(),
-    limit=None,
-    budget_chars=None,
-    context_turns=0,
-    reach=FULL_REACH,
-):
+    principal: "User",
+    query: object = "",
+    types: object = None,
+    statuses: object = None,
+    since: object = None,
+    include: object = (),
+    limit: object = None,
+    budget_chars: object = None,
+    context_turns: object = 0,
+    reach: Reach = FULL_REACH,
+) -> RecallResult:
     """The principal's memories that best match ``query``, within a character budget.
 
     Only what ``reach`` sees (``memory.reach``): a token narrowed to one
@@ -440,7 +508,7 @@ def recall(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
             message_rows, extra_rows, message_query = None, [None for _ in extras], None
-        found = [("belief", belief_rows)]
+        found: list[tuple[str, list[Match]]] = [("belief", belief_rows)]
         if message_rows is not None:
             found.append(("message", message_rows))
         found += [(name, rows or []) for name, rows in zip(extra_names, extra_rows, strict=True)]
@@ -448,7 +516,9 @@ def recall(
         ranked_lists = _items(found, shown)
         fused = _fuse(ranked_lists)
         rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
-        items, chars, truncated, given = [], 0, False, set()
+        items: list[RecallItem] = []
+        given: set[str] = set()
+        chars, truncated = 0, False
         for item in fused:
             if len(items) == limit:
                 break

@@ -22,13 +22,19 @@ The rules, each kept here:
   item's context, is not repeated (it still counts towards the N of its side).
 """
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any
 
 from django.db import connection
 
 from memory.selectors.conversation import NEIGHBOUR_REACH, turns_around
 from memory.selectors.recall_rows import public_id_text, sqlite_moment
+
+if TYPE_CHECKING:
+    from memory.search import Search
+    from memory.selectors.recall import RecallItem
 
 MAX_CONTEXT_TURNS = 3
 BEFORE, AFTER = "before", "after"
@@ -48,7 +54,7 @@ class ContextTurn:
     position: str  # BEFORE or AFTER the message
 
 
-def _turn(values, position):
+def _turn(values: Sequence[Any], position: str) -> ContextTurn:
     public_id, text, sequence, event_type, occurred_at = values
     if connection.vendor == "sqlite":
         occurred_at = sqlite_moment(occurred_at)
@@ -62,26 +68,35 @@ def _turn(values, position):
     )
 
 
-def _sides(rows, count):
+def _sides(rows: Sequence[Sequence[Any]], count: int) -> dict[tuple[int, str], list[ContextTurn]]:
     """{(event id, position): [turns, nearest first]}: up to ``count`` a side, each within
     ``NEIGHBOUR_REACH`` sequence numbers of the one before it."""
-    found = {}
+    found: dict[tuple[int, str], list[tuple[int, Sequence[Any]]]] = {}
     for event_id, _, offset, *values in rows:
         position = BEFORE if offset < 0 else AFTER
         found.setdefault((event_id, position), []).append((abs(offset), values))
     sides = {}
     for key, turns in found.items():
-        chain, reached = [], 0
-        for distance, values in sorted(turns, key=lambda turn: turn[0]):
+        chain: list[ContextTurn] = []
+        reached = 0
+        for distance, turn in sorted(turns, key=lambda turn: turn[0]):
             if len(chain) == count or distance - reached > NEIGHBOUR_REACH:
                 break
-            chain.append(_turn(values, key[1]))
+            chain.append(_turn(turn, key[1]))
             reached = distance
         sides[key] = chain
     return sides
 
 
-def context_given(items, *, owner_id, row_ids, search, count, room):
+def context_given(
+    items: Sequence["RecallItem"],
+    *,
+    owner_id: int,
+    row_ids: Mapping[str, int],
+    search: "Search",
+    count: int,
+    room: int,
+) -> tuple[dict[str, list[ContextTurn]], int, bool]:
     """The context of each message of ``items`` (recalled, best first): ``(contexts, chars,
     truncated)``, where ``contexts`` is ``{item id: [ContextTurn] in the order said}``,
     ``chars`` their length within ``room`` characters, and ``truncated`` whether a turn was
@@ -99,8 +114,8 @@ def context_given(items, *, owner_id, row_ids, search, count, room):
     )
     sides = _sides(rows, count)
     given = {item.id for item in items}
-    contexts = {item.id: [] for item in messages}
-    ended = set()
+    contexts: dict[str, list[ContextTurn]] = {item.id: [] for item in messages}
+    ended: set[tuple[str, str]] = set()
     chars, truncated = 0, False
     for place in range(count):
         for item in messages:

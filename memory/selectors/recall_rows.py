@@ -9,40 +9,47 @@ belief's own, or those of a belief a derived memory rests on), else the message 
 """
 
 import uuid
-from collections import namedtuple
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 from django.db import connection
 
 from memory.reach import Reach
 
+if TYPE_CHECKING:
+    from django.db.backends.sqlite3.operations import DatabaseOperations as SQLiteOperations
+
+
+class ItemRow(NamedTuple):
+    """A matched row as each kind's select gives it (``ITEM_COLUMNS``)."""
+
+    id: int
+    public_id: str
+    text: str
+    type: str
+    subject: str
+    status: str
+    needs_review: bool
+    confidence: float | None
+    revision: int | None
+    # Derived memories': what kind of view it is, and whether it is only tentative.
+    derived_kind: str
+    tentative: bool
+    scope: str
+    sensitivity: str
+    # The belief whose sources are the item's, and the message that is its own source.
+    belief_id: int | None
+    event_id: int | None
+
+
 # What each kind's select returns, in this order; a kind without one of them gives an
 # empty value or a typed NULL (``NO_*``), so that the selects unite on both databases.
-ITEM_COLUMNS = (
-    "id",
-    "public_id",
-    "text",
-    "type",
-    "subject",
-    "status",
-    "needs_review",
-    "confidence",
-    "revision",
-    # Derived memories': what kind of view it is, and whether it is only tentative.
-    "derived_kind",
-    "tentative",
-    "scope",
-    "sensitivity",
-    # The belief whose sources are the item's, and the message that is its own source.
-    "belief_id",
-    "event_id",
-)
+ITEM_COLUMNS = ItemRow._fields
 NO_ID = "CAST(NULL AS bigint)"
 NO_NUMBER = "CAST(NULL AS double precision)"
 NO_INTEGER = "CAST(NULL AS integer)"
-
-ItemRow = namedtuple("ItemRow", ITEM_COLUMNS)
 
 # A message's own source quotes its text: it has no source row of a belief. The message a
 # source names is chosen by a CASE, not the COALESCE it amounts to: under row security
@@ -64,7 +71,7 @@ _WIDTH = 1 + len(ITEM_COLUMNS)
 _BELIEF_ID = 1 + ITEM_COLUMNS.index("belief_id")
 
 
-def ids_in(column, ids):
+def ids_in(column: str, ids: Collection[int]) -> tuple[str, list[Any]]:
     """A condition that ``column`` is one of ``ids``, with its parameters."""
     if connection.vendor == "postgresql":
         # One array parameter: the statement's text, and so its prepared plan, does
@@ -73,7 +80,7 @@ def ids_in(column, ids):
     return f"{column} IN ({', '.join('%s' for _ in ids)})", list(ids)
 
 
-def belief_rows_select(*, owner_id, ids):
+def belief_rows_select(*, owner_id: int, ids: Collection[int]) -> tuple[str, list[Any]]:
     """The select of the beliefs ``ids`` for ``recall_rows``."""
     condition, params = ids_in("a.id", ids)
     return (
@@ -84,7 +91,7 @@ def belief_rows_select(*, owner_id, ids):
     )
 
 
-def message_rows_select(*, owner_id, ids):
+def message_rows_select(*, owner_id: int, ids: Collection[int]) -> tuple[str, list[Any]]:
     """The select of the messages ``ids`` for ``recall_rows``."""
     condition, params = ids_in("a.id", ids)
     return (
@@ -113,37 +120,43 @@ class Shown:
     the beliefs it rests on (``{belief id: public id}``)."""
 
     row: ItemRow
-    sources: dict
-    memory_ids: dict
+    sources: dict[str, RecallSource]
+    memory_ids: dict[int, str]
 
 
-def public_id_text(value):
+def public_id_text(value: uuid.UUID | str) -> str:
     """A public id read by raw SQL, as the API writes it: PostgreSQL gives a UUID, SQLite
     its hex."""
-    return (
-        None if value is None else str(value if isinstance(value, uuid.UUID) else uuid.UUID(value))
-    )
+    return str(value if isinstance(value, uuid.UUID) else uuid.UUID(value))
 
 
-def _sqlite_row(values):
+def _item_row(values: Sequence[Any], *, sqlite: bool) -> ItemRow:
+    row = ItemRow(*values)
+    row = row._replace(public_id=public_id_text(row.public_id))
     # SQLite gives booleans as integers.
-    values[6], values[10] = bool(values[6]), bool(values[10])
-    return values
+    if sqlite:
+        row = row._replace(needs_review=bool(row.needs_review), tentative=bool(row.tentative))
+    return row
 
 
-def sqlite_moment(value):
-    """A datetime read by raw SQL from SQLite, which gives it without its zone."""
-    return connection.ops.convert_datetimefield_value(value, None, connection)
+def sqlite_moment(value: str) -> datetime:
+    """A datetime read by raw SQL from SQLite, which gives it as text without its zone."""
+    # Only SQLite's operations have this reading of a datetime; it gives None only for
+    # None, and the columns read with it are never NULL.
+    operations = cast("SQLiteOperations", connection.ops)
+    return cast(datetime, operations.convert_datetimefield_value(value, None, connection))
 
 
-def recall_rows(selects, *, owner_id, reach: Reach):
+def recall_rows(
+    selects: Sequence[tuple[str, Sequence[Any]]], *, owner_id: int, reach: Reach
+) -> list[dict[int, Shown]]:
     """For each of ``selects`` (SQL and parameters, of ``ITEM_COLUMNS``), its rows that
     ``reach`` sees, as ``{row id: Shown}``; all of them in one statement.
 
     A source shows only when ``reach`` sees its message: a memory every assistant
     sees may rest on one assistant's conversation, or on a message labelled sensitive.
     """
-    shown = [{} for _ in selects]
+    shown: list[dict[int, Shown]] = [{} for _ in selects]
     if not selects:
         return shown
     sql = _STATEMENT.format(
@@ -156,22 +169,18 @@ def recall_rows(selects, *, owner_id, reach: Reach):
         cursor.execute(sql, [*params, owner_id, owner_id, owner_id])
         rows = cursor.fetchall()
     sqlite = connection.vendor == "sqlite"
-    unseen = set()
+    unseen: set[tuple[int, int]] = set()
     for row in rows:
         branch, row_id = row[0], row[1]
         item = shown[branch].get(row_id)
         if item is None:
             if (branch, row_id) in unseen:
                 continue
-            values = ItemRow(*(_sqlite_row(list(row[1:_WIDTH])) if sqlite else row[1:_WIDTH]))
+            values = _item_row(row[1:_WIDTH], sqlite=sqlite)
             if not reach.sees(scope=values.scope, sensitivity=values.sensitivity):
                 unseen.add((branch, row_id))
                 continue
-            item = shown[branch][row_id] = Shown(
-                row=values._replace(public_id=public_id_text(values.public_id)),
-                sources={},
-                memory_ids={},
-            )
+            item = shown[branch][row_id] = Shown(row=values, sources={}, memory_ids={})
         belief, excerpt, event, session, sequence, event_type, occurred_at, scope, sensitivity = (
             row[_WIDTH:]
         )
