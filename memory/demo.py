@@ -5,16 +5,18 @@ against a deployment that others can reach.
 """
 
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
+from accounts.models import User
 from accounts.operators import operator_grant
 from accounts.selectors import api_token_list
 from accounts.services import api_token_create, api_token_revoke
 from common.principal import principal_context
 from memory.enums import BeliefType, EventType
-from memory.models import Session
+from memory.models import Event, Session
 from memory.services.beliefs import belief_remember
 from memory.services.sessions import event_append, run_complete, run_create, session_create
 
@@ -27,9 +29,9 @@ OPERATOR = ("operator", "demo-operator-password")
 class DemoConversation:
     external_id: str
     # (message external id, event type, text)
-    messages: list
+    messages: list[tuple[str, str, str]]
     # (message external id, type, subject, statement)
-    memories: list
+    memories: list[tuple[str, str, str, str]]
 
 
 DEMO_SESSION = "demo-welcome"
@@ -90,7 +92,7 @@ CONVERSATIONS = [
 ]
 
 
-def _account(username, password, **flags):
+def _account(username: str, password: str, **flags: bool) -> User:
     user, _ = get_user_model().objects.get_or_create(username=username, defaults=flags)
     for name, value in flags.items():
         setattr(user, name, value)
@@ -99,9 +101,9 @@ def _account(username, password, **flags):
     return user
 
 
-def _demo_conversation(owner, conversation):
+def _demo_conversation(owner: User, conversation: DemoConversation) -> Session:
     session = session_create(principal=owner, external_id=conversation.external_id)
-    events = {}
+    events: dict[str, Event] = {}
     for external_id, event_type, text in conversation.messages:
         events[external_id] = event_append(
             principal=owner,
@@ -123,8 +125,18 @@ def _demo_conversation(owner, conversation):
     return session
 
 
+class DemoSeed(TypedDict):
+    """The demo's public credentials ((username, password) each), its first conversation and
+    a fresh API token's secret."""
+
+    owner: tuple[str, str]
+    operator: tuple[str, str]
+    session: Session
+    token: str
+
+
 @transaction.atomic
-def demo_seed():
+def demo_seed() -> DemoSeed:
     """Create (or reset) the demo accounts and conversation; running it again adds nothing."""
     owner = _account(*OWNER, is_active=True)
     # An operator, not a superuser: the operator role's permissions only.

@@ -3,7 +3,18 @@ event log and the triggers SQLite needs kept. Row security's are the shared laye
 (``common.migration_operations``).
 """
 
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db.backends.base.schema import BaseDatabaseSchemaEditor
+from django.db.backends.utils import CursorWrapper
+from django.db.migrations.state import ProjectState
+
 from common.migration_operations import VendorSQL
+
+# Rows a statement changed, as the trigger reads them, and whether they are counted in
+# (1) or out (-1): ``("new_rows", 1)``.
+_Changes = Sequence[tuple[str, int]]
 
 
 class AddFullTextIndex(VendorSQL):
@@ -21,22 +32,28 @@ class AddFullTextIndex(VendorSQL):
 
     vendors = ("postgresql", "sqlite")
 
-    def __init__(self, model_name, text_column, pg_condition):
+    def __init__(self, model_name: str, text_column: str, pg_condition: str) -> None:
         self.model_name = model_name
         self.text_column = text_column
         self.pg_condition = pg_condition
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (
             self.__class__.__qualname__,
             [self.model_name, self.text_column, self.pg_condition],
             {},
         )
 
-    def describe(self):
+    def describe(self) -> str:
         return f"Add full-text index on {self.model_name}.{self.text_column}"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         raw_table = self._table(app_label, state, self.model_name)
         table = schema_editor.quote_name(raw_table)
         column = schema_editor.quote_name(self.text_column)
@@ -65,7 +82,13 @@ class AddFullTextIndex(VendorSQL):
             f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
         ]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         raw_table = self._table(app_label, state, self.model_name)
         table = schema_editor.quote_name(raw_table)
         if vendor == "postgresql":
@@ -109,13 +132,19 @@ class MakeEventLogAppendOnly(VendorSQL):
 
     vendors = ("postgresql", "sqlite")
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return "Make the event log append-only"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         table = self._table(app_label, state, "event")
         changed = " OR ".join(f"NEW.{c} IS DISTINCT FROM OLD.{c}" for c in _EVENT_IMMUTABLE_COLUMNS)
         if vendor == "postgresql":
@@ -143,7 +172,13 @@ class MakeEventLogAppendOnly(VendorSQL):
             f"BEGIN SELECT RAISE(ABORT, '{_APPEND_ONLY_MESSAGE}'); END",
         ]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         table = self._table(app_label, state, "event")
         statements = [
             f"DROP TRIGGER IF EXISTS {table}_append_only"
@@ -175,19 +210,31 @@ class RestoreSQLiteTriggers(VendorSQL):
 
     vendors = ("sqlite",)
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return "Restore the SQLite triggers of beliefs and events"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         statements = []
         for make in _SQLITE_TRIGGER_OPERATIONS:
             statements += make().forwards_sql(vendor, schema_editor, app_label, state)
         return statements
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         return []
 
 
@@ -205,19 +252,25 @@ class IndexMessageAuthors(VendorSQL):
 
     vendors = ("postgresql", "sqlite")
 
-    def __init__(self, pg_condition):
+    def __init__(self, pg_condition: str) -> None:
         self.pg_condition = pg_condition
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [self.pg_condition], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return "Index message authors with message text"
 
-    def _previous(self):
+    def _previous(self) -> AddFullTextIndex:
         return AddFullTextIndex("event", "text", self.pg_condition)
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         previous = self._previous()
         drop = previous.backwards_sql(vendor, schema_editor, app_label, state)
         raw_table = self._table(app_label, state, "event")
@@ -254,7 +307,13 @@ class IndexMessageAuthors(VendorSQL):
             f"INSERT INTO {fts}({fts}) VALUES ('rebuild')",
         ]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         previous = self._previous()
         return [
             *previous.backwards_sql(vendor, schema_editor, app_label, state),
@@ -289,7 +348,9 @@ class KeepSearchStatistics(VendorSQL):
 
     vendors = ("postgresql",)
 
-    def __init__(self, model_name, collection, pg_condition, columns):
+    def __init__(
+        self, model_name: str, collection: str, pg_condition: str, columns: Iterable[str]
+    ) -> None:
         self.model_name = model_name
         self.collection = collection
         self.pg_condition = pg_condition
@@ -297,17 +358,17 @@ class KeepSearchStatistics(VendorSQL):
         # left alike in all of them (a revision, a timestamp) are not counted.
         self.columns = tuple(columns)
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (
             self.__class__.__qualname__,
             [self.model_name, self.collection, self.pg_condition, list(self.columns)],
             {},
         )
 
-    def describe(self):
+    def describe(self) -> str:
         return f"Keep search statistics of {self.model_name}"
 
-    def _changed(self, side):
+    def _changed(self, side: str) -> str:
         """The updated rows (``side``: their new or old version) in which one of the columns
         changed; PostgreSQL allows no column list on a trigger with transition tables."""
         new = ", ".join(f"n.{column}" for column in self.columns)
@@ -317,13 +378,13 @@ class KeepSearchStatistics(VendorSQL):
             f"WHERE ({new}) IS DISTINCT FROM ({old})) {side}_changed"
         )
 
-    def _changes(self, changes, columns):
+    def _changes(self, changes: _Changes, columns: str) -> str:
         return " UNION ALL ".join(
             f"SELECT owner_id, {sign} AS sign, {columns} FROM {source} WHERE {self.pg_condition}"
             for source, sign in changes
         )
 
-    def _statements(self, stats, terms, changes):
+    def _statements(self, stats: str, terms: str, changes: _Changes) -> str:
         collection = f"'{self.collection}'"
         totals = (
             "SELECT owner_id, sum(sign) AS documents, sum(sign * length) AS length FROM ("
@@ -363,7 +424,13 @@ class KeepSearchStatistics(VendorSQL):
             ]
         return "; ".join(statements) + ";"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         raw_table = self._table(app_label, state, self.model_name)
         table = schema_editor.quote_name(raw_table)
         stats = schema_editor.quote_name(self._table("memory", state, "searchstatistics"))
@@ -394,7 +461,13 @@ class KeepSearchStatistics(VendorSQL):
             ),
         ]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         raw_table = self._table(app_label, state, self.model_name)
         table = schema_editor.quote_name(raw_table)
         function = f"{raw_table}_search_statistics"
@@ -414,25 +487,37 @@ class IndexIdsHeld(VendorSQL):
 
     vendors = ("postgresql",)
 
-    def __init__(self, model_name, field_name):
+    def __init__(self, model_name: str, field_name: str) -> None:
         self.model_name = model_name
         self.field_name = field_name
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [self.model_name, self.field_name], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return f"Index the ids held in {self.model_name}.{self.field_name}"
 
-    def _index(self, schema_editor, table):
+    def _index(self, schema_editor: BaseDatabaseSchemaEditor, table: str) -> str:
         return schema_editor.quote_name(f"{table}_{self.field_name}_gin")
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         table = self._table(app_label, state, self.model_name)
         index, column = self._index(schema_editor, table), schema_editor.quote_name(self.field_name)
         return [f"CREATE INDEX {index} ON {schema_editor.quote_name(table)} USING gin ({column})"]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         table = self._table(app_label, state, self.model_name)
         return [f"DROP INDEX IF EXISTS {self._index(schema_editor, table)}"]
 
@@ -452,16 +537,28 @@ class AccessRecordWrite(VendorSQL):
 
     vendors = ("postgresql",)
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return "Create memory_access_record_write()"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         return [_access_record_write_create("uuid[]")]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         return [_access_record_write_drop("uuid[]")]
 
 
@@ -477,20 +574,32 @@ class AccessRecordWriteFromText(VendorSQL):
 
     vendors = ("postgresql",)
 
-    def deconstruct(self):
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
         return (self.__class__.__qualname__, [], {})
 
-    def describe(self):
+    def describe(self) -> str:
         return "Replace memory_access_record_write() by one that takes the ids as text"
 
-    def forwards_sql(self, vendor, schema_editor, app_label, state):
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         return [_access_record_write_drop("uuid[]"), _access_record_write_create("text")]
 
-    def backwards_sql(self, vendor, schema_editor, app_label, state):
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
         return [_access_record_write_drop("text"), _access_record_write_create("uuid[]")]
 
 
-def _access_record_write_create(ids):
+def _access_record_write_create(ids: str) -> str:
     """``memory_access_record_write()`` taking each list of ids as ``ids``: ``uuid[]``, or
     ``text`` read as ``uuid[]`` inside the exception block."""
     ids_value = "{}" if ids == "uuid[]" else "{}::uuid[]"
@@ -519,14 +628,16 @@ def _access_record_write_create(ids):
     """
 
 
-def _access_record_write_drop(ids):
+def _access_record_write_drop(ids: str) -> str:
     return (
         "DROP FUNCTION IF EXISTS memory_access_record_write(bigint, uuid, bigint, varchar, "
         f"varchar, timestamptz, {ids}, {ids}, {ids})"
     )
 
 
-def count_search_statistics(cursor, *, owner_id, table, collection, condition):
+def count_search_statistics(
+    cursor: CursorWrapper, *, owner_id: int, table: str, collection: str, condition: str
+) -> None:
     """Count one owner's existing rows into the search statistics (PostgreSQL), for a
     migration that starts ``KeepSearchStatistics`` on a table that already has rows."""
     rows = f"FROM {table} WHERE owner_id = %s AND {condition}"

@@ -7,7 +7,7 @@ optional ``Idempotency-Key``, and repeating a decision already made answers with
 challenge as it is.
 """
 
-from typing import Any, TypedDict
+from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
@@ -20,17 +20,12 @@ from formation.challenge_selectors import (
     challenge_views,
 )
 from formation.challenges import challenge_keep, challenge_replace
-from memory.api.base import ApiView, Page, errors, idempotent, principal_of, reach_of
+from memory.api.base import ApiView, Carried, Page, errors, idempotent, principal_of, reach_of
 
 from .serializers import ChallengeOutput, ChallengePageOutput
 
 
-class _Read(TypedDict):
-    memories: list[str]
-    messages: list[str]
-
-
-def _read(body: dict[str, Any]) -> _Read:
+def _read(body: dict[str, Any]) -> Carried:
     """What one challenge's body carries of the owner's memories and messages."""
     memories = [body["standing"]["id"], *([body["replacement"]] if body["replacement"] else [])]
     messages = [source["event_id"] for source in body["proposal"]["sources"]]

@@ -3,9 +3,13 @@
 import functools
 import json
 import re
+from collections.abc import Callable, Iterable
+from typing import Any, Concatenate, ParamSpec, TypedDict, TypeVar
+from uuid import UUID
 
 from django.conf import settings
-from django.db import transaction
+from django.db import models, transaction
+from django.db.models import QuerySet
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import exceptions
 from rest_framework.request import Request
@@ -13,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 from rest_framework.views import APIView
 
-from accounts.models import User
+from accounts.models import ApiToken, User
 from common.selectors.flags import surfaces_enabled
 from core.errors import HTTP_STATUS_BY_CODE, validation_error
 from memory.reach import Reach, reach_for
@@ -25,7 +29,16 @@ from memory.services.idempotency import (
     idempotency_reserve,
 )
 
-from .serializers import ErrorSerializer
+from .serializers import ErrorSerializer, StrictSerializer
+
+_Model = TypeVar("_Model", bound=models.Model)
+_Default = TypeVar("_Default", int, None)
+_Data = TypeVar("_Data")
+_View = TypeVar("_View", bound="ApiView")
+_Params = ParamSpec("_Params")
+
+# A write's method on its view: ``post(self, request, memory_id)`` and the like.
+ViewMethod = Callable[Concatenate[_View, Request, _Params], Response]
 
 
 def principal_of(request: Request) -> User:
@@ -35,6 +48,16 @@ def principal_of(request: Request) -> User:
     if not isinstance(user, User):
         raise exceptions.NotAuthenticated
     return user
+
+
+def token_of(request: Request) -> ApiToken | None:
+    """The API token a request was made with; None in the owner's browser session."""
+    token = request.auth
+    if token is not None and not isinstance(token, ApiToken):
+        # Only the authentication classes of settings.REST_FRAMEWORK run, and they
+        # give a token or nothing: a credential of any other kind reaches nothing.
+        raise exceptions.NotAuthenticated
+    return token
 
 
 def reach_of(request: Request) -> Reach:
@@ -48,12 +71,12 @@ def reach_of(request: Request) -> Reach:
 class Page:
     """``limit`` and ``offset`` query parameters, checked."""
 
-    def __init__(self, request, default=50):
+    def __init__(self, request: Request, default: int = 50) -> None:
         maximum = settings.REVERIE_LIMITS["api_page_max"]
         self.limit = int_param(request, "limit", default, 1, maximum)
         self.offset = int_param(request, "offset", 0, 0, None)
 
-    def slice(self, queryset):
+    def slice(self, queryset: QuerySet[_Model]) -> QuerySet[_Model]:
         return queryset[self.offset : self.offset + self.limit]
 
 
@@ -63,7 +86,9 @@ INT_PARAM_MAX = 2**31 - 1
 _INTEGER_RE = re.compile(r"-?[0-9]{1,10}")
 
 
-def int_param(request, name, default, low, high=None):
+def int_param(
+    request: Request, name: str, default: _Default, low: int, high: int | None = None
+) -> int | _Default:
     """The integer query parameter ``name`` within ``low`` to ``high`` (or ``INT_PARAM_MAX``)."""
     high = INT_PARAM_MAX if high is None else high
     raw = request.query_params.get(name)
@@ -92,17 +117,25 @@ class ApiView(APIView):
     # controls, derived memories and operations): only for a token of full reach.
     needs_full_reach = False
 
-    def initial(self, request, *args, **kwargs):
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
         # Before authentication, so that an off surface looks absent even to
         # callers without a valid token.
         if not surfaces_enabled(self.surfaces):
             raise exceptions.NotFound()
         super().initial(request, *args, **kwargs)
-        request.reach = reach_for(request.auth)
+        reach = reach_for(token_of(request))
+        request.reach = reach  # type: ignore[attr-defined]  # read back by reach_of
         if self.needs_full_reach:
-            request.reach.check_full("this route")
+            reach.check_full("this route")
 
-    def record_access(self, *, memories=(), messages=(), derived=(), after_write=False):
+    def record_access(
+        self,
+        *,
+        memories: Iterable[str | UUID] = (),
+        messages: Iterable[str | UUID] = (),
+        derived: Iterable[str | UUID] = (),
+        after_write: bool = False,
+    ) -> int | None:
         """Record, for an answer given to a token, what it carried (public ids): the
         owner sees which assistant read what. The owner's own browser session is not
         recorded. Call it once the answer is built; it never fails the request.
@@ -113,9 +146,9 @@ class ApiView(APIView):
         request = self.request
         record = functools.partial(
             access_record,
-            principal=request.user,
-            token=request.auth,
-            route=request.resolver_match.view_name,
+            principal=principal_of(request),
+            token=token_of(request),
+            route=_route_name(request),
             request_id=getattr(request, "request_id", ""),
             memories=memories,
             messages=messages,
@@ -126,8 +159,9 @@ class ApiView(APIView):
         with transaction.atomic():
             return record()
 
-    def input(self, serializer_class, data=None):
-        """Validated input of ``serializer_class`` from the body (or ``data``)."""
+    def input(self, serializer_class: type[StrictSerializer[_Data]], data: object = None) -> _Data:
+        """Validated input of ``serializer_class`` from the body (or ``data``), in the shape
+        the serializer declares."""
         payload = self.request.data if data is None else data
         if not isinstance(payload, dict):
             raise validation_error("The request body must be a JSON object.")
@@ -136,12 +170,32 @@ class ApiView(APIView):
         return serializer.validated_data
 
 
-def _fingerprint(request):
+def _route_name(request: Request) -> str:
+    # URL resolution names the route before any view runs; a view called without it
+    # records its reads all the same, under no name, as a record never fails a request.
+    match = request.resolver_match
+    return match.view_name if match is not None else ""
+
+
+class Carried(TypedDict, total=False):
+    """What an answer carries of the owner's memories, messages and derived memories, by
+    public id: ``ApiView.record_access``'s arguments."""
+
+    memories: list[str]
+    messages: list[str]
+    derived: list[str]
+
+
+def _fingerprint(request: Request) -> str:
     body = json.dumps(request.data, sort_keys=True, separators=(",", ":"), cls=JSONEncoder)
     return idempotency_fingerprint(f"{request.method} {request.get_full_path()}\n{body}")
 
 
-def idempotent(current, *, carries=None):
+def idempotent(
+    current: Callable[[Request, str], object],
+    *,
+    carries: Callable[[dict[str, Any]], Carried] | None = None,
+) -> Callable[[ViewMethod[_View, _Params]], ViewMethod[_View, _Params]]:
     """Make a write replayable under an ``Idempotency-Key`` header.
 
     ``current(request, resource_id)`` renders the resource the write answered
@@ -161,28 +215,33 @@ def idempotent(current, *, carries=None):
     reservation back with everything else, so the key stays free for a retry.
     """
 
-    def decorate(method):
+    def decorate(method: ViewMethod[_View, _Params]) -> ViewMethod[_View, _Params]:
         @functools.wraps(method)
-        def wrapper(view, request, *args, **kwargs):
+        def wrapper(
+            view: _View, request: Request, /, *args: _Params.args, **kwargs: _Params.kwargs
+        ) -> Response:
+            def write() -> Response:
+                return method(view, request, *args, **kwargs)
+
             # Every write runs in one transaction that an exception rolls back
             # whole, keyed or not: nothing is ever partially written.
             key = request.headers.get("Idempotency-Key")
             if key is None:
                 with transaction.atomic():
-                    response = method(view, request, *args, **kwargs)
+                    response = write()
             else:
                 idempotency_key_check(key)
-                response = _keyed(view, request, key, method, args, kwargs)
+                response = _keyed(request, key, write)
             if carries is not None:
                 view.record_access(**carries(response.data), after_write=True)
             return response
 
         return wrapper
 
-    def _keyed(view, request, key, method, args, kwargs):
+    def _keyed(request: Request, key: str, write: Callable[[], Response]) -> Response:
         with transaction.atomic():
             record = idempotency_reserve(
-                principal=request.user, key=key, fingerprint=_fingerprint(request)
+                principal=principal_of(request), key=key, fingerprint=_fingerprint(request)
             )
             if record.status_code:
                 return Response(
@@ -190,7 +249,7 @@ def idempotent(current, *, carries=None):
                     status=record.status_code,
                     headers={"Idempotent-Replayed": "true"},
                 )
-            response = method(view, request, *args, **kwargs)
+            response = write()
             idempotency_complete(
                 record, status_code=response.status_code, resource_id=response.data["id"]
             )
@@ -199,18 +258,18 @@ def idempotent(current, *, carries=None):
     return decorate
 
 
-def carries_memory(body):
+def carries_memory(body: dict[str, Any]) -> Carried:
     """What an answer made of one memory carries (its sources' excerpts are part of it)."""
     return {"memories": [body["id"]]}
 
 
-def carries_message(body):
+def carries_message(body: dict[str, Any]) -> Carried:
     return {"messages": [body["id"]]}
 
 
-def errors(*codes):
+def errors(*codes: str) -> dict[int, OpenApiResponse]:
     """OpenAPI responses for the error codes a route can answer with."""
-    described = {}
+    described: dict[int, OpenApiResponse] = {}
     for code in (*codes, *ALWAYS):
         status = HTTP_STATUS_BY_CODE[code]
         described[status] = OpenApiResponse(

@@ -3,9 +3,15 @@
 Input serializers check shapes and types only and refuse unknown fields; the
 services own every rule about what is allowed. Output serializers read model
 rows the selectors already scoped to the principal.
+
+Each input serializer names the shape of its validated data (a ``TypedDict``), which
+``ApiView.input`` returns and the services receive.
 """
 
 import threading
+from datetime import datetime
+from typing import Any, Generic, NotRequired, TypedDict, TypeVar, cast
+from uuid import UUID
 
 from django.utils.functional import cached_property
 from drf_spectacular.utils import extend_schema_field
@@ -23,13 +29,16 @@ from memory.enums import (
     Portability,
     Sensitivity,
 )
+from memory.models import Belief
 from memory.selectors.recall import recall_includes
 from memory.selectors.recall_context import AFTER, BEFORE, MAX_CONTEXT_TURNS
 from memory.services.sessions import AUTHOR_NAME_MAX_CHARS, EXTERNAL_ID_MAX_CHARS
 from memory.text import SUBJECT_MAX_CHARS, SUBJECT_PATTERN
 
+_Data = TypeVar("_Data")
 
-def subject_field():
+
+def subject_field() -> serializers.RegexField:
     return serializers.RegexField(
         SUBJECT_PATTERN,
         max_length=SUBJECT_MAX_CHARS,
@@ -40,7 +49,7 @@ def subject_field():
     )
 
 
-def scope_field():
+def scope_field() -> serializers.RegexField:
     return serializers.RegexField(
         SCOPE_PATTERN,
         required=False,
@@ -51,10 +60,12 @@ def scope_field():
     )
 
 
-class StrictSerializer(serializers.Serializer):
-    """Refuses fields it does not know, so a typo is an error rather than ignored."""
+class StrictSerializer(serializers.Serializer, Generic[_Data]):
+    """Refuses fields it does not know, so a typo is an error rather than ignored.
 
-    def to_internal_value(self, data):
+    ``_Data`` is the shape of its validated data."""
+
+    def to_internal_value(self, data: Any) -> _Data:
         if isinstance(data, dict):
             unknown = sorted(set(data) - set(self.fields))
             if unknown:
@@ -66,7 +77,7 @@ class DocumentedChoiceField(serializers.ChoiceField):
     """A value the schema lists the allowed choices of, passed on as given: the selector
     or service it goes to checks it, so that the rule has one home and one error."""
 
-    def to_internal_value(self, data):
+    def to_internal_value(self, data: Any) -> Any:
         return data
 
 
@@ -75,7 +86,7 @@ class DocumentedIntegerField(serializers.IntegerField):
     bounded by the selector or service it goes to, so that the rule has one home and one
     error."""
 
-    def __init__(self, *, minimum, maximum=None, **kwargs):
+    def __init__(self, *, minimum: int, maximum: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # Read by the schema only: set after ``__init__``, they add no validator.
         self.min_value = minimum
@@ -99,7 +110,12 @@ class ErrorSerializer(serializers.Serializer):
 # -- sessions, events, runs ----------------------------------------------------
 
 
-class SessionCreateInput(StrictSerializer):
+class SessionCreateData(TypedDict):
+    scope: NotRequired[str]
+    external_id: NotRequired[str | None]
+
+
+class SessionCreateInput(StrictSerializer[SessionCreateData]):
     scope = scope_field()
     external_id = serializers.CharField(
         required=False, allow_null=True, max_length=EXTERNAL_ID_MAX_CHARS
@@ -117,12 +133,25 @@ class SessionOutput(serializers.Serializer):
     last_sequence = serializers.IntegerField()
 
 
-class PartInput(StrictSerializer):
+class PartData(TypedDict):
+    type: str
+    text: str
+
+
+class PartInput(StrictSerializer[PartData]):
     type = serializers.ChoiceField(choices=PartType.choices, default=PartType.TEXT)
     text = serializers.CharField(allow_blank=True, trim_whitespace=False)
 
 
-class EventAppendInput(StrictSerializer):
+class EventAppendData(TypedDict):
+    type: str
+    parts: list[PartData]
+    author_name: str
+    external_id: NotRequired[str | None]
+    occurred_at: NotRequired[datetime | None]
+
+
+class EventAppendInput(StrictSerializer[EventAppendData]):
     type = serializers.ChoiceField(choices=MESSAGE_EVENT_TYPE_CHOICES)
     parts = PartInput(many=True)
     author_name = serializers.CharField(
@@ -158,7 +187,11 @@ class EventOutput(serializers.Serializer):
     redacted_at = serializers.DateTimeField(allow_null=True)
 
 
-class RunFailInput(StrictSerializer):
+class RunFailData(TypedDict):
+    error_code: str
+
+
+class RunFailInput(StrictSerializer[RunFailData]):
     error_code = serializers.CharField(required=False, default="", allow_blank=True)
 
 
@@ -174,7 +207,22 @@ class RunOutput(serializers.Serializer):
 # -- memories --------------------------------------------------------------------
 
 
-class MemoryRememberInput(StrictSerializer):
+class MemoryRememberData(TypedDict):
+    statement: str
+    type: str
+    subject: str | None
+    polarity: str
+    confidence: NotRequired[float]
+    scope: NotRequired[str]
+    portability: str
+    sensitivity: str
+    valid_from: datetime | None
+    valid_until: datetime | None
+    expires_at: datetime | None
+    source_event_ids: list[UUID]
+
+
+class MemoryRememberInput(StrictSerializer[MemoryRememberData]):
     statement = serializers.CharField()
     type = serializers.ChoiceField(choices=BeliefType.choices, default=BeliefType.FACT)
     subject = subject_field()
@@ -191,11 +239,26 @@ class MemoryRememberInput(StrictSerializer):
     )
 
 
-class RevisionInput(StrictSerializer):
+class RevisionData(TypedDict):
+    expected_revision: int
+
+
+class RevisionInput(StrictSerializer[RevisionData]):
     expected_revision = serializers.IntegerField(min_value=1)
 
 
-class MemoryCorrectInput(StrictSerializer):
+class MemoryCorrectData(TypedDict):
+    expected_revision: int
+    statement: str
+    subject: str | None
+    polarity: NotRequired[str]
+    sensitivity: NotRequired[str]
+    valid_from: datetime | None
+    valid_until: datetime | None
+    expires_at: datetime | None
+
+
+class MemoryCorrectInput(StrictSerializer[MemoryCorrectData]):
     expected_revision = serializers.IntegerField(min_value=1)
     statement = serializers.CharField()
     subject = subject_field()
@@ -237,12 +300,14 @@ class MemoryOutput(serializers.Serializer):
     sources = SourceOutput(many=True, source="sources.all")
 
     @extend_schema_field(serializers.UUIDField(allow_null=True))
-    def get_supersedes(self, belief):
-        return belief.supersedes.public_id if belief.supersedes_id else None
+    def get_supersedes(self, belief: Belief) -> UUID | None:
+        # No query for a memory that supersedes none: the id is on the row.
+        return belief.supersedes.public_id if belief.supersedes is not None else None
 
     @extend_schema_field(serializers.UUIDField(allow_null=True))
-    def get_superseded_by(self, belief):
-        successor = getattr(belief, "superseded_by", None)
+    def get_superseded_by(self, belief: Belief) -> UUID | None:
+        # The reverse side of ``supersedes``: missing (not None) on a memory none supersedes.
+        successor: Belief | None = getattr(belief, "superseded_by", None)
         return successor.public_id if successor is not None else None
 
 
@@ -326,8 +391,20 @@ class HistoryOutput(serializers.Serializer):
 # -- recall -----------------------------------------------------------------------
 
 
-# Recall's options read from JSON; ``memory.selectors.recall`` checks their values.
-class RecallInput(StrictSerializer):
+# Recall's options read from JSON; ``memory.selectors.recall`` checks their values, so
+# the choices are whatever JSON values the caller sent.
+class RecallData(TypedDict):
+    query: str
+    types: NotRequired[list[object]]
+    statuses: NotRequired[list[object]]
+    since: datetime | None
+    include: list[object]
+    limit: NotRequired[int]
+    budget_chars: NotRequired[int]
+    context_turns: NotRequired[int]
+
+
+class RecallInput(StrictSerializer[RecallData]):
     query = serializers.CharField(required=False, default="", allow_blank=True, max_length=2000)
     types = serializers.ListField(
         child=DocumentedChoiceField(choices=BeliefType.choices), required=False
@@ -355,14 +432,17 @@ class RecallInput(StrictSerializer):
     # Per thread: the fields built for the registered recall sources they were built for.
     _built = threading.local()
 
-    def get_fields(self):
+    def get_fields(self) -> dict[str, serializers.Field]:
         fields = super().get_fields()
+        include = fields["include"]
+        # Declared above as a list of DocumentedChoiceField.
+        choices = cast(DocumentedChoiceField, cast(serializers.ListField, include).child)
         # Read when asked: apps register their recall sources once they are ready.
-        fields["include"].child.choices = recall_includes()
+        choices.choices = recall_includes()
         return fields
 
     @cached_property
-    def fields(self):
+    def fields(self) -> BindingDict:
         # Recall is called on every turn of every assistant, and DRF builds every field
         # anew for each serializer it makes: half of reading recall's input. These fields
         # keep nothing from one validation to the next and read nothing of the serializer
@@ -463,7 +543,11 @@ class ErasureRequestOutput(serializers.Serializer):
     expires_at = serializers.DateTimeField()
 
 
-class ErasureConfirmInput(StrictSerializer):
+class ErasureConfirmData(TypedDict):
+    token: str
+
+
+class ErasureConfirmInput(StrictSerializer[ErasureConfirmData]):
     token = serializers.CharField()
 
 

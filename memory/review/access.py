@@ -7,15 +7,32 @@ the token page's own forms (``memory.review.tokens``), sent back here. Only the
 signed-in owner's tokens and records are ever read.
 """
 
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
 from django.conf import settings
-from django.http import Http404
-from django.urls import path, reverse
+from django.http import Http404, HttpRequest
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
 
 from accounts.selectors import api_token_list, token_pause_history
-from memory.selectors.access import access_by_token, access_record_list
+from common.review.base import owner_of
+from memory.models import AccessRecord
+from memory.selectors.access import ReadGroup, access_by_token, access_record_list
 from memory.selectors.beliefs import belief_list
 
 from .memories import quoted
+
+if TYPE_CHECKING:
+    # The mixin's host, for the checker: at run time ReviewSite comes after it in the bases.
+    from common.review.site import ReviewSite as _ReviewSiteBase
+else:
+    _ReviewSiteBase = object
+
+# A memory a read returned, as the page links it: (its page, or None once erased; its
+# words), by public id.
+MemoryLinks = Mapping[str, tuple[str | None, str]]
 
 # What each read route did, in the owner's words; anything else shows its route name.
 # Apps built on memory add their own routes' (``register_route_labels``).
@@ -32,7 +49,7 @@ ROUTE_LABELS = {
 }
 
 
-def register_route_labels(labels):
+def register_route_labels(labels: Mapping[str, str]) -> None:
     """Show the reads through the routes of ``labels`` ({route name: what a read through it
     did, in the owner's words}) in those words on the Access pages."""
     ROUTE_LABELS.update(labels)
@@ -45,10 +62,10 @@ TOKEN_READS = 100
 FIRST_ROUTES = ("api:recall",)
 
 
-class AccessPageMixin:
+class AccessPageMixin(_ReviewSiteBase):
     """The review site's ``access/`` pages (mixed into ``ReviewSite``)."""
 
-    def access_urls(self):
+    def access_urls(self) -> list[URLPattern]:
         return [
             path("access/", self.admin_view(self.access_view), name="access"),
             path(
@@ -58,40 +75,39 @@ class AccessPageMixin:
             ),
         ]
 
-    def access_view(self, request):
-        tokens = access_by_token(
-            principal=request.user, recent=RECENT_READS, first_routes=FIRST_ROUTES
-        )
+    def access_view(self, request: HttpRequest) -> TemplateResponse:
+        owner = owner_of(request)
+        tokens = access_by_token(principal=owner, recent=RECENT_READS, first_routes=FIRST_ROUTES)
         names = {str(row["token"].public_id): row["token"].name for row in tokens}
         groups = [group for row in tokens for group in row["recent"]]
         memories = self._memory_links(request, groups)
-        for row in tokens:
-            row["recent"] = [self._group_view(group, memories) for group in row["recent"]]
+        rows = [
+            {**row, "recent": [self._group_view(group, memories) for group in row["recent"]]}
+            for row in tokens
+        ]
         changes = [
             {"action": action, "token_name": names.get(action.target, "a deleted token")}
-            for action in token_pause_history(principal=request.user)[:20]
+            for action in token_pause_history(principal=owner)[:20]
         ]
         return self.render(
             request,
             "review/account/access.html",
             {
                 "title": "Access",
-                "tokens": tokens,
+                "tokens": rows,
                 "pause_changes": changes,
                 "retention_days": settings.REVERIE_ACCESS["retention_days"],
             },
         )
 
-    def access_token_view(self, request, token_id):
-        token = api_token_list(principal=request.user, include_revoked=True).filter(
-            public_id=token_id
+    def access_token_view(self, request: HttpRequest, token_id: uuid.UUID) -> TemplateResponse:
+        owner = owner_of(request)
+        token = (
+            api_token_list(principal=owner, include_revoked=True).filter(public_id=token_id).first()
         )
-        token = token.first()
         if token is None:
             raise Http404
-        reads = list(
-            access_record_list(principal=request.user, token_id=token.public_id)[:TOKEN_READS]
-        )
+        reads = list(access_record_list(principal=owner, token_id=token.public_id)[:TOKEN_READS])
         memories = self._memory_links(request, reads)
         return self.render(
             request,
@@ -105,11 +121,13 @@ class AccessPageMixin:
             },
         )
 
-    def _memory_links(self, request, records):
+    def _memory_links(
+        self, request: HttpRequest, records: Iterable[AccessRecord | ReadGroup]
+    ) -> dict[str, tuple[str | None, str]]:
         """{public id: (url, label)} of the owner's memories these records (or groups of
         them) returned."""
         ids = {public_id for record in records for public_id in record.memory_ids}
-        beliefs = belief_list(principal=request.user).filter(public_id__in=ids)
+        beliefs = belief_list(principal=owner_of(request)).filter(public_id__in=ids)
         return {
             str(belief.public_id): (
                 reverse(f"{self.name}:memory_belief_change", args=[belief.public_id]),
@@ -119,7 +137,7 @@ class AccessPageMixin:
         }
 
     @staticmethod
-    def _group_view(group, memories):
+    def _group_view(group: ReadGroup, memories: MemoryLinks) -> dict[str, Any]:
         what = ROUTE_LABELS.get(group.route, group.route)
         return {
             "at": group.last_at,
@@ -134,7 +152,7 @@ class AccessPageMixin:
         }
 
     @staticmethod
-    def _read_view(record, memories):
+    def _read_view(record: AccessRecord, memories: MemoryLinks) -> dict[str, Any]:
         return {
             "at": record.created_at,
             "what": ROUTE_LABELS.get(record.route, record.route),

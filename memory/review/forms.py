@@ -1,5 +1,7 @@
 """Forms of the review site's action pages. They parse; the services validate."""
 
+from typing import Any
+
 from django import forms
 
 
@@ -25,12 +27,12 @@ class AccountErasureForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
 
-    def __init__(self, *args, expected_username, **kwargs):
+    def __init__(self, *args: Any, expected_username: str, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.expected_username = expected_username
 
-    def clean_username(self):
-        username = self.cleaned_data["username"]
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
         if username != self.expected_username:
             raise forms.ValidationError("That is not your username.")
         return username
@@ -61,8 +63,9 @@ class TokenCreateForm(forms.Form):
         help_text="Memories marked sensitive (health, beliefs and the like) in what it reads.",
     )
 
-    def clean_assistant(self):
-        return self.cleaned_data["assistant"].lower()
+    def clean_assistant(self) -> str:
+        assistant: str = self.cleaned_data["assistant"]
+        return assistant.lower()
 
 
 class TokenRevokeForm(forms.Form):

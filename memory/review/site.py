@@ -5,18 +5,24 @@ Apps built on memory add their sections to ``review_site`` (``add_section``).
 """
 
 import json
+from collections.abc import Sequence
+from typing import Any, cast
 
+from django.apps import AppConfig
 from django.contrib import messages
 from django.contrib.auth import logout
+from django.core.checks import CheckMessage
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.defaultfilters import pluralize
-from django.urls import include, path, reverse
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, URLResolver, include, path, reverse
 from django.utils import timezone
 from django.utils.http import content_disposition_header
 
 from accounts.audit import operator_actions_for
 from accounts.selectors import model_processing_allowed
+from common.review.base import owner_of
 from common.review.site import ReviewSite
 from core.errors import ReverieError
 from memory.enums import LIVE_BELIEF_STATUSES
@@ -41,11 +47,11 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
     # The home page: what waits in the queue, the memories and conversations, the sections.
     index_template = "review/index.html"
 
-    def __init__(self, name="review"):
+    def __init__(self, name: str = "review") -> None:
         super().__init__(name)
         self.queue_admin = ReviewQueueAdmin(Belief, self)
 
-    def navigation(self, request):
+    def navigation(self, request: HttpRequest) -> list[tuple[str, str]]:
         return [
             ("Review queue", reverse(f"{self.name}:review_queue")),
             ("Memories", reverse(f"{self.name}:memory_belief_changelist")),
@@ -55,11 +61,11 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
             ("Account", reverse(f"{self.name}:account")),
         ]
 
-    def check(self, app_configs):
+    def check(self, app_configs: Sequence[AppConfig] | None) -> list[CheckMessage]:
         # The queue is mounted, not registered, so the registry's checks miss it.
         return [*super().check(app_configs), *self.queue_admin.check()]
 
-    def get_urls(self):
+    def get_urls(self) -> list[URLResolver | URLPattern]:
         return [
             path("queue/", include(self.queue_admin.urls)),
             path("account/", self.admin_view(self.account_view), name="account"),
@@ -75,9 +81,12 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
             *super().get_urls(),
         ]
 
-    def index(self, request, extra_context=None):
+    def index(
+        self, request: HttpRequest, extra_context: dict[str, Any] | None = None
+    ) -> TemplateResponse:
+        owner = owner_of(request)
         memories_waiting, derived_waiting = self.queue_admin.waiting_counts(request)
-        access_tokens, access_reads, last_read_at = access_summary(principal=request.user)
+        access_tokens, access_reads, last_read_at = access_summary(principal=owner)
         context = {
             "queue_count": memories_waiting + derived_waiting,
             "memories_waiting": memories_waiting,
@@ -87,10 +96,8 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
                 for section in self.visible_sections(request)
                 if section.card is not None
             ],
-            "memory_count": belief_list(
-                principal=request.user, statuses=LIVE_BELIEF_STATUSES
-            ).count(),
-            "session_count": session_list(principal=request.user).count(),
+            "memory_count": belief_list(principal=owner, statuses=LIVE_BELIEF_STATUSES).count(),
+            "session_count": session_list(principal=owner).count(),
             "access_tokens": access_tokens,
             "access_reads": access_reads,
             "last_read_at": last_read_at,
@@ -98,29 +105,34 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
         }
         return super().index(request, context)
 
-    def account_view(self, request):
+    def account_view(self, request: HttpRequest) -> TemplateResponse:
+        owner = owner_of(request)
         return self.render(
             request,
             "review/account/account.html",
             {
                 "title": "Your account",
-                "operator_actions": operator_actions_for(principal=request.user)[:50],
-                "model_processing_allowed": model_processing_allowed(request.user),
+                "operator_actions": operator_actions_for(principal=owner)[:50],
+                "model_processing_allowed": model_processing_allowed(owner),
             },
         )
 
-    def account_export_view(self, request):
+    def account_export_view(self, request: HttpRequest) -> HttpResponse:
         """Everything Reverie holds for the owner, downloaded as one JSON file."""
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
-        export = account_export(principal=request.user)
+        export = account_export(principal=owner_of(request))
         response = HttpResponse(
             json.dumps(export, cls=DjangoJSONEncoder, indent=2),
             content_type="application/json",
         )
-        response["Content-Disposition"] = content_disposition_header(
-            as_attachment=True,
-            filename=f"reverie-export-{timezone.now():%Y-%m-%d}.json",
+        # None only for a file neither attached nor named.
+        response["Content-Disposition"] = cast(
+            str,
+            content_disposition_header(
+                as_attachment=True,
+                filename=f"reverie-export-{timezone.now():%Y-%m-%d}.json",
+            ),
         )
         sessions, memories = len(export["sessions"]), len(export["memories"])
         messages.success(
@@ -130,7 +142,7 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
         )
         return response
 
-    def account_erase_view(self, request):
+    def account_erase_view(self, request: HttpRequest) -> HttpResponse:
         """Erase the owner's account and everything in it, after one explicit confirmation.
 
         The account services confirm erasure in two steps (a short-lived token,
@@ -140,17 +152,18 @@ class MemoryReviewSite(AccessPageMixin, AccountTokensMixin, ModelProcessingMixin
         username typed out, goes ahead; it asks for the token and spends it at
         once. A second page would only ask the same question again.
         """
+        owner = owner_of(request)
         form = AccountErasureForm(
             request.POST if request.method == "POST" else None,
-            expected_username=request.user.get_username(),
+            expected_username=owner.get_username(),
         )
         if request.method == "POST":
             if not form.is_valid():
                 messages.error(request, "Nothing was erased: the username did not match.")
             else:
                 try:
-                    token = account_erasure_request(principal=request.user)["token"]
-                    account_erase(principal=request.user, token=token)
+                    token = account_erasure_request(principal=owner)["token"]
+                    account_erase(principal=owner, token=token)
                 except ReverieError as error:
                     messages.error(request, f"Nothing was erased: {error.message}")
                 else:

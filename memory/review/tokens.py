@@ -6,11 +6,15 @@ POST that made it (never in a redirect, a message or a log), and kept by no
 one but its digest.
 """
 
-from django.contrib import messages
-from django.http import HttpResponseNotAllowed, HttpResponseRedirect
-from django.urls import path, reverse
+import uuid
+from typing import TYPE_CHECKING, Protocol
 
-from accounts.models import OperatorAction
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import URLPattern, path, reverse
+
+from accounts.models import ApiToken, OperatorAction, User
 from accounts.selectors import api_token_list
 from accounts.services import (
     api_token_create,
@@ -18,16 +22,28 @@ from accounts.services import (
     api_token_resume,
     api_token_revoke,
 )
-from common.review.base import redirect_back
+from common.review.base import owner_of, redirect_back
 from core.errors import ReverieError
 
 from .forms import TokenCreateForm, TokenRevokeForm
 
+if TYPE_CHECKING:
+    # The mixin's host, for the checker: at run time ReviewSite comes after it in the bases.
+    from common.review.site import ReviewSite as _ReviewSiteBase
+else:
+    _ReviewSiteBase = object
 
-class AccountTokensMixin:
+
+class _PauseSet(Protocol):
+    """``api_token_pause`` or ``api_token_resume``."""
+
+    def __call__(self, *, token_id: uuid.UUID | str, principal: User, via: str) -> ApiToken: ...
+
+
+class AccountTokensMixin(_ReviewSiteBase):
     """The review site's ``account/tokens/`` pages (mixed into ``ReviewSite``)."""
 
-    def token_urls(self):
+    def token_urls(self) -> list[URLPattern]:
         return [
             path("account/tokens/", self.admin_view(self.tokens_view), name="account_tokens"),
             path(
@@ -47,14 +63,15 @@ class AccountTokensMixin:
             ),
         ]
 
-    def tokens_view(self, request):
+    def tokens_view(self, request: HttpRequest) -> TemplateResponse:
+        owner = owner_of(request)
         form = TokenCreateForm(request.POST if request.method == "POST" else None)
         created = None
         if request.method == "POST" and form.is_valid():
             try:
                 data = form.cleaned_data
                 token, secret = api_token_create(
-                    principal=request.user,
+                    principal=owner,
                     name=data["name"],
                     scope=f"assistant:{data['assistant']}" if data["assistant"] else "principal",
                     read_only=data["read_only"],
@@ -70,20 +87,20 @@ class AccountTokensMixin:
             "review/account/tokens.html",
             {
                 "title": "Your API tokens",
-                "tokens": api_token_list(principal=request.user, include_revoked=True),
+                "tokens": api_token_list(principal=owner, include_revoked=True),
                 "form": form,
                 "created": created,
             },
         )
 
-    def token_revoke_view(self, request):
+    def token_revoke_view(self, request: HttpRequest) -> HttpResponse:
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         form = TokenRevokeForm(request.POST)
         if form.is_valid():
             try:
                 # Scoped to the owner: another owner's token id is not found.
-                api_token_revoke(token_id=form.cleaned_data["token"], principal=request.user)
+                api_token_revoke(token_id=form.cleaned_data["token"], principal=owner_of(request))
             except ReverieError as error:
                 messages.error(request, f"Nothing was revoked: {error.message}")
             else:
@@ -92,7 +109,7 @@ class AccountTokensMixin:
             messages.error(request, "Nothing was revoked: the form did not say which token.")
         return HttpResponseRedirect(reverse(f"{self.name}:account_tokens"))
 
-    def token_pause_view(self, request):
+    def token_pause_view(self, request: HttpRequest) -> HttpResponse:
         return self._token_pause_set(
             request,
             api_token_pause,
@@ -100,7 +117,7 @@ class AccountTokensMixin:
             failed="Nothing was paused",
         )
 
-    def token_resume_view(self, request):
+    def token_resume_view(self, request: HttpRequest) -> HttpResponse:
         return self._token_pause_set(
             request,
             api_token_resume,
@@ -108,7 +125,9 @@ class AccountTokensMixin:
             failed="Nothing was resumed",
         )
 
-    def _token_pause_set(self, request, service, *, done, failed):
+    def _token_pause_set(
+        self, request: HttpRequest, service: _PauseSet, *, done: str, failed: str
+    ) -> HttpResponse:
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         form = TokenRevokeForm(request.POST)
@@ -117,7 +136,7 @@ class AccountTokensMixin:
                 # Scoped to the owner: another owner's token id is not found.
                 service(
                     token_id=form.cleaned_data["token"],
-                    principal=request.user,
+                    principal=owner_of(request),
                     via=OperatorAction.Via.REVIEW,
                 )
             except ReverieError as error:

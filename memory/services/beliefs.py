@@ -410,7 +410,7 @@ def belief_import(
 
 
 def belief_confirm(
-    *, principal: User, belief_id: object, expected_revision: int, reach: Reach = FULL_REACH
+    *, principal: User, belief_id: object, expected_revision: object, reach: Reach = FULL_REACH
 ) -> Belief:
     """The owner confirms a memory: provisional becomes active, review is done, and it is
     theirs from then on (``records.confirm_by_owner``)."""
@@ -431,7 +431,7 @@ def belief_confirm(
 
 
 def belief_reject(
-    *, principal: User, belief_id: object, expected_revision: int, reach: Reach = FULL_REACH
+    *, principal: User, belief_id: object, expected_revision: object, reach: Reach = FULL_REACH
 ) -> Belief:
     """The owner rejects a memory. Formation will not propose the same claim again."""
     with principal_transaction(principal):

@@ -1,16 +1,20 @@
 import uuid
+from datetime import datetime
+from typing import Any
 
 from django.utils.dateparse import parse_datetime
 from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import validation_error
-from memory.api.base import ApiView, Page, errors
+from memory.api.base import ApiView, Page, errors, principal_of
 from memory.api.serializers import AccessRecordOutput
+from memory.models import AccessRecord
 from memory.selectors.access import access_items, access_record_list
 
 
-def _uuid_param(request, name):
+def _uuid_param(request: Request, name: str) -> uuid.UUID | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
@@ -20,7 +24,7 @@ def _uuid_param(request, name):
         raise validation_error(f"{name} must be an id (a UUID).", field=name) from None
 
 
-def _time_param(request, name):
+def _time_param(request: Request, name: str) -> datetime | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
@@ -33,7 +37,7 @@ def _time_param(request, name):
     return moment
 
 
-def _record_view(record):
+def _record_view(record: AccessRecord) -> dict[str, Any]:
     return {
         "id": record.public_id,
         "token_id": record.token.public_id,
@@ -68,9 +72,9 @@ class AccessListApi(ApiView):
         ],
         responses={200: AccessRecordOutput(many=True), **errors("validation_error")},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         records = access_record_list(
-            principal=request.user,
+            principal=principal_of(request),
             token_id=_uuid_param(request, "token"),
             memory_id=_uuid_param(request, "memory"),
             since=_time_param(request, "since"),

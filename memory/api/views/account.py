@@ -1,10 +1,11 @@
 from django.http import JsonResponse
 from drf_spectacular.utils import OpenApiTypes, extend_schema
 from rest_framework import status
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.encoders import JSONEncoder
 
-from memory.api.base import WITH_BODY, ApiView, errors
+from memory.api.base import WITH_BODY, ApiView, errors, principal_of
 from memory.api.serializers import ErasureConfirmInput, ErasureOutput, ErasureRequestOutput
 from memory.services.account import account_erase, account_erasure_request, account_export
 
@@ -17,8 +18,8 @@ class ExportApi(ApiView):
         description="Every session (with its log) and every memory of the caller, as JSON.",
         responses={200: OpenApiTypes.OBJECT, **errors()},
     )
-    def get(self, request):
-        export = account_export(principal=request.user)
+    def get(self, request: Request) -> JsonResponse:
+        export = account_export(principal=principal_of(request))
         self.record_access(
             memories=[memory["id"] for memory in export["memories"]],
             messages=[event["id"] for session in export["sessions"] for event in session["events"]],
@@ -41,9 +42,9 @@ class ErasureRequestApi(ApiView):
         ),
         responses={202: ErasureRequestOutput, **errors(*WITH_BODY)},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         return Response(
-            ErasureRequestOutput(account_erasure_request(principal=request.user)).data,
+            ErasureRequestOutput(account_erasure_request(principal=principal_of(request))).data,
             status=status.HTTP_202_ACCEPTED,
         )
 
@@ -60,7 +61,7 @@ class ErasureConfirmApi(ApiView):
         ),
         responses={200: ErasureOutput, **errors(*WITH_BODY, "conflict")},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(ErasureConfirmInput)
-        erased = account_erase(principal=request.user, token=data["token"])
+        erased = account_erase(principal=principal_of(request), token=data["token"])
         return Response(ErasureOutput({"erased": erased}).data)

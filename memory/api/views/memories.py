@@ -1,6 +1,10 @@
+import uuid
+from typing import Any
+
 from django.conf import settings
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from core.errors import validation_error
@@ -12,6 +16,8 @@ from memory.api.base import (
     errors,
     idempotent,
     int_param,
+    principal_of,
+    reach_of,
 )
 from memory.api.cursors import cursor_decode, cursor_encode
 from memory.api.serializers import (
@@ -24,6 +30,7 @@ from memory.api.serializers import (
     RevisionInput,
 )
 from memory.derived import derived_included
+from memory.models import Belief
 from memory.selectors.beliefs import (
     belief_changes,
     belief_detail,
@@ -39,23 +46,25 @@ from memory.services.beliefs import (
 )
 
 
-def _memory_now(request, memory_id):
+def _memory_now(request: Request, memory_id: uuid.UUID | str) -> dict[str, Any]:
     """The memory as the request's reach shows it now: a write's answer and its replays
     alike, with only the sources the token reaches."""
-    belief = belief_detail(principal=request.user, belief_id=memory_id, reach=request.reach)
+    belief = belief_detail(
+        principal=principal_of(request), belief_id=memory_id, reach=reach_of(request)
+    )
     return MemoryOutput(belief).data
 
 
-def _answer(request, belief, status=status.HTTP_200_OK):
+def _answer(request: Request, belief: Belief, status: int = status.HTTP_200_OK) -> Response:
     return Response(_memory_now(request, belief.public_id), status=status)
 
 
-def _csv(request, name):
+def _csv(request: Request, name: str) -> list[str] | None:
     raw = request.query_params.get(name)
     return None if raw is None else [value for value in raw.split(",") if value]
 
 
-def _bool(request, name):
+def _bool(request: Request, name: str) -> bool | None:
     raw = request.query_params.get(name)
     if raw is None:
         return None
@@ -98,32 +107,38 @@ class MemoryListApi(ApiView):
         ],
         responses={200: MemoryPageOutput, **errors("validation_error")},
     )
-    def get(self, request):
-        surface = derived_included(include=_csv(request, "include"), reach=request.reach)
+    def get(self, request: Request) -> Response:
+        principal, reach = principal_of(request), reach_of(request)
+        surface = derived_included(include=_csv(request, "include"), reach=reach)
         beliefs = belief_list(
-            principal=request.user,
+            principal=principal,
             statuses=_csv(request, "status"),
             types=_csv(request, "type"),
             needs_review=_bool(request, "needs_review"),
-            reach=request.reach,
+            reach=reach,
             related=True,
         )
         changed_since = request.query_params.get("changed_since")
+        rows: list[Belief]
+        cursor: str | None
         if changed_since is None:
             rows, cursor = list(Page(request).slice(beliefs)), None
         else:
             rows, position = belief_changes(
-                principal=request.user,
+                principal=principal,
                 after=cursor_decode(changed_since),
                 limit=Page(request).limit,
                 among=beliefs,
             )
             cursor = cursor_encode(position) or changed_since
-        body = {"results": MemoryOutput(rows, many=True).data, "next_changed_since": cursor}
+        body: dict[str, Any] = {
+            "results": MemoryOutput(rows, many=True).data,
+            "next_changed_since": cursor,
+        }
         if surface is not None:
             maximum = settings.REVERIE_LIMITS["api_page_max"]
             derived = surface.page(
-                request.user,
+                principal,
                 limit=int_param(request, "derived_limit", 50, 1, maximum),
                 offset=int_param(request, "derived_offset", 0, 0, None),
             )
@@ -140,16 +155,18 @@ class MemoryListApi(ApiView):
         responses={201: MemoryOutput, **errors(*WITH_BODY)},
     )
     @idempotent(_memory_now, carries=carries_memory)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(MemoryRememberInput)
-        belief = belief_remember(principal=request.user, reach=request.reach, **data)
+        belief = belief_remember(principal=principal_of(request), reach=reach_of(request), **data)
         return _answer(request, belief, status.HTTP_201_CREATED)
 
 
 class MemoryDetailApi(ApiView):
     @extend_schema(operation_id="memories_get", responses={200: MemoryOutput, **errors()})
-    def get(self, request, memory_id):
-        belief = belief_detail(principal=request.user, belief_id=memory_id, reach=request.reach)
+    def get(self, request: Request, memory_id: uuid.UUID) -> Response:
+        belief = belief_detail(
+            principal=principal_of(request), belief_id=memory_id, reach=reach_of(request)
+        )
         body = MemoryOutput(belief).data
         self.record_access(memories=[body["id"]])
         return Response(body)
@@ -164,15 +181,15 @@ class MemoryDetailApi(ApiView):
         responses={200: MemoryOutput, **errors("validation_error", "conflict")},
     )
     @idempotent(_memory_now, carries=carries_memory)
-    def delete(self, request, memory_id):
+    def delete(self, request: Request, memory_id: uuid.UUID) -> Response:
         revision = int_param(request, "expected_revision", None, 1, None)
         if revision is None:
             raise validation_error("expected_revision is required.", field="expected_revision")
         belief = belief_delete(
-            principal=request.user,
+            principal=principal_of(request),
             belief_id=memory_id,
             expected_revision=revision,
-            reach=request.reach,
+            reach=reach_of(request),
         )
         return _answer(request, belief)
 
@@ -190,10 +207,10 @@ class MemoryConfirmApi(ApiView):
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_memory_now, carries=carries_memory)
-    def post(self, request, memory_id):
+    def post(self, request: Request, memory_id: uuid.UUID) -> Response:
         data = self.input(RevisionInput)
         belief = belief_confirm(
-            principal=request.user, belief_id=memory_id, reach=request.reach, **data
+            principal=principal_of(request), belief_id=memory_id, reach=reach_of(request), **data
         )
         return _answer(request, belief)
 
@@ -205,10 +222,10 @@ class MemoryRejectApi(ApiView):
         responses={200: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_memory_now, carries=carries_memory)
-    def post(self, request, memory_id):
+    def post(self, request: Request, memory_id: uuid.UUID) -> Response:
         data = self.input(RevisionInput)
         belief = belief_reject(
-            principal=request.user, belief_id=memory_id, reach=request.reach, **data
+            principal=principal_of(request), belief_id=memory_id, reach=reach_of(request), **data
         )
         return _answer(request, belief)
 
@@ -221,18 +238,20 @@ class MemoryCorrectApi(ApiView):
         responses={201: MemoryOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_memory_now, carries=carries_memory)
-    def post(self, request, memory_id):
+    def post(self, request: Request, memory_id: uuid.UUID) -> Response:
         data = self.input(MemoryCorrectInput)
         belief = belief_correct(
-            principal=request.user, belief_id=memory_id, reach=request.reach, **data
+            principal=principal_of(request), belief_id=memory_id, reach=reach_of(request), **data
         )
         return _answer(request, belief, status.HTTP_201_CREATED)
 
 
 class MemoryHistoryApi(ApiView):
     @extend_schema(operation_id="memories_history", responses={200: HistoryOutput, **errors()})
-    def get(self, request, memory_id):
-        history = belief_history(principal=request.user, belief_id=memory_id, reach=request.reach)
+    def get(self, request: Request, memory_id: uuid.UUID) -> Response:
+        history = belief_history(
+            principal=principal_of(request), belief_id=memory_id, reach=reach_of(request)
+        )
         body = HistoryOutput(history).data
         self.record_access(memories=[version["id"] for version in body["versions"]])
         return Response(body)

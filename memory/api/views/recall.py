@@ -1,11 +1,16 @@
 from dataclasses import fields
+from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 
-from memory.api.base import WITH_BODY, ApiView, errors
+from memory.api.base import WITH_BODY, ApiView, errors, principal_of, reach_of
 from memory.api.serializers import RecallInput, RecallOutput
-from memory.selectors.recall import DERIVED_ONLY_FIELDS, recall
+from memory.selectors.recall import DERIVED_ONLY_FIELDS, RecallItem, recall
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 
 class RecallApi(ApiView):
@@ -23,9 +28,9 @@ class RecallApi(ApiView):
         ),
         responses={200: RecallOutput, **errors(*WITH_BODY)},
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(RecallInput)
-        result = recall(principal=request.user, reach=request.reach, **data)
+        result = recall(principal=principal_of(request), reach=reach_of(request), **data)
         # A context turn is read as the message it stands beside is.
         self.record_access(
             memories=[item.id for item in result.items if item.kind == "belief"],
@@ -51,8 +56,8 @@ class RecallApi(ApiView):
         )
 
 
-def _item(item, with_context):
-    body = {
+def _item(item: RecallItem, with_context: bool) -> dict[str, Any]:
+    body: dict[str, Any] = {
         field.name: getattr(item, field.name)
         for field in fields(item)
         if item.kind == "derived" or field.name not in DERIVED_ONLY_FIELDS
@@ -65,5 +70,5 @@ def _item(item, with_context):
     return body
 
 
-def _plain(value):
+def _plain(value: "DataclassInstance") -> dict[str, Any]:
     return {field.name: getattr(value, field.name) for field in fields(value)}

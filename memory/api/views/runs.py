@@ -1,18 +1,23 @@
+import uuid
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
-from memory.api.base import WITH_BODY, ApiView, errors, idempotent
+from memory.api.base import WITH_BODY, ApiView, errors, idempotent, principal_of, reach_of
 from memory.api.serializers import RunFailInput, RunOutput
+from memory.models import Run
 from memory.selectors.sessions import run_get
 from memory.services.sessions import run_complete, run_create, run_fail, run_wait
 
 
-def _visible_run(request, run_id):
-    return run_get(principal=request.user, run_id=run_id, reach=request.reach)
+def _visible_run(request: Request, run_id: uuid.UUID | str) -> Run:
+    return run_get(principal=principal_of(request), run_id=run_id, reach=reach_of(request))
 
 
-def _run_now(request, run_id):
+def _run_now(request: Request, run_id: uuid.UUID | str) -> dict[str, Any]:
     return RunOutput(_visible_run(request, run_id)).data
 
 
@@ -23,14 +28,16 @@ class RunCreateApi(ApiView):
         responses={201: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_run_now)
-    def post(self, request, session_id):
-        run = run_create(principal=request.user, session_id=session_id, reach=request.reach)
+    def post(self, request: Request, session_id: uuid.UUID) -> Response:
+        run = run_create(
+            principal=principal_of(request), session_id=session_id, reach=reach_of(request)
+        )
         return Response(RunOutput(run).data, status=status.HTTP_201_CREATED)
 
 
 class RunDetailApi(ApiView):
     @extend_schema(operation_id="runs_get", responses={200: RunOutput, **errors()})
-    def get(self, request, run_id):
+    def get(self, request: Request, run_id: uuid.UUID) -> Response:
         body = RunOutput(_visible_run(request, run_id)).data
         self.record_access()
         return Response(body)
@@ -43,8 +50,8 @@ class RunCompleteApi(ApiView):
         responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_run_now)
-    def post(self, request, run_id):
-        run = run_complete(principal=request.user, run_id=run_id, reach=request.reach)
+    def post(self, request: Request, run_id: uuid.UUID) -> Response:
+        run = run_complete(principal=principal_of(request), run_id=run_id, reach=reach_of(request))
         return Response(RunOutput(run).data)
 
 
@@ -55,13 +62,13 @@ class RunFailApi(ApiView):
         responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_run_now)
-    def post(self, request, run_id):
+    def post(self, request: Request, run_id: uuid.UUID) -> Response:
         data = self.input(RunFailInput, data=request.data or {})
         run = run_fail(
-            principal=request.user,
+            principal=principal_of(request),
             run_id=run_id,
             error_code=data["error_code"],
-            reach=request.reach,
+            reach=reach_of(request),
         )
         return Response(RunOutput(run).data)
 
@@ -73,6 +80,6 @@ class RunWaitApi(ApiView):
         responses={200: RunOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_run_now)
-    def post(self, request, run_id):
-        run = run_wait(principal=request.user, run_id=run_id, reach=request.reach)
+    def post(self, request: Request, run_id: uuid.UUID) -> Response:
+        run = run_wait(principal=principal_of(request), run_id=run_id, reach=reach_of(request))
         return Response(RunOutput(run).data)

@@ -1,7 +1,10 @@
+import uuid
 from dataclasses import replace
+from typing import Any
 
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from memory.api.base import (
@@ -12,6 +15,8 @@ from memory.api.base import (
     errors,
     idempotent,
     int_param,
+    principal_of,
+    reach_of,
 )
 from memory.api.serializers import (
     EventAppendInput,
@@ -29,23 +34,25 @@ PAGE_PARAMETERS = [
 ]
 
 
-def _session_now(request, session_id):
-    session = session_get(principal=request.user, session_id=session_id, reach=request.reach)
+def _session_now(request: Request, session_id: uuid.UUID | str) -> dict[str, Any]:
+    session = session_get(
+        principal=principal_of(request), session_id=session_id, reach=reach_of(request)
+    )
     return SessionOutput(session).data
 
 
-def _event_now(request, event_id):
-    event = event_get(principal=request.user, event_id=event_id, reach=request.reach)
+def _event_now(request: Request, event_id: uuid.UUID | str) -> dict[str, Any]:
+    event = event_get(principal=principal_of(request), event_id=event_id, reach=reach_of(request))
     return EventOutput(event).data
 
 
-def _appended_now(request, event_id):
+def _appended_now(request: Request, event_id: uuid.UUID | str) -> dict[str, Any]:
     """A replayed append's message as it is now, whatever its label: a token kept from
     sensitive things may append a sensitive message, and its retry must not find it
     missing. The replay learns nothing it did not send: it carried the same request,
     the message's own parts."""
-    reach = replace(request.reach, include_sensitive=True)
-    event = event_get(principal=request.user, event_id=event_id, reach=reach)
+    reach = replace(reach_of(request), include_sensitive=True)
+    event = event_get(principal=principal_of(request), event_id=event_id, reach=reach)
     return EventOutput(event).data
 
 
@@ -55,9 +62,11 @@ class SessionListApi(ApiView):
         parameters=PAGE_PARAMETERS,
         responses={200: SessionOutput(many=True), **errors("validation_error")},
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         page = Page(request)
-        sessions = page.slice(session_list(principal=request.user, reach=request.reach))
+        sessions = page.slice(
+            session_list(principal=principal_of(request), reach=reach_of(request))
+        )
         body = SessionOutput(sessions, many=True).data
         # Sessions carry no message text: the read is recorded, with nothing in it.
         self.record_access()
@@ -69,16 +78,18 @@ class SessionListApi(ApiView):
         responses={201: SessionOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_session_now)
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = self.input(SessionCreateInput)
-        session = session_create(principal=request.user, reach=request.reach, **data)
+        session = session_create(principal=principal_of(request), reach=reach_of(request), **data)
         return Response(SessionOutput(session).data, status=status.HTTP_201_CREATED)
 
 
 class SessionDetailApi(ApiView):
     @extend_schema(operation_id="sessions_get", responses={200: SessionOutput, **errors()})
-    def get(self, request, session_id):
-        session = session_get(principal=request.user, session_id=session_id, reach=request.reach)
+    def get(self, request: Request, session_id: uuid.UUID) -> Response:
+        session = session_get(
+            principal=principal_of(request), session_id=session_id, reach=reach_of(request)
+        )
         body = SessionOutput(session).data
         self.record_access()
         return Response(body)
@@ -91,8 +102,10 @@ class SessionCloseApi(ApiView):
         responses={200: SessionOutput, **errors(*WITH_BODY)},
     )
     @idempotent(_session_now)
-    def post(self, request, session_id):
-        session = session_close(principal=request.user, session_id=session_id, reach=request.reach)
+    def post(self, request: Request, session_id: uuid.UUID) -> Response:
+        session = session_close(
+            principal=principal_of(request), session_id=session_id, reach=reach_of(request)
+        )
         return Response(SessionOutput(session).data)
 
 
@@ -104,8 +117,10 @@ class SessionEraseApi(ApiView):
         responses={200: SessionOutput, **errors(*WITH_BODY)},
     )
     @idempotent(_session_now)
-    def post(self, request, session_id):
-        session = session_erase(principal=request.user, session_id=session_id, reach=request.reach)
+    def post(self, request: Request, session_id: uuid.UUID) -> Response:
+        session = session_erase(
+            principal=principal_of(request), session_id=session_id, reach=reach_of(request)
+        )
         return Response(SessionOutput(session).data)
 
 
@@ -119,14 +134,14 @@ class EventListApi(ApiView):
         ],
         responses={200: EventOutput(many=True), **errors("validation_error")},
     )
-    def get(self, request, session_id):
+    def get(self, request: Request, session_id: uuid.UUID) -> Response:
         after = int_param(request, "after_sequence", None, 0, None)
         page = Page(request, default=100)
         events = event_list(
-            principal=request.user,
+            principal=principal_of(request),
             session_id=session_id,
             after_sequence=after,
-            reach=request.reach,
+            reach=reach_of(request),
         )
         events = page.slice(events.select_related("session"))
         body = EventOutput(events, many=True).data
@@ -139,17 +154,17 @@ class EventListApi(ApiView):
         responses={201: EventOutput, **errors(*WITH_BODY, "conflict")},
     )
     @idempotent(_appended_now, carries=carries_message)
-    def post(self, request, session_id):
+    def post(self, request: Request, session_id: uuid.UUID) -> Response:
         data = self.input(EventAppendInput)
         event = event_append(
-            principal=request.user,
+            principal=principal_of(request),
             session_id=session_id,
             event_type=data["type"],
             parts=[dict(part) for part in data["parts"]],
             author_name=data["author_name"],
             external_id=data.get("external_id"),
             occurred_at=data.get("occurred_at"),
-            reach=request.reach,
+            reach=reach_of(request),
         )
         return Response(EventOutput(event).data, status=status.HTTP_201_CREATED)
 
@@ -162,6 +177,8 @@ class EventEraseApi(ApiView):
         responses={200: EventOutput, **errors(*WITH_BODY)},
     )
     @idempotent(_event_now, carries=carries_message)
-    def post(self, request, event_id):
-        event = event_erase(principal=request.user, event_id=event_id, reach=request.reach)
+    def post(self, request: Request, event_id: uuid.UUID) -> Response:
+        event = event_erase(
+            principal=principal_of(request), event_id=event_id, reach=reach_of(request)
+        )
         return Response(EventOutput(event).data)

@@ -1,15 +1,19 @@
+import uuid
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import OperatorAction
 from accounts.selectors import api_token_get
 from accounts.services import api_token_pause, api_token_resume
-from memory.api.base import ApiView, errors, idempotent
+from memory.api.base import ApiView, errors, idempotent, principal_of
 from memory.api.serializers import TokenOutput
 
 
-def _token_now(request, token_id):
-    return TokenOutput(api_token_get(principal=request.user, token_id=token_id)).data
+def _token_now(request: Request, token_id: uuid.UUID | str) -> dict[str, Any]:
+    return TokenOutput(api_token_get(principal=principal_of(request), token_id=token_id)).data
 
 
 class TokenPauseApi(ApiView):
@@ -28,9 +32,9 @@ class TokenPauseApi(ApiView):
         responses={200: TokenOutput, **errors("conflict")},
     )
     @idempotent(_token_now)
-    def post(self, request, token_id):
+    def post(self, request: Request, token_id: uuid.UUID) -> Response:
         token = api_token_pause(
-            token_id=token_id, principal=request.user, via=OperatorAction.Via.API
+            token_id=token_id, principal=principal_of(request), via=OperatorAction.Via.API
         )
         return Response(TokenOutput(token).data)
 
@@ -45,8 +49,8 @@ class TokenResumeApi(ApiView):
         responses={200: TokenOutput, **errors("conflict")},
     )
     @idempotent(_token_now)
-    def post(self, request, token_id):
+    def post(self, request: Request, token_id: uuid.UUID) -> Response:
         token = api_token_resume(
-            token_id=token_id, principal=request.user, via=OperatorAction.Via.API
+            token_id=token_id, principal=principal_of(request), via=OperatorAction.Via.API
         )
         return Response(TokenOutput(token).data)
