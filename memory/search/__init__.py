@@ -48,8 +48,9 @@ def ranked(searches: Iterable[Search], *, owner_id: int, terms: Sequence[str]) -
     """The owner's best rows for each of ``searches`` matching any of ``terms``, in their
     order: a list of ``[(row id, score)]``, best first, for each.
 
-    SQLite runs them in one statement. PostgreSQL needs two: the BM25 statistics of
-    them all, then their candidates, scored with those (see ``postgres``).
+    Both databases run them in one statement, which on PostgreSQL also reads the BM25
+    statistics the candidates are scored with; a search matching more rows than the
+    candidate cap holds takes further statements there (see ``postgres``).
     """
     searches = list(searches)
     if not searches:

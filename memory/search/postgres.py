@@ -18,13 +18,18 @@ any (see docs/search.md).
 """
 
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
+from datetime import datetime
+from typing import NamedTuple, TypeAlias
 
 from django.conf import settings
 from django.db import connection
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from memory.migration_operations import TOKEN_COUNT
 
+from .searches import Search
 from .tables import BELIEFS
 
 # FTS5's constants, so that both databases rank alike.
@@ -45,55 +50,85 @@ MIN_IDF = 1e-6
 # ``owner_id = 6::bigint`` lets one GIN scan look at the owner's rows alone.
 _OWNER = "{0}.owner_id = %s::bigint"
 
+# A statement's parameter, of the kinds the searches here pass.
+_Param: TypeAlias = None | bool | int | float | str | datetime | list[str]
 
-def _quoted(lexeme):
+# A row of the first statement: a search's index and either one of its scored rows
+# (id, score) or, for a search whose matches exceed its cap, its collection's
+# statistics (N, the length normalisation's scale, the lexemes some row holds and
+# their document frequencies: see ``_STATISTICS``).
+_Row = tuple[int, int | None, float | None, int | None, float | None, list[str], list[int]]
+
+
+def _float(value: float) -> str:
+    """``value`` as a float8 literal of exactly the same double."""
+    return f"{value!r}::float8"
+
+
+def _quoted(lexeme: str) -> str:
     """A lexeme as a tsquery operand, taken as is (no parsing or stemming again)."""
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
-def _any_of(lexemes):
+def _any_of(lexemes: Iterable[str]) -> str:
     return " | ".join(_quoted(lexeme) for lexeme in lexemes)
 
 
-def _all_of(lexemes):
+def _all_of(lexemes: Iterable[str]) -> str:
     return " & ".join(_quoted(lexeme) for lexeme in lexemes)
 
 
-def _statistics(cursor, searches, owner_id, terms):
-    """{collection's statistics: (rows, average length, {lexeme: document frequency})} of the
-    owner's searchable rows of each searched collection, for the query lexemes some of
-    those rows hold; in one statement for them all."""
-    # Each lexeme's frequency is a subquery of its own, so that the (owner, collection,
-    # lexeme) index looks each one up, whatever the plan: as a join or a filter on an
-    # array of them, a prepared statement's generic plan, which cannot know how few
-    # they are, read every term of the owner's instead.
-    cursor.execute(
-        "SELECT s.collection, s.documents, s.length, q.lexeme, (SELECT t.documents "
-        "FROM memory_searchterm t WHERE t.owner_id = s.owner_id "
-        "AND t.collection = s.collection AND t.lexeme = q.lexeme AND t.documents > 0) "
-        "FROM memory_searchstatistics s LEFT JOIN LATERAL "
-        "unnest(tsvector_to_array(to_tsvector('english', %s))) q(lexeme) ON true "
-        "WHERE s.owner_id = %s AND s.collection = ANY(%s) ORDER BY s.collection, q.lexeme",
-        [" ".join(terms), owner_id, sorted({search.collection.statistics for search in searches})],
-    )
-    rows = {}
-    for collection, *row in cursor.fetchall():
-        rows.setdefault(collection, []).append(row)
-    statistics = {}
-    for collection, held in rows.items():
-        documents, length = held[0][:2]
-        frequencies = {lexeme: count for _, _, lexeme, count in held if count is not None}
-        documents = max(documents, *frequencies.values(), 1)
-        statistics[collection] = (documents, max(length / documents, 1.0), frequencies)
-    return statistics
+# The BM25 statistics of each searched collection, as the first statement's CTEs:
+#
+# - ``statistics``: a row for each query lexeme, with the owner's rows and their
+#   total length, and the lexeme's document frequency when some row holds it.
+#   Each frequency is a subquery of its own, so that the (owner, collection,
+#   lexeme) index looks each one up, whatever the plan: as a join or a filter on
+#   an array of them, a prepared statement's generic plan, which cannot know how
+#   few they are, read every term of the owner's instead;
+# - ``collections``: FTS5's N (never below a frequency, nor 1); the sum of the
+#   frequencies, which bounds the rows matching; the lexemes held with their
+#   frequencies, and the tsquery of any of them; and ``scale``, the factor of a
+#   row's length in the length normalisation k1 x (1 - b + b x length / average)
+#   taken as k1 x (1 - b) + scale x length, with an average length of at least 1;
+# - ``idf``: each held lexeme's IDF, FTS5's log((N - n + 0.5) / (n + 0.5)), floored.
+#
+# The arithmetic is Python's, operation for operation (``_idf``, ``_Ranking``), so
+# that a ranking scored here and one scored with Python's figures as parameters agree.
+#
+# The statement is prepared, and keeps one generic plan only while plans made for the
+# values given cost no less. Those would know how many lexemes and collections there
+# are, and PostgreSQL would then plan the statement again on every recall: so the
+# lexemes come out of a subquery, whose value no plan knows, and the collections
+# are named in the statement's text.
+_STATISTICS = (
+    "WITH statistics AS (SELECT s.collection, s.documents, s.length, q.lexeme, "
+    "(SELECT t.documents FROM memory_searchterm t WHERE t.owner_id = s.owner_id "
+    "AND t.collection = s.collection AND t.lexeme = q.lexeme AND t.documents > 0) AS frequency "
+    "FROM memory_searchstatistics s LEFT JOIN LATERAL "
+    "unnest((SELECT tsvector_to_array(to_tsvector('english', %s)))) q(lexeme) ON true "
+    "WHERE s.owner_id = %s AND s.collection IN ({collections})), "
+    "collections AS (SELECT s.*, "
+    f"{_float(K1 * B)} / greatest(s.length::float8 / s.documents, 1.0::float8) AS scale "
+    "FROM (SELECT collection, greatest(max(documents), max(frequency), 1) AS documents, "
+    "max(length) AS length, sum(frequency) AS total, "
+    "array_agg(lexeme ORDER BY lexeme) FILTER (WHERE frequency IS NOT NULL) AS lexemes, "
+    "array_agg(frequency ORDER BY lexeme) FILTER (WHERE frequency IS NOT NULL) AS frequencies, "
+    "(string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ') "
+    "FILTER (WHERE frequency IS NOT NULL))::tsquery AS query "
+    "FROM statistics GROUP BY collection) s), "
+    "idf AS MATERIALIZED (SELECT s.collection, s.lexeme, greatest(ln((c.documents - s.frequency + "
+    f"0.5::float8) / (s.frequency + 0.5::float8)), {_float(MIN_IDF)}) AS idf "
+    "FROM statistics s JOIN collections c USING (collection) WHERE s.frequency IS NOT NULL) "
+)
 
 
-def _idf(documents, frequency):
+def _idf(documents: int, frequency: int) -> float:
     # FTS5's: log((N - n + 0.5) / (n + 0.5)), floored.
     return max(math.log((documents - frequency + 0.5) / (frequency + 0.5)), MIN_IDF)
 
 
-def _capped_stages(frequencies, cap):
+def _capped_stages(frequencies: dict[str, int], cap: int) -> list[tuple[str, bool]]:
     """When more rows match than the cap holds: the tsqueries whose matches are candidates,
     strongest first, each with whether it only fills up the rows asked for.
 
@@ -103,7 +138,8 @@ def _capped_stages(frequencies, cap):
     only looked at while the others have not filled the rows asked for.
     """
     lexemes = sorted(frequencies, key=lambda lexeme: (frequencies[lexeme], lexeme))
-    rare, total = [], 0
+    rare: list[str] = []
+    total = 0
     for lexeme in lexemes:
         total += frequencies[lexeme]
         if total > cap:
@@ -133,16 +169,17 @@ _STAGE = (
 )
 
 
-def _scored(index, collection, count):
+def _scored(index: int, frequency: str, count: int) -> str:
     """The BM25 score of each ``candidates`` row (id, search_vector) over ``count`` lexemes,
-    with the number of candidates, best first, each row led by ``index``.
+    each weighing ``frequency`` times in a row, with the number of candidates, best first,
+    each row led by ``index``.
 
     One pass over a row's lexemes gives its length and the frequency of each
     query lexeme in it; its parameters are each lexeme's IDF, the lexemes, and
     the two terms of the length normalisation, then how many rows to return.
     """
     frequencies = ", ".join(
-        f"sum(({collection.frequency})::float8) FILTER (WHERE t.lexeme = %s) AS f{number}"
+        f"sum(({frequency})::float8) FILTER (WHERE t.lexeme = %s) AS f{number}"
         for number in range(count)
     )
     terms = " + ".join(
@@ -157,7 +194,7 @@ def _scored(index, collection, count):
 
 
 @contextmanager
-def _planned_for_its_values(connection):
+def _planned_for_its_values(connection: BaseDatabaseWrapper) -> Iterator[None]:
     """Run the block's statements unprepared, each planned for the values it is given.
 
     For the filling stage: whether to read its matches through the GIN index or
@@ -177,35 +214,72 @@ def _planned_for_its_values(connection):
         raw.prepare_threshold = threshold
 
 
+class _Stage(NamedTuple):
+    sql: str
+    params: list[_Param]
+    fills: bool
+
+
 class _Ranking:
-    """One search's way through its candidate stages, and the best rows they found.
+    """One search's way to its best rows: scored in the first statement when every row it
+    matches fits in its cap, or else through candidate stages, each in a later statement.
 
     Each stage returns its own best rows: the best overall are among them.
     """
 
-    def __init__(self, search, owner_id, statistics):
-        documents, average, frequencies = statistics
+    def __init__(self, search: Search, owner_id: int) -> None:
         self.search = search
-        self.best, self.found, self.earlier = [], 0, None
-        self.stages = []
-        if not frequencies:
-            return
-        collection = search.collection
+        self.best: list[tuple[int, float]] = []
+        self.found = 0
+        self.earlier: str | None = None
+        self.stages: list[tuple[str, bool]] = []
+        self.scoring: list[_Param] = []
+        self.lexemes = 0
         # Never fewer candidates than the rows asked for.
-        self.cap = max(settings.REVERIE_LIMITS["recall_candidate_cap"], search.limit)
-        self.where = " AND ".join([_OWNER.format("a"), collection.searchable, *search.where])
-        self.where_params = [owner_id, *search.params]
+        self.cap: int = max(settings.REVERIE_LIMITS["recall_candidate_cap"], search.limit)
+        self.where = " AND ".join([_OWNER.format("a"), search.collection.searchable, *search.where])
+        self.where_params: list[_Param] = [owner_id, *search.params]
+
+    def exact(self, index: int) -> tuple[str, list[_Param]]:
+        """This search's part of the first statement: its rows ranked exactly, each led by
+        ``index``, when the sum of its lexemes' frequencies is within its cap.
+
+        The frequencies bound the rows matching. The condition on them refers to no
+        row, so the planner tests it once, before reading any: a search over its cap
+        reads no rows here. Each candidate's score joins its lexemes with the query
+        lexemes' IDFs, so the statement's text does not depend on how many they are.
+        """
+        collection = self.search.collection
+        name = f"'{collection.statistics}'"
+        sql = (
+            "(WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector "
+            f"FROM {collection.table} a WHERE {self.where} AND a.search_vector @@ "
+            f"(SELECT e.query FROM collections e WHERE e.collection = {name}) "
+            f"AND (SELECT e.total <= %s FROM collections e WHERE e.collection = {name})) "
+            f"SELECT {index}, c.id, s.score, NULL::bigint, NULL::float8, NULL::text[], "
+            "NULL::bigint[] FROM matching c "
+            f"CROSS JOIN LATERAL (SELECT {_float(K1 * (1 - B))} + (SELECT e.scale "
+            f"FROM collections e WHERE e.collection = {name}) * {TOKEN_COUNT.format('t')} AS k, "
+            "array_agg(i.idf) FILTER (WHERE i.idf IS NOT NULL) AS idf, "
+            f"array_agg(({collection.frequency})::float8) FILTER (WHERE i.idf IS NOT NULL) AS f "
+            "FROM unnest(c.search_vector) t "
+            f"LEFT JOIN idf i ON i.collection = {name} AND i.lexeme = t.lexeme) l "
+            f"CROSS JOIN LATERAL (SELECT sum(u.idf * u.f * {K1 + 1} / (u.f + l.k)) AS score "
+            "FROM unnest(l.idf, l.f) u(idf, f)) s "
+            "ORDER BY s.score DESC, c.id DESC LIMIT %s)"
+        )
+        return sql, [*self.where_params, self.cap, self.search.limit]
+
+    def over_the_cap(self, documents: int, scale: float, frequencies: dict[str, int]) -> None:
+        """Take the stages for matches exceeding the cap, with the collection's statistics
+        as the first statement found them."""
         idf = {lexeme: _idf(documents, count) for lexeme, count in frequencies.items()}
         # k1 x (1 - b + b x length / average), as a + b' x length.
-        self.scoring = [*idf.values(), K1 * (1 - B), K1 * B / average, *idf, search.limit]
+        self.scoring = [*idf.values(), K1 * (1 - B), scale, *idf, self.search.limit]
         self.lexemes = len(idf)
-        # When every matching row fits in the cap, one stage ranks them all: exactly.
-        exact = sum(frequencies.values()) <= self.cap
-        self.stages = (
-            [(_any_of(frequencies), False)] if exact else _capped_stages(frequencies, self.cap)
-        )
+        self.stages = _capped_stages(frequencies, self.cap)
 
-    def next_stage(self, index):
+    def next_stage(self, index: int) -> _Stage | None:
         """The next stage's (SQL, parameters, whether it fills), each row led by ``index``;
         None once the stages before it found enough."""
         if not self.stages:
@@ -231,50 +305,89 @@ class _Ranking:
             rows,
             *self.scoring,
         ]
-        return stage + _scored(index, self.search.collection, self.lexemes), params, fills
+        return _Stage(
+            stage + _scored(index, self.search.collection.frequency, self.lexemes), params, fills
+        )
 
-    def take(self, rows):
+    def take(self, rows: list[tuple[int, int, float, int]]) -> None:
         """The rows of the stage ``next_stage`` gave, as (index, id, score, candidates)."""
         query, _ = self.stages.pop(0)
         self.found += rows[0][3] if rows else 0
         self.best += [(row_id, score) for _, row_id, score, _ in rows]
         self.earlier = query if self.earlier is None else f"({self.earlier}) | ({query})"
 
-    def matches(self):
+    def matches(self) -> list[tuple[int, float]]:
         self.best.sort(key=lambda row: (-row[1], -row[0]))
         return self.best[: self.search.limit]
 
 
-def ranked(searches, *, owner_id, terms):
+def _first_statement(
+    rankings: Sequence[_Ranking], owner_id: int, terms: Iterable[str]
+) -> tuple[str, list[_Param]]:
+    """The statistics of every searched collection and the exact ranking of every search
+    whose matches fit in its cap; for each other search, a row of its collection's
+    statistics, from which it takes its stages."""
+    exact = [ranking.exact(index) for index, ranking in enumerate(rankings)]
+    searched = ", ".join(
+        f"({index}, '{ranking.search.collection.statistics}', %s::bigint)"
+        for index, ranking in enumerate(rankings)
+    )
+    over_the_cap = (
+        "SELECT s.search, NULL::bigint, NULL::float8, c.documents, c.scale, c.lexemes, "
+        f"c.frequencies FROM (VALUES {searched}) s(search, collection, cap) "
+        "JOIN collections c USING (collection) WHERE c.total > s.cap"
+    )
+    collections = sorted({ranking.search.collection.statistics for ranking in rankings})
+    statistics = _STATISTICS.format(collections=", ".join(f"'{name}'" for name in collections))
+    return (
+        statistics + " UNION ALL ".join([*(sql for sql, _ in exact), f"({over_the_cap})"]),
+        [
+            " ".join(terms),
+            owner_id,
+            *(param for _, params in exact for param in params),
+            *(ranking.cap for ranking in rankings),
+        ],
+    )
+
+
+def ranked(
+    searches: Sequence[Search], *, owner_id: int, terms: Iterable[str]
+) -> list[list[tuple[int, float]]]:
     """Every search's best rows by BM25, as (id, score).
 
-    Two statements when each search's matches fit in the candidate cap: the
-    statistics of every search, then every search's candidates ranked. A
-    search with more matches takes its further stages in later statements, at
-    most two more, alongside the other searches' further stages; a filling
-    stage goes in a statement of its own, since only it is planned for its
-    values.
+    One statement when each search's matches fit in the candidate cap: it reads
+    the statistics of every searched collection and ranks every search's
+    candidates with them. A search
+    with more matches takes its stages in later statements, at most three,
+    alongside the other searches' stages; a filling stage goes in a statement
+    of its own, since only it is planned for its values.
     """
+    rankings = [_Ranking(search, owner_id) for search in searches]
     with connection.cursor() as cursor:
-        statistics = _statistics(cursor, searches, owner_id, terms)
-        rankings = [
-            _Ranking(search, owner_id, statistics.get(search.collection.statistics, (0, 0.0, {})))
-            for search in searches
-        ]
+        cursor.execute(*_first_statement(rankings, owner_id, terms))
+        row: _Row
+        for row in cursor.fetchall():
+            index, row_id, score, documents, scale, lexemes, frequencies = row
+            if row_id is not None and score is not None:
+                rankings[index].best.append((row_id, score))
+            elif documents is not None and scale is not None:
+                rankings[index].over_the_cap(
+                    documents, scale, dict(zip(lexemes, frequencies, strict=True))
+                )
         while stages := [
             (index, stage)
             for index, ranking in enumerate(rankings)
             if (stage := ranking.next_stage(index)) is not None
         ]:
             for fills in (False, True):
-                statement = [(index, stage) for index, stage in stages if stage[2] == fills]
+                statement = [(index, stage) for index, stage in stages if stage.fills == fills]
                 if not statement:
                     continue
                 # Each stage in parentheses, with its own CTEs, ORDER BY and LIMIT.
                 sql = " UNION ALL ".join(
-                    f"({sql})" if len(statement) > 1 else sql for _, (sql, _, _) in statement
+                    f"({stage.sql})" if len(statement) > 1 else stage.sql for _, stage in statement
                 )
-                params = [param for _, (_, stage, _) in statement for param in stage]
+                params = [param for _, stage in statement for param in stage.params]
                 with _planned_for_its_values(connection) if fills else nullcontext():
                     cursor.execute(sql, params)
                 rows = cursor.fetchall()
@@ -283,7 +396,9 @@ def ranked(searches, *, owner_id, terms):
         return [ranking.matches() for ranking in rankings]
 
 
-def belief_mentions(*, owner_id, terms, exclude_subject, limit):
+def belief_mentions(
+    *, owner_id: int, terms: Sequence[str], exclude_subject: str, limit: int
+) -> list[int]:
     """Up to ``limit`` live beliefs outside ``exclude_subject`` holding every one of ``terms``,
     in no particular order: a lookup, not a ranking, so it stops at the first rows found."""
     match_sql = " && ".join("plainto_tsquery('english', %s)" for _ in terms)

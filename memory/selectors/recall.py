@@ -360,7 +360,7 @@ def _searched(
 ) -> tuple[list[Match], list[Match] | None, list[list[Match] | None], Search | None]:
     """The matching rows (``[(row id, score)]``, best first) of beliefs, of messages (None
     unless ``messages``) and of each of ``extras`` (None for one that adds nothing),
-    every source's candidates searched in one statement (two on PostgreSQL: memory.search);
+    every source's candidates searched in one statement (memory.search.ranked);
     and the message search (None unless ``messages``)."""
     searches = [belief_search(statuses=statuses, types=types, since=since, limit=limit)]
     message_query = None

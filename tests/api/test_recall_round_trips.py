@@ -17,18 +17,18 @@ KINDS = {"messages": "message", "derived": "derived"}
 # Every statement of the second of two recalls made with a token, as a request outside any
 # test transaction sends them: the token, the candidates of every kind, their rows with
 # their sources, the access record. PostgreSQL's add the transaction (BEGIN, COMMIT) that
-# carries the principal's setting (made by the statement that finds the token) and the
-# BM25 statistics read before the candidates; SQLite opens no transaction for a read and
-# searches in one statement. Messages add one: the neighbouring turns of those found
+# carries the principal's setting (made by the statement that finds the token); both
+# search in one statement, which on PostgreSQL also reads the BM25 statistics, and SQLite
+# opens no transaction for a read. Messages add one: the neighbouring turns of those found
 # (memory.selectors.conversation), which decide which rows are read; and with
 # ``context_turns`` one more, the turns around the messages returned
 # (memory.selectors.recall_context).
 STATEMENTS = {
     # include: {vendor: statements}
-    (): {"sqlite": 4, "postgresql": 7},
-    ("messages",): {"sqlite": 5, "postgresql": 8},
-    ("derived",): {"sqlite": 4, "postgresql": 7},
-    ("messages", "derived"): {"sqlite": 5, "postgresql": 8},
+    (): {"sqlite": 4, "postgresql": 6},
+    ("messages",): {"sqlite": 5, "postgresql": 7},
+    ("derived",): {"sqlite": 4, "postgresql": 6},
+    ("messages", "derived"): {"sqlite": 5, "postgresql": 7},
 }
 
 

@@ -356,23 +356,22 @@ def test_on_postgresql_recall_matches_through_the_gin_indexes(owner):
         result = recall(principal=owner, query="saffron", include=["messages"])
     # The memory, the message and the turn after it (test_recall_conversation).
     assert len(result.items) == 3
-    # Every lookup of matching rows: the document frequencies and the candidates.
-    searches = [(sql, params) for sql, params in captured if "search_vector @@ %s::tsquery" in sql]
-    assert {"memory_belief", "memory_event"} <= {
-        table for sql, _ in searches for table in ("memory_belief", "memory_event") if table in sql
-    }
+    # Every statement matching rows: the one that ranks every search's candidates.
+    searches = [(sql, params) for sql, params in captured if "a.search_vector @@" in sql]
+    tables = {"memory_belief": "memory_belief_search", "memory_event": "memory_event_search"}
+    assert set(tables) <= {table for sql, _ in searches for table in tables if table in sql}
 
     with principal_context(owner), connection.cursor() as cursor:
         for sql, params in searches:
             cursor.execute(f"EXPLAIN {sql}", params)
             plan = "\n".join(row[0] for row in cursor.fetchall())
-            index = "memory_event_search" if "memory_event" in sql else "memory_belief_search"
-            # The match itself, not only the owner, is answered by the GIN index:
-            # without the LEAKPROOF provisioning it would be a filter on every row.
-            scan = plan.split(f"Bitmap Index Scan on {index}")[1]
-            index_condition = scan.splitlines()[1]
-            assert "Index Cond" in index_condition, plan
-            assert "search_vector @@" in index_condition, plan
+            for index in (index for table, index in tables.items() if table in sql):
+                # The match itself, not only the owner, is answered by the GIN index:
+                # without the LEAKPROOF provisioning it would be a filter on every row.
+                scan = plan.split(f"Bitmap Index Scan on {index}")[1]
+                index_condition = scan.splitlines()[1]
+                assert "Index Cond" in index_condition, plan
+                assert "search_vector @@" in index_condition, plan
 
 
 def test_the_candidate_cap_never_hides_a_row_matching_more_terms(owner, settings):
@@ -443,8 +442,9 @@ def test_only_the_filling_stage_is_planned_for_its_values(owner, settings):
     with connection.execute_wrapper(observe):
         recall(principal=owner, query="paints harbour boats", limit=5)
 
-    # Every row, then all words but one, then the filling stage.
-    assert thresholds == [5, 5, None]
+    # The statistics (the exact ranking left out), every word, then all words but one,
+    # then the filling stage.
+    assert thresholds == [5, 5, 5, None]
     assert connection.connection.prepare_threshold == 5
 
 
