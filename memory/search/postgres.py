@@ -29,7 +29,7 @@ from django.db.backends.base.base import BaseDatabaseWrapper
 
 from memory.migration_operations import TOKEN_COUNT
 
-from .searches import Search
+from .searches import Match, Search
 from .tables import BELIEFS
 
 # FTS5's constants, so that both databases rank alike.
@@ -229,7 +229,7 @@ class _Ranking:
 
     def __init__(self, search: Search, owner_id: int) -> None:
         self.search = search
-        self.best: list[tuple[int, float]] = []
+        self.best: list[Match] = []
         self.found = 0
         self.earlier: str | None = None
         self.stages: list[tuple[str, bool]] = []
@@ -316,13 +316,13 @@ class _Ranking:
         self.best += [(row_id, score) for _, row_id, score, _ in rows]
         self.earlier = query if self.earlier is None else f"({self.earlier}) | ({query})"
 
-    def matches(self) -> list[tuple[int, float]]:
+    def matches(self) -> list[Match]:
         self.best.sort(key=lambda row: (-row[1], -row[0]))
         return self.best[: self.search.limit]
 
 
 def _first_statement(
-    rankings: Sequence[_Ranking], owner_id: int, terms: Iterable[str]
+    rankings: Sequence[_Ranking], owner_id: int, terms: Sequence[str]
 ) -> tuple[str, list[_Param]]:
     """The statistics of every searched collection and the exact ranking of every search
     whose matches fit in its cap; for each other search, a row of its collection's
@@ -350,9 +350,7 @@ def _first_statement(
     )
 
 
-def ranked(
-    searches: Sequence[Search], *, owner_id: int, terms: Iterable[str]
-) -> list[list[tuple[int, float]]]:
+def ranked(searches: Sequence[Search], *, owner_id: int, terms: Sequence[str]) -> list[list[Match]]:
     """Every search's best rows by BM25, as (id, score).
 
     One statement when each search's matches fit in the candidate cap: it reads
