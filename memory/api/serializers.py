@@ -60,10 +60,10 @@ def scope_field() -> serializers.RegexField:
     )
 
 
+# ``_Data`` is the shape of the validated data. (Said here, not in the docstring: the API
+# schema describes each input by the docstring its serializer inherits.)
 class StrictSerializer(serializers.Serializer, Generic[_Data]):
-    """Refuses fields it does not know, so a typo is an error rather than ignored.
-
-    ``_Data`` is the shape of its validated data."""
+    """Refuses fields it does not know, so a typo is an error rather than ignored."""
 
     def to_internal_value(self, data: Any) -> _Data:
         if isinstance(data, dict):
