@@ -145,6 +145,14 @@ _DIGIT = re.compile(r"\d")
 _KEY_PREFIX = re.compile(r"[spr]k[-_]|AKIA|gh[pousr]_|xox[abpr]-|AIza|eyJ|-----BEGIN ")
 _PASS_WORD = _compile(r"\bpass")
 _WIFI_WORD = _compile(r"\bwi-?fi\b")
+_SLASH = re.compile("/")
+# Every requirement at once, looked for in ASCII text in lower case, where case has no
+# exceptions (outside ASCII a case-blind "i" matches "ı" too): most text holds none, and
+# one search then clears it, where asking each requirement in turn cost a plain sentence
+# most of its masking. Key prefixes in lower case match more than the prefixes do, never less.
+_WORD_NEEDS = (_PASSWORD_WORD, _PIN_WORD, _PASS_WORD, _WIFI_WORD)
+_ANY_WORD = re.compile("|".join(need.pattern for need in _WORD_NEEDS))
+_ANY_NEED = re.compile(f"{_ANY_WORD.pattern}|{_DIGIT.pattern}|{_KEY_PREFIX.pattern.lower()}")
 
 
 class Finder(NamedTuple):
@@ -224,7 +232,7 @@ _PATTERNS = [
         r"(?P<secret>(?=\S*\d)(?=\S*[A-Za-z])(?=\S*(?:[^\w\s]|[A-Z]))[^\s/]{8,64})"
         r"(?=[.,;)]*(?:\s|$))",
         0,
-        needs=(_DIGIT,),
+        needs=(_DIGIT, _SLASH),
     ),
     # National ids by their names ("social security number 219 09 9999", "passport
     # number is 533380006", "NI number AB 12 34 56 C").
@@ -287,16 +295,37 @@ def _iban_valid(text: str) -> bool:
     return int("".join(str(int(char, 36)) for char in moved)) % 97 == 1
 
 
+def _grouped(
+    finders: list[Finder],
+) -> list[tuple[tuple[re.Pattern[str], ...], list[re.Pattern[str]]]]:
+    """The patterns of ``finders`` by what they need, so that each need is asked about once
+    for all the patterns that need it."""
+    groups: dict[tuple[re.Pattern[str], ...], list[re.Pattern[str]]] = {}
+    for pattern, needs in finders:
+        groups.setdefault(needs, []).append(pattern)
+    return list(groups.items())
+
+
+_GROUPS = _grouped(_PATTERNS)
+
+
 def _spans(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) in ``text`` (normalised) of every secret it holds."""
     held: dict[re.Pattern[str], bool] = {}
-    for pattern, needs in _PATTERNS:
+    if text.isascii():
+        lowered = text.lower()
+        if _ANY_NEED.search(lowered) is None:
+            return
+        if _ANY_WORD.search(lowered) is None:
+            held = dict.fromkeys(_WORD_NEEDS, False)
+    for needs, patterns in _GROUPS:
         for need in needs:
             if not _holds(need, text, held):
                 break
         else:
-            for match in pattern.finditer(text):
-                yield match.span("secret")
+            for pattern in patterns:
+                for match in pattern.finditer(text):
+                    yield match.span("secret")
     # Every pattern below needs a digit.
     if not _holds(_DIGIT, text, held):
         return

@@ -3,6 +3,8 @@ could take: the screening itself, the owner's explicit writes, formation from me
 what recall shows an assistant. Egress to a provider is tested over the same corpus in
 ``tests/providers/test_secret_egress.py``."""
 
+import re
+
 import pytest
 
 from common.principal import principal_context
@@ -71,6 +73,41 @@ def test_a_pattern_is_skipped_only_where_it_could_not_match():
             assert all(need.search(text) for need in needs), (pattern.pattern, text)
     for pattern in (secrets._NAMED_ID, secrets._IBAN_RE, secrets._CARD_RE, secrets._DNI_RE):
         assert all(secrets._DIGIT.search(text) for text in texts if pattern.search(text))
+
+
+def _ascii_variants():
+    texts = [secrets.normalise(line.values[0]["text"]) for line in ALL]
+    texts += [text.upper() for text in texts] + [text.swapcase() for text in texts]
+    return [text for text in texts if text.isascii()]
+
+
+def test_the_one_pass_look_at_ascii_text_finds_every_requirement_there():
+    """ASCII text in which no requirement is found at once is not looked at again: wherever
+    a pattern's requirement (or a digit) holds, the one-pass searches find something."""
+    texts = _ascii_variants()
+    assert len(texts) >= 200
+    needs = {need for _, needs in secrets._PATTERNS for need in needs} | {secrets._DIGIT}
+    held = 0
+    for text in texts:
+        if any(need.search(text) for need in needs):
+            held += 1
+            assert secrets._ANY_NEED.search(text.lower()), text
+        if any(need.search(text) for need in secrets._WORD_NEEDS):
+            assert secrets._ANY_WORD.search(text.lower()), text
+    assert held >= 100
+
+
+def test_the_one_pass_look_changes_no_redaction(monkeypatch):
+    texts = _ascii_variants()
+    texts += [f"{text} {text}" for text in texts]
+    redacted = [redact_secrets(text) for text in texts]
+    assert any(text != redaction for text, redaction in zip(texts, redacted, strict=True))
+
+    everything = re.compile("")
+    monkeypatch.setattr(secrets, "_ANY_NEED", everything)
+    monkeypatch.setattr(secrets, "_ANY_WORD", everything)
+
+    assert [redact_secrets(text) for text in texts] == redacted
 
 
 @pytest.mark.parametrize("line", NEAR_MISSES)
