@@ -4,6 +4,7 @@ as context, recorded as read, and never one the token could not read as a messag
 import pytest
 
 from common.principal import principal_context
+from memory.api.serializers import RecallContextOutput, RecallItemOutput, RecallSourceOutput
 from memory.enums import Sensitivity
 from memory.models import AccessRecord, Event
 from tests.memory.helpers import conversation, remember
@@ -114,3 +115,23 @@ def test_context_turns_out_of_0_to_3_is_a_validation_error_naming_it(api, contex
 @pytest.mark.parametrize("context_turns", ["many", True, None])
 def test_context_turns_that_is_not_a_number_is_a_validation_error_naming_it(api, context_turns):
     assert "context_turns" in refusal(api, context_turns)["details"]["fields"]
+
+
+def test_each_item_has_the_fields_the_schema_documents_in_their_order(api, owner, talk):
+    remember(owner, "User went camping at Big Sur.")
+    documented = list(RecallItemOutput().fields)
+    derived_only = ["derived_kind", "tentative", "memory_ids"]
+
+    for options, context in (({"context_turns": 1}, ["context"]), ({}, [])):
+        body = recall(api, limit=2, **options)
+
+        items = {item["kind"]: item for item in body["items"]}
+        assert list(items) == ["belief", "message"] or list(items) == ["message", "belief"]
+        kept = [name for name in documented if name not in [*derived_only, "context"]]
+        assert list(items["belief"]) == kept
+        assert list(items["message"]) == kept + context
+        for item in items.values():
+            for source in item["sources"]:
+                assert list(source) == list(RecallSourceOutput().fields)
+        for turn in items["message"].get("context", []):
+            assert list(turn) == list(RecallContextOutput().fields)

@@ -1,4 +1,3 @@
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from drf_spectacular.utils import extend_schema
@@ -57,11 +56,10 @@ class RecallApi(ApiView):
 
 
 def _item(item: RecallItem, with_context: bool) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        field.name: getattr(item, field.name)
-        for field in fields(item)
-        if item.kind == "derived" or field.name not in DERIVED_ONLY_FIELDS
-    }
+    body = _plain(item)
+    if item.kind != "derived":
+        for name in DERIVED_ONLY_FIELDS:
+            del body[name]
     body["sources"] = [_plain(source) for source in item.sources]
     if with_context and item.kind == "message":
         body["context"] = [_plain(turn) for turn in item.context]
@@ -71,4 +69,6 @@ def _item(item: RecallItem, with_context: bool) -> dict[str, Any]:
 
 
 def _plain(value: "DataclassInstance") -> dict[str, Any]:
-    return {field.name: getattr(value, field.name) for field in fields(value)}
+    # A dataclass instance's own attributes are its fields, in their order: copied at once,
+    # where reading them field by field cost recall's answer more than building it.
+    return dict(vars(value))
