@@ -653,3 +653,75 @@ def count_search_statistics(
         f"unnest(tsvector_to_array(search_vector)) AS lexeme {rows}) t GROUP BY lexeme",
         [owner_id, collection, owner_id],
     )
+
+
+# The function ``StoreSearchLength``'s columns are generated with: ``SEARCH_LENGTH`` of a
+# vector, immutable as a generated column requires.
+SEARCH_LENGTH_FUNCTION = "memory_search_length"
+
+
+class StoreSearchLength(VendorSQL):
+    """Store each searchable row's length for BM25 beside its ``search_vector``, on PostgreSQL.
+
+    Recall divides each candidate's score by its length; worked out from the vector at
+    query time (every lexeme of every candidate unnested), it cost more than the rest of
+    the scoring together. ``search_length`` is generated from the very expression that
+    generates the table's ``search_vector``, read from the catalog when the column is
+    added; a migration that changes a vector must add the length again (a test holds
+    each table's length to its vector).
+    """
+
+    vendors = ("postgresql",)
+
+    def __init__(self, model_names: Sequence[str]) -> None:
+        self.model_names = list(model_names)
+
+    def deconstruct(self) -> tuple[str, list[Any], dict[str, Any]]:
+        return (self.__class__.__qualname__, [self.model_names], {})
+
+    def describe(self) -> str:
+        return f"Store the search length of {', '.join(self.model_names)}"
+
+    def forwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
+        function = (
+            f"CREATE OR REPLACE FUNCTION {SEARCH_LENGTH_FUNCTION}(vector tsvector) "
+            "RETURNS integer LANGUAGE sql IMMUTABLE PARALLEL SAFE "
+            f"AS $$ SELECT {SEARCH_LENGTH.format('vector')} $$"
+        )
+        columns = []
+        for model_name in self.model_names:
+            table = self._table(app_label, state, model_name)
+            # The vector's generation expression as PostgreSQL holds it, so that the
+            # length is of exactly the vector the rows are searched by.
+            columns.append(
+                "DO $$ BEGIN EXECUTE format("
+                "'ALTER TABLE %I ADD COLUMN search_length integer "
+                f"GENERATED ALWAYS AS ({SEARCH_LENGTH_FUNCTION}(%s)) STORED', "
+                f"'{table}', (SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d "
+                "JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum "
+                f"WHERE d.adrelid = '{table}'::regclass AND a.attname = 'search_vector')); "
+                "END $$"
+            )
+        return [function, *columns]
+
+    def backwards_sql(
+        self,
+        vendor: str,
+        schema_editor: BaseDatabaseSchemaEditor,
+        app_label: str,
+        state: ProjectState,
+    ) -> list[str]:
+        return [
+            *(
+                f"ALTER TABLE {schema_editor.quote_name(self._table(app_label, state, name))} "
+                "DROP COLUMN search_length"
+                for name in self.model_names
+            ),
+            f"DROP FUNCTION {SEARCH_LENGTH_FUNCTION}(tsvector)",
+        ]

@@ -27,9 +27,7 @@ from django.conf import settings
 from django.db import connection
 from django.db.backends.base.base import BaseDatabaseWrapper
 
-from memory.migration_operations import TOKEN_COUNT
-
-from .searches import Match, Search
+from .searches import Collection, Match, Search
 from .tables import BELIEFS
 
 # FTS5's constants, so that both databases rank alike.
@@ -91,7 +89,8 @@ def _all_of(lexemes: Iterable[str]) -> str:
 #   frequencies, and the tsquery of any of them; and ``scale``, the factor of a
 #   row's length in the length normalisation k1 x (1 - b + b x length / average)
 #   taken as k1 x (1 - b) + scale x length, with an average length of at least 1;
-# - ``idf``: each held lexeme's IDF, FTS5's log((N - n + 0.5) / (n + 0.5)), floored.
+# - ``idfs``: each held lexeme's IDF, FTS5's log((N - n + 0.5) / (n + 0.5)), floored, in
+#   the order of ``lexemes``.
 #
 # The arithmetic is Python's, operation for operation (``_idf``, ``_Ranking``), so
 # that a ranking scored here and one scored with Python's figures as parameters agree.
@@ -117,9 +116,10 @@ _STATISTICS = (
     "(string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ') "
     "FILTER (WHERE frequency IS NOT NULL))::tsquery AS query "
     "FROM statistics GROUP BY collection) s), "
-    "idf AS MATERIALIZED (SELECT s.collection, s.lexeme, greatest(ln((c.documents - s.frequency + "
-    f"0.5::float8) / (s.frequency + 0.5::float8)), {_float(MIN_IDF)}) AS idf "
-    "FROM statistics s JOIN collections c USING (collection) WHERE s.frequency IS NOT NULL) "
+    "idfs AS (SELECT s.collection, array_agg(greatest(ln((c.documents - s.frequency + "
+    f"0.5::float8) / (s.frequency + 0.5::float8)), {_float(MIN_IDF)}) ORDER BY s.lexeme) AS idfs "
+    "FROM statistics s JOIN collections c USING (collection) WHERE s.frequency IS NOT NULL "
+    "GROUP BY s.collection) "
 )
 
 
@@ -163,33 +163,68 @@ def _capped_stages(frequencies: dict[str, int], cap: int) -> list[tuple[str, boo
 # of the earlier ones by their tsqueries: a stage that runs follows only stages
 # that found every row they matched.
 _STAGE = (
-    "WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector FROM {table} a "
-    "WHERE {where} AND a.search_vector @@ %s::tsquery{earlier}), "
-    "candidates AS (SELECT * FROM matching LIMIT %s) "
+    "WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector, {length} AS length "
+    "FROM {table} a WHERE {where} AND a.search_vector @@ %s::tsquery{earlier}), "
+    "candidates AS (SELECT * FROM matching LIMIT %s)"
 )
+# A weight no indexed text carries. A lexeme given it and the rest filtered out leaves a
+# vector of that lexeme alone, whose text reads ``'lexeme':3C,7C``: one C for each of its
+# positions after the last ``':``.
+_APART = "C"
 
 
-def _scored(index: int, frequency: str, count: int) -> str:
-    """The BM25 score of each ``candidates`` row (id, search_vector) over ``count`` lexemes,
-    each weighing ``frequency`` times in a row, with the number of candidates, best first,
-    each row led by ``index``.
+def _positions(vector: str, lexeme: str) -> str:
+    """SQL: how many positions the lexeme of the ``text[]`` ``lexeme`` (of one lexeme, or
+    none) has in ``vector``.
 
-    One pass over a row's lexemes gives its length and the frequency of each
-    query lexeme in it; its parameters are each lexeme's IDF, the lexemes, and
-    the two terms of the length normalisation, then how many rows to return.
+    Scalar functions only: unnesting each candidate's vector for its few query lexemes
+    cost recall more than the rest of its scoring.
+    """
+    alone = f"ts_filter(setweight({vector}, '{_APART}', {lexeme}), '{{{_APART.lower()}}}')"
+    return (
+        f"coalesce(array_length(string_to_array(split_part({alone}::text, ''':', -1), "
+        f"'{_APART}'), 1) - 1, 0)"
+    )
+
+
+def _frequency(collection: Collection, lexeme: str) -> str:
+    """SQL: the weighted frequency in the candidate ``c`` of the lexeme of the ``text[]``
+    ``lexeme``: its positions, less what each of a discounted weight's counts less."""
+    counted = _positions("c.search_vector", lexeme)
+    for weight, discount in collection.discounts:
+        weighted = _positions(f"ts_filter(c.search_vector, '{{{weight.lower()}}}')", lexeme)
+        counted += f" - {discount!r} * {weighted}"
+    return f"({counted})::float8"
+
+
+def _scored(
+    index: int,
+    collection: Collection,
+    lexemes: Sequence[str],
+    idfs: Sequence[str],
+    k: str,
+    columns: str,
+) -> str:
+    """The BM25 score of each ``candidates`` row (id, search_vector, length), best first,
+    each led by ``index`` and followed by ``columns``, with a ``%s`` for how many to return.
+
+    ``lexemes`` (SQL of a ``text[]`` of one lexeme or none) and ``idfs`` (SQL of each one's
+    IDF, NULL for none) are the query's, in the same order; ``k`` is the SQL of the length
+    normalisation of the candidate ``c``, k1 x (1 - b + b x length / average). Each
+    lexeme's frequency is worked out once per candidate, in a CTE of its own: inline, it
+    would be worked out again wherever the score names it.
     """
     frequencies = ", ".join(
-        f"sum(({frequency})::float8) FILTER (WHERE t.lexeme = %s) AS f{number}"
-        for number in range(count)
+        f"{_frequency(collection, lexeme)} AS f{number}" for number, lexeme in enumerate(lexemes)
     )
     terms = " + ".join(
-        f"coalesce(%s * s.f{number} * {K1 + 1} / (s.f{number} + s.k), 0)" for number in range(count)
+        f"coalesce({idf} * c.f{number} * {K1 + 1} / (c.f{number} + c.k), 0)"
+        for number, idf in enumerate(idfs)
     )
     return (
-        f"SELECT {index} AS search, c.id, {terms} AS score, count(*) OVER () "
-        "FROM candidates c "
-        f"CROSS JOIN LATERAL (SELECT %s + %s * {TOKEN_COUNT.format('t')} AS k, {frequencies} "
-        "FROM unnest(c.search_vector) t) s ORDER BY score DESC, c.id DESC LIMIT %s"
+        f", counted AS MATERIALIZED (SELECT c.id, {k} AS k, {frequencies} FROM candidates c) "
+        f"SELECT {index} AS search, c.id, {terms} AS score, {columns} "
+        "FROM counted c ORDER BY score DESC, c.id DESC LIMIT %s"
     )
 
 
@@ -240,33 +275,38 @@ class _Ranking:
         self.where = " AND ".join([_OWNER.format("a"), search.collection.searchable, *search.where])
         self.where_params: list[_Param] = [owner_id, *search.params]
 
-    def exact(self, index: int) -> tuple[str, list[_Param]]:
+    def exact(self, index: int, slots: int) -> tuple[str, list[_Param]]:
         """This search's part of the first statement: its rows ranked exactly, each led by
-        ``index``, when the sum of its lexemes' frequencies is within its cap.
+        ``index``, when the sum of its lexemes' frequencies is within its cap and they are
+        at most ``slots``.
 
         The frequencies bound the rows matching. The condition on them refers to no
         row, so the planner tests it once, before reading any: a search over its cap
-        reads no rows here. Each candidate's score joins its lexemes with the query
-        lexemes' IDFs, so the statement's text does not depend on how many they are.
+        reads no rows here. The query's lexemes are not known before the statement
+        runs, so each of ``slots`` scores the lexeme of its place (or none), and the
+        statement's text depends only on how many terms the query has.
         """
         collection = self.search.collection
         name = f"'{collection.statistics}'"
+        held = f"FROM collections e WHERE e.collection = {name}"
         sql = (
-            "(WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector "
-            f"FROM {collection.table} a WHERE {self.where} AND a.search_vector @@ "
-            f"(SELECT e.query FROM collections e WHERE e.collection = {name}) "
-            f"AND (SELECT e.total <= %s FROM collections e WHERE e.collection = {name})) "
-            f"SELECT {index}, c.id, s.score, NULL::bigint, NULL::float8, NULL::text[], "
-            "NULL::bigint[] FROM matching c "
-            f"CROSS JOIN LATERAL (SELECT {_float(K1 * (1 - B))} + (SELECT e.scale "
-            f"FROM collections e WHERE e.collection = {name}) * {TOKEN_COUNT.format('t')} AS k, "
-            "array_agg(i.idf) FILTER (WHERE i.idf IS NOT NULL) AS idf, "
-            f"array_agg(({collection.frequency})::float8) FILTER (WHERE i.idf IS NOT NULL) AS f "
-            "FROM unnest(c.search_vector) t "
-            f"LEFT JOIN idf i ON i.collection = {name} AND i.lexeme = t.lexeme) l "
-            f"CROSS JOIN LATERAL (SELECT sum(u.idf * u.f * {K1 + 1} / (u.f + l.k)) AS score "
-            "FROM unnest(l.idf, l.f) u(idf, f)) s "
-            "ORDER BY s.score DESC, c.id DESC LIMIT %s)"
+            "(WITH matching AS MATERIALIZED (SELECT a.id, a.search_vector, "
+            f"{collection.length} AS length FROM {collection.table} a WHERE {self.where} "
+            f"AND a.search_vector @@ (SELECT e.query {held}) AND (SELECT e.total <= %s "
+            f"AND cardinality(e.lexemes) <= {slots} {held})), "
+            "candidates AS (SELECT * FROM matching)"
+            + _scored(
+                index,
+                collection,
+                [f"(SELECT e.lexemes[{slot}:{slot}] {held})" for slot in range(1, slots + 1)],
+                [
+                    f"(SELECT f.idfs[{slot}] FROM idfs f WHERE f.collection = {name})"
+                    for slot in range(1, slots + 1)
+                ],
+                f"{_float(K1 * (1 - B))} + (SELECT e.scale {held}) * c.length",
+                "NULL::bigint, NULL::float8, NULL::text[], NULL::bigint[]",
+            )
+            + ")"
         )
         return sql, [*self.where_params, self.cap, self.search.limit]
 
@@ -274,8 +314,16 @@ class _Ranking:
         """Take the stages for matches exceeding the cap, with the collection's statistics
         as the first statement found them."""
         idf = {lexeme: _idf(documents, count) for lexeme, count in frequencies.items()}
-        # k1 x (1 - b + b x length / average), as a + b' x length.
-        self.scoring = [*idf.values(), K1 * (1 - B), scale, *idf, self.search.limit]
+        apart = 1 + len(self.search.collection.discounts)
+        # k1 x (1 - b + b x length / average), as a + b' x length; then each lexeme where
+        # its frequency is worked out, and its IDF where its term is.
+        self.scoring = [
+            K1 * (1 - B),
+            scale,
+            *([lexeme] for lexeme in idf for _ in range(apart)),
+            *idf.values(),
+            self.search.limit,
+        ]
         self.lexemes = len(idf)
         self.stages = _capped_stages(frequencies, self.cap)
 
@@ -288,8 +336,10 @@ class _Ranking:
         if self.found >= (self.search.limit if fills else self.cap):
             self.stages = []
             return None
+        collection = self.search.collection
         stage = _STAGE.format(
-            table=self.search.collection.table,
+            length=collection.length,
+            table=collection.table,
             where=self.where,
             earlier="" if self.earlier is None else " AND NOT a.search_vector @@ %s::tsquery",
         )
@@ -305,9 +355,15 @@ class _Ranking:
             rows,
             *self.scoring,
         ]
-        return _Stage(
-            stage + _scored(index, self.search.collection.frequency, self.lexemes), params, fills
+        scored = _scored(
+            index,
+            collection,
+            ["%s::text[]"] * self.lexemes,
+            ["%s"] * self.lexemes,
+            "%s + %s * c.length",
+            "count(*) OVER ()",
         )
+        return _Stage(stage + scored, params, fills)
 
     def take(self, rows: list[tuple[int, int, float, int]]) -> None:
         """The rows of the stage ``next_stage`` gave, as (index, id, score, candidates)."""
@@ -327,7 +383,10 @@ def _first_statement(
     """The statistics of every searched collection and the exact ranking of every search
     whose matches fit in its cap; for each other search, a row of its collection's
     statistics, from which it takes its stages."""
-    exact = [ranking.exact(index) for index, ranking in enumerate(rankings)]
+    # The query's lexemes are at most its terms: each term is one word of letters and
+    # digits, which the parser reads as one token (a search with more takes its stages).
+    slots = max(len(terms), 1)
+    exact = [ranking.exact(index, slots) for index, ranking in enumerate(rankings)]
     searched = ", ".join(
         f"({index}, '{ranking.search.collection.statistics}', %s::bigint)"
         for index, ranking in enumerate(rankings)
@@ -335,7 +394,8 @@ def _first_statement(
     over_the_cap = (
         "SELECT s.search, NULL::bigint, NULL::float8, c.documents, c.scale, c.lexemes, "
         f"c.frequencies FROM (VALUES {searched}) s(search, collection, cap) "
-        "JOIN collections c USING (collection) WHERE c.total > s.cap"
+        f"JOIN collections c USING (collection) WHERE c.total > s.cap "
+        f"OR cardinality(c.lexemes) > {slots}"
     )
     collections = sorted({ranking.search.collection.statistics for ranking in rankings})
     statistics = _STATISTICS.format(collections=", ".join(f"'{name}'" for name in collections))

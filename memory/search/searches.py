@@ -12,6 +12,8 @@ from typing import Any
 
 from django.db import connection
 
+from memory.migration_operations import SEARCH_LENGTH
+
 # A matching row: its id and its score, higher for a better match.
 Match = tuple[int, float]
 
@@ -32,8 +34,12 @@ class Collection:
     # partial GIN index's condition word for word, so that PostgreSQL's planner
     # can use the index.
     searchable: str
-    # PostgreSQL: a lexeme's weighted frequency in a row, from ``unnest(search_vector) t``.
-    frequency: str = "cardinality(t.positions)"
+    # PostgreSQL: a row's length for BM25, as SQL on the row ``a``: stored beside the
+    # vector (``StoreSearchLength``), or else worked out from the vector.
+    length: str = SEARCH_LENGTH.format("a.search_vector")
+    # PostgreSQL: the weights whose positions count less than the text's, with how much
+    # less each such position counts.
+    discounts: tuple[tuple[str, float], ...] = ()
     # SQLite: the FTS5 columns' weights for ``bm25()``, when one counts less than the text.
     weights: tuple[float, ...] = ()
 

@@ -8,6 +8,7 @@ BELIEFS = Collection(
     table="memory_belief",
     statistics="belief",
     searchable="a.status IN ('active', 'provisional')",
+    length="a.search_length",
 )
 MESSAGES = Collection(
     table="memory_event",
@@ -17,8 +18,9 @@ MESSAGES = Collection(
         + ", ".join(f"'{t}'" for t in MESSAGE_EVENT_TYPES)
         + ")"
     ),
+    length="a.search_length",
     # Message authors are indexed at weight B (``IndexMessageAuthors``), which counts
     # 0.4 of the text on PostgreSQL, as the author column's weight does for FTS5.
-    frequency="cardinality(t.positions) - 0.6 * cardinality(array_positions(t.weights, 'B'))",
+    discounts=(("B", 0.6),),
     weights=(1.0, 0.4),
 )

@@ -17,8 +17,9 @@ from common.principal import principal_context
 from memory import search
 from memory.enums import LIVE_BELIEF_STATUSES, EventType
 from memory.models import Belief, Event, SearchStatistics, SearchTerm
-from memory.search import postgres
+from memory.search import postgres, tables
 from memory.text import query_terms
+from reconsolidation.search import DERIVED_MEMORIES
 
 from .helpers import conversation
 from .test_search_ranking import AUTHORS, _corpus_rows, _queries
@@ -223,3 +224,54 @@ def test_a_search_over_the_cap_reads_no_rows_in_the_first_statement(owner, setti
     scans = [line for line in plan.splitlines() if " on memory_belief a " in line]
     assert scans, plan
     assert all("never executed" in scan for scan in scans), plan
+
+
+def test_each_row_stores_the_length_of_the_vector_it_is_searched_by(owner):
+    """BM25's length is read from ``search_length``, generated beside each vector: a
+    message's counts its author's name after its text, as its vector does."""
+    rows = _beliefs(owner)
+    session, _ = conversation(owner)
+    with principal_context(owner):
+        Event.objects.bulk_create(
+            Event(
+                owner=owner,
+                session=session,
+                sequence=index + 1,
+                event_type=EventType.PARTICIPANT_MESSAGE,
+                author_kind="participant",
+                author_name=AUTHORS[index % 2],
+                text=row["statement"],
+                occurred_at=session.created_at,
+            )
+            for index, row in enumerate(_corpus_rows()[:50])
+        )
+        messages = _rows(owner, "memory_event", "a.event_type = 'participant.message.created'")
+    for table, expected in (("memory_belief", rows), ("memory_event", messages)):
+        with principal_context(owner), connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT id, search_length FROM {table} WHERE owner_id = %s AND id = ANY(%s)",
+                [owner.pk, list(expected)],
+            )
+            stored = dict(cursor.fetchall())
+        assert len(stored) == len(expected) >= 50
+        assert stored == {row_id: length for row_id, (length, _) in expected.items()}
+
+
+@pytest.mark.django_db
+def test_no_searched_vector_carries_the_weight_that_sets_a_lexeme_apart():
+    """Scoring counts a lexeme's positions by giving it a weight of its own
+    (``postgres._APART``): a vector holding that weight would count other lexemes too."""
+    collections = [tables.BELIEFS, tables.MESSAGES, DERIVED_MEMORIES]
+    with connection.cursor() as cursor:
+        for collection in collections:
+            cursor.execute(
+                "SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d JOIN pg_attribute a "
+                "ON a.attrelid = d.adrelid AND a.attnum = d.adnum "
+                "WHERE d.adrelid = %s::regclass AND a.attname = 'search_vector'",
+                [collection.table],
+            )
+            (expression,) = cursor.fetchone()
+            assert "to_tsvector" in expression
+            assert f"'{postgres._APART}'" not in expression, collection.table
+            weights = {weight for weight, _ in collection.discounts}
+            assert postgres._APART not in weights
