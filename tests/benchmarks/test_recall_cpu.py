@@ -233,7 +233,11 @@ def test_the_report_gives_each_round_the_medians_the_ratios_and_the_profile(fixt
     assert "2 principals, each 3 beliefs" in output
     assert re.search(r"^recall / healthz: Python \d+\.\dx, total ", output, re.M)
     assert re.search(r"^recall / memory: Python \d+\.\dx, total ", output, re.M)
-    if connection.vendor != "postgresql":
+    if connection.vendor == "postgresql":
+        assert re.search(
+            r"^database: PostgreSQL \d[^,]*, \S+ as \S+; backend pid \d+$", output, re.M
+        )
+    else:
         assert "PostgreSQL CPU n/a: the database is SQLite, not PostgreSQL" in output
     profiled = output.split("recall under cProfile")[1:]
     assert len(profiled) == 2

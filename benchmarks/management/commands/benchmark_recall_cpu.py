@@ -129,8 +129,11 @@ class Command(BenchmarkCommand):
             f"machine: {os.cpu_count()} CPUs ({platform.machine()}); Python "
             f"{platform.python_version()}; DEBUG {'on' if settings.DEBUG else 'off'}"
         )
+        server = connection.display_name
+        if connection.vendor == "postgresql":
+            server += f" {self.server_version(connection)}"
         write(
-            f"database: {connection.display_name} {database['NAME']} as {database['USER'] or '-'}"
+            f"database: {server}, {database['NAME']} as {database['USER'] or '-'}"
             + (
                 f"; backend pid {result['backend_pid']}"
                 if result["backend_pid"]
