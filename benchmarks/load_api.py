@@ -56,7 +56,7 @@ import time
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NotRequired, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Literal, NotRequired, Protocol, TypedDict, TypeVar
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
@@ -218,6 +218,12 @@ def progress(message: str) -> None:
     print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
 
 
+class WordDraw(Protocol):
+    """How a recall's query words are drawn: ``k`` distinct words of a vocabulary."""
+
+    def sample(self, rng: random.Random, k: int) -> list[str]: ...
+
+
 class Zipf:
     """Draw from ``items`` with weight 1 / rank (as benchmarks/corpus.py does)."""
 
@@ -237,11 +243,24 @@ class Zipf:
 # -- CPU accounting (Linux /proc; figures are left out elsewhere) -----------------------
 
 
-def _clock_ticks() -> int:
+def clock_ticks() -> int:
+    """Clock ticks per second, the unit of /proc's CPU times."""
     try:
         return os.sysconf("SC_CLK_TCK")
     except (ValueError, OSError, AttributeError):
         return 100
+
+
+def proc_stat_parse(raw: str) -> tuple[str, int, int]:
+    """(comm, ppid, own cpu ticks: utime + stime) from the text of ``/proc/<pid>/stat``.
+
+    The command name is in parentheses and may itself hold spaces and parentheses, so
+    the fields are counted from the last closing one.
+    """
+    comm = raw[raw.index("(") + 1 : raw.rindex(")")]
+    fields = raw[raw.rindex(")") + 2 :].split()
+    # fields[0] is field 3 (state): ppid is 4, utime and stime are 14 and 15.
+    return comm, int(fields[1]), int(fields[11]) + int(fields[12])
 
 
 def _proc_stats() -> dict[int, tuple[str, int, int]]:
@@ -254,14 +273,11 @@ def _proc_stats() -> dict[int, tuple[str, int, int]]:
             raw = Path(entry.path, "stat").read_text()
         except OSError:
             continue
-        comm = raw[raw.index("(") + 1 : raw.rindex(")")]
-        fields = raw[raw.rindex(")") + 2 :].split()
-        # fields[0] is field 3 (state): ppid is 4, utime and stime are 14 and 15.
-        stats[int(entry.name)] = (comm, int(fields[1]), int(fields[11]) + int(fields[12]))
+        stats[int(entry.name)] = proc_stat_parse(raw)
     return stats
 
 
-def _title(pid: int) -> str:
+def process_title(pid: int) -> str:
     """A process's title: PostgreSQL writes what each backend serves there."""
     try:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode().strip()
@@ -289,7 +305,7 @@ def _system_ticks() -> tuple[int, int]:
 
 def _generator_ticks() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
-    return (own.ru_utime + own.ru_stime) * _clock_ticks()
+    return (own.ru_utime + own.ru_stime) * clock_ticks()
 
 
 class ServerCpu:
@@ -328,7 +344,7 @@ class ServerCpu:
                 parts[pid] = ("gunicorn", ticks)
             elif comm == "postgres":
                 self.postgres_here = True
-                if pid not in self.databases and (database := backend_database(_title(pid))):
+                if pid not in self.databases and (database := backend_database(process_title(pid))):
                     self.databases[pid] = database
                 if self.database and self.databases.get(pid) == self.database:
                     parts[pid] = ("postgres", ticks)
@@ -406,7 +422,7 @@ def cpu_shares(used: CpuUsed | None) -> CpuShares | None:
     that could not be read stays None and falls into ``other``."""
     if used is None:
         return None
-    ticks = used["seconds"] * _clock_ticks()
+    ticks = used["seconds"] * clock_ticks()
 
     def share(part_ticks: float | None) -> float | None:
         return None if part_ticks is None else 100.0 * part_ticks / ticks
@@ -453,7 +469,7 @@ class Recorder:
         self.statuses.setdefault(key, Counter())[status] += 1
 
 
-def recall_body(rng: random.Random, words: Zipf, limit: int) -> Body:
+def recall_body(rng: random.Random, words: WordDraw, limit: int) -> Body:
     body: Body = {"query": " ".join(words.sample(rng, rng.randint(2, 4)))}
     if limit:
         body["limit"] = limit
@@ -470,7 +486,7 @@ def append_body(rng: random.Random, statements: Sequence[str]) -> Body:
 
 
 def request_for(
-    op: str, rng: random.Random, principal: FixturePrincipal, words: Zipf, args: LoadArgs
+    op: str, rng: random.Random, principal: FixturePrincipal, words: WordDraw, limit: int
 ) -> tuple[str, str, Body | None]:
     """(method, path, json body) of one request of ``op`` for ``principal``."""
     if op == "healthz":
@@ -478,7 +494,7 @@ def request_for(
     if op == "memory":
         return "GET", f"/api/v1/memories/{rng.choice(principal['memory_ids'])}", None
     if op in ("recall", "recall_unrecorded"):
-        return "POST", "/api/v1/recall", recall_body(rng, words, args.limit)
+        return "POST", "/api/v1/recall", recall_body(rng, words, limit)
     statements = principal["statements"] or ["Likes long walks."]
     return (
         "POST",
@@ -579,7 +595,7 @@ async def virtual_client(
         # worker alone (one core, under its interpreter lock) then serves the phase.
         await asyncio.sleep(index * clock["ramp"])
         while (started := time.perf_counter()) < clock["end"]:
-            method, path, body = request_for(op, rng, principal, words, args)
+            method, path, body = request_for(op, rng, principal, words, args.limit)
             status: Status
             try:
                 status, answer = await connection.request(method, path, body)

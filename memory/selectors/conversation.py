@@ -4,13 +4,20 @@ In dialogue the answer to a question is often the turn next to the one that shar
 words ("Did you go?" / "Yes, we went camping last weekend."). A message's score
 therefore takes in those of its neighbouring turns in the same session, and a turn
 next to a match may rank although it shares no word with the query.
+
+Where the question names a period ("in June", "on 13 October, 2023"), the turns said
+within it rank higher: what is asked about by its date was said in (or just after) it,
+while the turn rarely names the month itself.
 """
 
 from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime
 from typing import Any
 
 from django.db import connection
 
+from memory.periods import Period
 from memory.search import Search
 
 # How much a neighbouring turn's score counts towards a message's own.
@@ -25,8 +32,22 @@ PLACE_DAMPING = 2
 # are left out: they add words to the answer, not evidence.
 WEAK_SHARE = 0.25
 
+# How much more a turn said within a period the question names counts: its score, its
+# neighbours' counted in, is multiplied by 1 + this.
+PERIOD_WEIGHT = 3.0
+
 # A message's nearest matchable turns: (before, after), either None where there is none.
 Neighbours = tuple[int | None, int | None]
+
+
+@dataclass(frozen=True)
+class Turns:
+    """What ``neighbouring_turns`` finds."""
+
+    # {event id: its nearest matchable turns}, for each event asked about.
+    neighbours: dict[int, Neighbours]
+    # Of those events and their nearest turns, the ones said within a period asked about.
+    in_period: frozenset[int] = frozenset()
 
 
 def _in(column: str, values: Collection[int]) -> tuple[str, list[object]]:
@@ -41,11 +62,14 @@ def turns_around(
     search: Search,
     distance: int,
     columns: Sequence[str] = (),
+    itself: bool = False,
 ) -> list[tuple[Any, ...]]:
     """Rows ``(event id, turn id, turn's sequence less the event's, *columns)``: for each of
     ``event_ids``, every other message of the same session within ``distance`` sequence
     numbers of it that ``search`` (recall's ``memory.search.message_search``) could have
     matched, ``columns`` (SQL on the turn ``a``) read with it; in no particular order.
+    With ``itself``, each event is also its own turn at distance 0 (when ``search`` could
+    have matched it, as it did if it is one of the search's matches).
 
     The turns are held to the search's own conditions, not to a copy of them: what
     recall could not show as a message never stands beside one."""
@@ -58,7 +82,8 @@ def turns_around(
     sql = (
         f"SELECT {', '.join(['e.id', 'a.id', 'a.sequence - e.sequence', *columns])} "
         "FROM memory_event e JOIN memory_event a ON a.session_id = e.session_id "
-        "AND a.sequence BETWEEN e.sequence - %s AND e.sequence + %s AND a.id <> e.id "
+        "AND a.sequence BETWEEN e.sequence - %s AND e.sequence + %s"
+        f"{'' if itself else ' AND a.id <> e.id'} "
         f"WHERE {' AND '.join(where)}"
     )
     with connection.cursor() as cursor:
@@ -67,14 +92,37 @@ def turns_around(
     return rows
 
 
+def _utc_day(moment: datetime) -> date:
+    # A principal has no time zone of their own: a turn's day is its day in UTC, the zone
+    # times are kept in (SQLite's cursor gives them back naive).
+    return (moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)).date()
+
+
 def neighbouring_turns(
-    owner_id: int, event_ids: Collection[int], search: Search
-) -> dict[int, Neighbours]:
-    """{event id: (previous turn's id, next turn's id)} for each of ``event_ids``, either
-    None where there is none: the nearest message of the same session before and after
-    it that ``search`` (recall's ``memory.search.message_search``) could have matched."""
+    owner_id: int,
+    event_ids: Collection[int],
+    search: Search,
+    periods: Sequence[Period] = (),
+) -> Turns:
+    """For each of ``event_ids``: the nearest message of the same session before and after
+    it that ``search`` (recall's ``memory.search.message_search``) could have matched,
+    either None where there is none; and, where ``periods`` are given, which of the events
+    and those turns were said within one of them (in the same statement)."""
     nearest: dict[tuple[int, int], tuple[int, int]] = {}
-    for event_id, other_id, offset in turns_around(owner_id, event_ids, search, NEIGHBOUR_REACH):
+    said: dict[int, date] = {}
+    rows = turns_around(
+        owner_id,
+        event_ids,
+        search,
+        NEIGHBOUR_REACH,
+        columns=("a.occurred_at",) if periods else (),
+        itself=bool(periods),
+    )
+    for event_id, other_id, offset, *columns in rows:
+        if columns:
+            said[other_id] = _utc_day(columns[0])
+        if offset == 0:
+            continue
         side = 0 if offset < 0 else 1
         best = nearest.get((event_id, side))
         if best is None or abs(offset) < best[1]:
@@ -83,7 +131,13 @@ def neighbouring_turns(
     def turn(event_id: int, side: int) -> int | None:
         return nearest[(event_id, side)][0] if (event_id, side) in nearest else None
 
-    return {event_id: (turn(event_id, 0), turn(event_id, 1)) for event_id in event_ids}
+    neighbours = {event_id: (turn(event_id, 0), turn(event_id, 1)) for event_id in event_ids}
+    return Turns(
+        neighbours=neighbours,
+        in_period=frozenset(
+            turn_id for turn_id, day in said.items() if any(p.holds(day) for p in periods)
+        ),
+    )
 
 
 def _with_neighbours(
@@ -101,19 +155,26 @@ def _with_neighbours(
 
 
 def conversation_ranked(
-    matches: Sequence[tuple[int, float]], turns: Mapping[int, Neighbours]
+    matches: Sequence[tuple[int, float]],
+    turns: Mapping[int, Neighbours],
+    in_period: Collection[int] = (),
 ) -> list[tuple[int, float]]:
     """``matches`` (``[(event id, score)]``, best first) re-ranked with their neighbouring
-    turns (``neighbouring_turns``), turns next to a match included, best first.
+    turns (``neighbouring_turns``), turns next to a match included, best first; the turns
+    of ``in_period`` (said within a period the question names) count ``1 + PERIOD_WEIGHT``
+    times as much.
 
     Turns are ranked by their places in the search rather than by its scores, which
-    each database computes over its own statistics: so both rank alike.
+    each database computes over its own statistics: so both rank alike. Only turns
+    found here are ranked: a period reorders them and brings in none.
     """
     by_place = {
         event_id: 1.0 / (PLACE_DAMPING + place)
         for place, (event_id, _) in enumerate(matches, start=1)
     }
     ranked = _with_neighbours(by_place, turns)
+    for event_id in ranked.keys() & set(in_period):
+        ranked[event_id] *= 1.0 + PERIOD_WEIGHT
     raw = _with_neighbours(dict(matches), turns)
     floor = WEAK_SHARE * max(raw.values(), default=0.0)
     # Python's sort is stable: equal scores keep the order the search gave.

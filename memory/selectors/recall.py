@@ -13,6 +13,7 @@ from common.principal import principal_context
 from core.errors import validation_error
 from memory.enums import LIVE_BELIEF_STATUSES, BeliefType
 from memory.models import Belief
+from memory.periods import Period, read_periods
 from memory.reach import FULL_REACH, Reach
 from memory.screening import redact_secrets
 from memory.search import Match, Search, belief_search, message_search, ranked
@@ -350,6 +351,7 @@ def _searched(
     principal: "User",
     *,
     terms: Sequence[str],
+    periods: Sequence[Period],
     statuses: Sequence[str],
     types: Sequence[str],
     since: datetime | None,
@@ -361,7 +363,8 @@ def _searched(
     """The matching rows (``[(row id, score)]``, best first) of beliefs, of messages (None
     unless ``messages``) and of each of ``extras`` (None for one that adds nothing),
     every source's candidates searched in one statement (memory.search.ranked);
-    and the message search (None unless ``messages``)."""
+    and the message search (None unless ``messages``). Messages said within one of
+    ``periods`` rank higher (memory.selectors.conversation)."""
     searches = [belief_search(statuses=statuses, types=types, since=since, limit=limit)]
     message_query = None
     if messages:
@@ -380,9 +383,9 @@ def _searched(
     message_rows = found.pop(0) if messages else None
     if message_rows and message_query is not None:
         turns = neighbouring_turns(
-            principal.pk, [row_id for row_id, _ in message_rows], message_query
+            principal.pk, [row_id for row_id, _ in message_rows], message_query, periods
         )
-        message_rows = conversation_ranked(message_rows, turns)[:limit]
+        message_rows = conversation_ranked(message_rows, turns.neighbours, turns.in_period)[:limit]
     return (
         belief_rows,
         message_rows,
@@ -484,6 +487,9 @@ def recall(
         since=since,
         context_turns=context_turns,
     )
+    # The words that name a period stay query terms: a turn that names the month often
+    # speaks of it, and leaving them out changed nothing measured.
+    periods = read_periods(query)
     terms = query_terms(query)
     # Fetch more than ``limit`` so that items skipped for the budget can be
     # replaced by shorter ones further down.
@@ -495,6 +501,7 @@ def recall(
             belief_rows, message_rows, extra_rows, message_query = _searched(
                 principal,
                 terms=terms,
+                periods=periods,
                 statuses=statuses,
                 types=types,
                 since=since,

@@ -64,3 +64,20 @@ def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
     assert len(captured.captured_queries) == expected, [
         query["sql"][:50] for query in captured.captured_queries
     ]
+
+
+@pytest.mark.parametrize("query", ["kindle", "my kindle in June 2023", "kindle on 2023-06-01"])
+def test_a_question_naming_a_period_takes_no_more_statements(
+    transactional_db, owner, processing_on, flags_held, query
+):
+    # When each turn was said is read in the statement that finds the neighbouring turns.
+    conversation(owner, "We spoke of books.", "It sits on the shelf.", "I read my kindle nightly.")
+    api = client_for(owner)
+    body = {"query": query, "include": ["messages"]}
+    api.post(f"{API}/recall", body, format="json")
+
+    with CaptureQueriesContext(connection) as captured:
+        response = api.post(f"{API}/recall", body, format="json")
+
+    assert [item["text"] for item in response.json()["items"]][:1] == ["I read my kindle nightly."]
+    assert len(captured.captured_queries) == STATEMENTS[("messages",)][connection.vendor]

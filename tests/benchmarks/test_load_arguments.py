@@ -133,7 +133,9 @@ def test_a_phase_s_clients_connect_one_after_another_not_in_one_burst(monkeypatc
             pass
 
     monkeypatch.setattr(load_api, "Connection", Connection)
-    args = SimpleNamespace(seed=1, url="http://127.0.0.1:9", unrecorded_url="", timeout=1.0)
+    args = SimpleNamespace(
+        seed=1, url="http://127.0.0.1:9", unrecorded_url="", timeout=1.0, limit=0
+    )
     recorder = load_api.Recorder()
 
     async def phase():

@@ -241,7 +241,7 @@ class FakeProc:
 
     def install(self, monkeypatch):
         monkeypatch.setattr(load_api, "_proc_stats", lambda: dict(self.stats))
-        monkeypatch.setattr(load_api, "_title", lambda pid: self.titles[pid])
+        monkeypatch.setattr(load_api, "process_title", lambda pid: self.titles[pid])
         monkeypatch.setattr(load_api, "_system_ticks", lambda: (0, 0))
 
 
