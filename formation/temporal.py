@@ -16,14 +16,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 
+from common.calendar_words import MONTH_NUMBERS, WEEKDAY_NAMES
+
 from .candidates import TemporalHint
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_MONTHS = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTH_ABBREVIATIONS = {m[:3]: i + 1 for i, m in enumerate(_MONTHS)} | {"sept": 9}
-_MONTH_NUMBER = {m: i + 1 for i, m in enumerate(_MONTHS)} | _MONTH_ABBREVIATIONS
 _NUMBER_WORDS = {
     "a": 1,
     "an": 1,
@@ -165,7 +161,7 @@ def _shift(moment: datetime, n: int, unit: str, sign: int = 1) -> datetime:
 
 
 def _next_weekday(today: date, name: str, *, next_week: bool = False) -> date:
-    target = _WEEKDAYS.index(name.lower())
+    target = WEEKDAY_NAMES.index(name.lower())
     ahead = (target - today.weekday()) % 7 or 7
     day = today + timedelta(days=ahead)
     if next_week and day.isocalendar()[1] == today.isocalendar()[1]:
@@ -194,7 +190,7 @@ def _calendar_date(text: str, today: date) -> date | None:
         return None
     if not month_match:
         return _day_of_month(int(day_match.group(0)), today)
-    month = _MONTH_NUMBER.get(month_match.group(0))
+    month = MONTH_NUMBERS.get(month_match.group(0))
     if month is None:
         return None
     candidate = date(today.year, month, int(day_match.group(0)))
@@ -219,15 +215,15 @@ def _point_day(point: str, today: date) -> date | None:
         return today + timedelta(days=1)
     if point == "the weekend":
         return _next_weekday(today, "sunday") if today.weekday() != 6 else today
-    if point.startswith("next ") and point[5:] in _WEEKDAYS:
+    if point.startswith("next ") and point[5:] in WEEKDAY_NAMES:
         return _next_weekday(today, point[5:], next_week=True)
-    if point in _WEEKDAYS:
+    if point in WEEKDAY_NAMES:
         return _next_weekday(today, point)
     period = re.search(r"(week|month|year)$", point)
     if period and ("end" in point or point.startswith("next")):
         return _end_of_period(today, period.group(1))
-    if point in _MONTH_NUMBER:
-        month = _MONTH_NUMBER[point]
+    if point in MONTH_NUMBERS:
+        month = MONTH_NUMBERS[point]
         year = today.year if month >= today.month else today.year + 1
         return date(year, month, calendar.monthrange(year, month)[1])
     return _calendar_date(point, today)
@@ -240,9 +236,9 @@ def _start_day(point: str, today: date) -> date | None:
         return today
     if point == "tomorrow":
         return today + timedelta(days=1)
-    if point.startswith("next ") and point[5:] in _WEEKDAYS:
+    if point.startswith("next ") and point[5:] in WEEKDAY_NAMES:
         return _next_weekday(today, point[5:], next_week=True)
-    if point in _WEEKDAYS:
+    if point in WEEKDAY_NAMES:
         return _next_weekday(today, point)
     if point == "next week":
         return today + timedelta(days=7 - today.weekday())
@@ -254,12 +250,12 @@ def _start_day(point: str, today: date) -> date | None:
 
 
 def _last_weekday(today: date, name: str) -> date:
-    target = _WEEKDAYS.index(name.lower())
+    target = WEEKDAY_NAMES.index(name.lower())
     return today - timedelta(days=(today.weekday() - target) % 7 or 7)
 
 
 def _previous_period_start(today: date, period: str) -> date:
-    if period in _WEEKDAYS:
+    if period in WEEKDAY_NAMES:
         return _last_weekday(today, period)
     if period == "week":
         return today - timedelta(days=today.weekday() + 7)
@@ -303,7 +299,7 @@ def _resolve(kind: str, match: re.Match[str], now: datetime, clause: str) -> Tem
         return TemporalHint(phrase=phrase, valid_from=_start_of(day, tz)) if day else None
     if kind == "since":
         if groups["year"]:
-            month = _MONTH_NUMBER.get((groups["month"] or "").lower(), 1)
+            month = MONTH_NUMBERS.get((groups["month"] or "").lower(), 1)
             start = date(int(groups["year"]), month, 1)
         else:
             start = _previous_period_start(today, groups["last"].lower())
@@ -392,7 +388,7 @@ def _coming_day(groups: dict[str, Any], now: datetime) -> date | None:
     if groups["rest_of"]:
         return _end_of_period(today, groups["rest_of"].lower())
     if groups["month"]:
-        month = _MONTH_NUMBER[groups["month"].lower()]
+        month = MONTH_NUMBERS[groups["month"].lower()]
         if groups["month_year"]:
             year = int(groups["month_year"])
         elif groups["which_month"].lower() == "next":

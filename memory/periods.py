@@ -17,35 +17,15 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from common.calendar_words import MONTH_NAMES, MONTH_NUMBERS, WEEKDAY_NAMES
+
 # A year that any date falls in, leap, for days named without a year.
 _ANY_YEAR = 2000
 # Only the start of a text is read: a question is short (the API takes 2,000 characters),
 # and a text of any length read in full would cost recall time with every month it names.
 READ_CHARS = 2000
 
-# English, whatever the locale the process runs in (``calendar.month_name`` follows it).
-_FULL_NAMES = (
-    "january february march april may june july august september october november december"
-).split()
-_MONTHS = {name: number for number, name in enumerate(_FULL_NAMES, start=1)}
-_MONTHS.update(
-    {
-        "jan": 1,
-        "feb": 2,
-        "mar": 3,
-        "apr": 4,
-        "jun": 6,
-        "jul": 7,
-        "aug": 8,
-        "sep": 9,
-        "sept": 9,
-        "oct": 10,
-        "nov": 11,
-        "dec": 12,
-    }
-)
-
-_MONTH = r"(?P<{0}>" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\b\.?"
+_MONTH = r"(?P<{0}>" + "|".join(sorted(MONTH_NUMBERS, key=len, reverse=True)) + r")\b\.?"
 _DAY = r"(?P<{0}>\d{{1,2}})(?:st|nd|rd|th)?"
 _YEAR = r"(?P<{0}>(?:19|20)\d\d)"
 # A number that is part of another (a time, a decimal, a longer number) is no day or year.
@@ -118,7 +98,7 @@ _NUMBERS = {
     "nine": 9,
     "ten": 10,
 }
-_WEEKDAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_WEEKDAYS = "|".join(WEEKDAY_NAMES)
 # "(two weeks) before", "(the Sunday) before" ending just before a named day.
 _BEFORE = re.compile(
     rf"(?:\b(?P<count>\d{{1,2}}|{'|'.join(_NUMBERS)})\s+(?P<unit>days?|weeks?)\s+)?"
@@ -202,17 +182,17 @@ def _mention(text: str, match: re.Match[str]) -> _Mention | list[_Mention] | Non
         word = month_word.casefold()
         if not month_word[0].isupper():
             return None
-        month = _MONTHS[word]
+        month = MONTH_NUMBERS[word]
         if (
             day_text is None
             and year is None
-            and (word not in _FULL_NAMES or not _MONTH_CUE.search(before))
+            and (word not in MONTH_NAMES or not _MONTH_CUE.search(before))
         ):
             return None
         if (
             day_text is not None
             and year is None
-            and word not in _FULL_NAMES
+            and word not in MONTH_NAMES
             and not _DAY_CUE.search(before)
         ):
             # "Jan 3" may be a name and a number; "on Jan 3" is a date.

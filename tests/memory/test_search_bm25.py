@@ -100,6 +100,27 @@ def _beliefs(owner):
         return _rows(owner, "memory_belief", "a.status IN ('active', 'provisional')")
 
 
+def _messages(owner, count):
+    """``count`` of the corpus's statements as messages of a conversation, by two authors in
+    turn, as ``_rows`` reads them."""
+    session, _ = conversation(owner)
+    with principal_context(owner):
+        Event.objects.bulk_create(
+            Event(
+                owner=owner,
+                session=session,
+                sequence=index + 1,
+                event_type=EventType.PARTICIPANT_MESSAGE,
+                author_kind="participant",
+                author_name=AUTHORS[index % 2],
+                text=row["statement"],
+                occurred_at=session.created_at,
+            )
+            for index, row in enumerate(_corpus_rows()[:count])
+        )
+        return _rows(owner, "memory_event", "a.event_type = 'participant.message.created'")
+
+
 def _belief_matches(owner, terms):
     with principal_context(owner):
         return search.belief_matches(
@@ -121,22 +142,7 @@ def test_every_query_ranks_beliefs_by_the_bm25_of_their_rows(owner, settings):
 
 def test_every_query_ranks_messages_by_the_bm25_of_their_rows_with_their_authors(owner, settings):
     settings.REVERIE_LIMITS = {**settings.REVERIE_LIMITS, "recall_candidate_cap": NO_CAP}
-    session, _ = conversation(owner)
-    with principal_context(owner):
-        Event.objects.bulk_create(
-            Event(
-                owner=owner,
-                session=session,
-                sequence=index + 1,
-                event_type=EventType.PARTICIPANT_MESSAGE,
-                author_kind="participant",
-                author_name=AUTHORS[index % 2],
-                text=row["statement"],
-                occurred_at=session.created_at,
-            )
-            for index, row in enumerate(_corpus_rows()[:800])
-        )
-        rows = _rows(owner, "memory_event", "a.event_type = 'participant.message.created'")
+    rows = _messages(owner, 800)
 
     # The authors' names among the queries: their rows hold them at weight B.
     for query in [*_queries()[:30], "Maren harbour", "Tobias Quill"]:
@@ -230,22 +236,7 @@ def test_each_row_stores_the_length_of_the_vector_it_is_searched_by(owner):
     """BM25's length is read from ``search_length``, generated beside each vector: a
     message's counts its author's name after its text, as its vector does."""
     rows = _beliefs(owner)
-    session, _ = conversation(owner)
-    with principal_context(owner):
-        Event.objects.bulk_create(
-            Event(
-                owner=owner,
-                session=session,
-                sequence=index + 1,
-                event_type=EventType.PARTICIPANT_MESSAGE,
-                author_kind="participant",
-                author_name=AUTHORS[index % 2],
-                text=row["statement"],
-                occurred_at=session.created_at,
-            )
-            for index, row in enumerate(_corpus_rows()[:50])
-        )
-        messages = _rows(owner, "memory_event", "a.event_type = 'participant.message.created'")
+    messages = _messages(owner, 50)
     for table, expected in (("memory_belief", rows), ("memory_event", messages)):
         with principal_context(owner), connection.cursor() as cursor:
             cursor.execute(
