@@ -16,23 +16,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from typing import Any
 
-from common.calendar_words import MONTH_NUMBERS, WEEKDAY_NAMES
+from common.calendar_words import COUNT_WORDS, MONTH_NUMBERS, WEEKDAY_NAMES
 
 from .candidates import TemporalHint
 
-_NUMBER_WORDS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
+_NUMBER_WORDS = COUNT_WORDS | {
     "eleven": 11,
     "twelve": 12,
     "a couple of": 2,

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from common.calendar_words import MONTH_NAMES, MONTH_NUMBERS, WEEKDAY_NAMES
+from common.calendar_words import COUNT_WORDS, MONTH_NAMES, MONTH_NUMBERS, WEEKDAY_NAMES
 
 # A year that any date falls in, leap, for days named without a year.
 _ANY_YEAR = 2000
@@ -84,24 +84,10 @@ _FORMS = [
     re.compile(rf"{_NOT_AFTER}\b{_YEAR.format('year')}\b{_NOT_BEFORE}"),
 ]
 
-_NUMBERS = {
-    "a": 1,
-    "an": 1,
-    "one": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-}
 _WEEKDAYS = "|".join(WEEKDAY_NAMES)
 # "(two weeks) before", "(the Sunday) before" ending just before a named day.
 _BEFORE = re.compile(
-    rf"(?:\b(?P<count>\d{{1,2}}|{'|'.join(_NUMBERS)})\s+(?P<unit>days?|weeks?)\s+)?"
+    rf"(?:\b(?P<count>\d{{1,2}}|{'|'.join(COUNT_WORDS)})\s+(?P<unit>days?|weeks?)\s+)?"
     r"\b(?P<side>before|after)\s+(?:the\s+|on\s+)?$",
     re.IGNORECASE,
 )
@@ -236,7 +222,7 @@ def _reached(text: str, mention: _Mention, looking_back: bool) -> Period:
         count_text, unit = before.group("count"), before.group("unit")
         reach = _DEFAULT_REACH
         if count_text is not None and unit is not None:
-            count = int(count_text) if count_text.isdigit() else _NUMBERS[count_text.casefold()]
+            count = int(count_text) if count_text.isdigit() else COUNT_WORDS[count_text.casefold()]
             reach = timedelta(days=count * (7 if unit.casefold().startswith("week") else 1))
         # The day itself is kept: what was said on it tells of the days before it.
         if before.group("side").casefold() == "before":
