@@ -5,6 +5,7 @@ from collections.abc import Callable
 from django.core.exceptions import SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.utils.cache import add_never_cache_headers
+from django.utils.http import http_date
 
 FORM_CONTENT_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 
@@ -42,6 +43,8 @@ class RejectNulBytesMiddleware:
 
 # Every response of these carries, or may carry, memory content.
 PRIVATE_PREFIXES = ("/api/", "/review/", "/admin/")
+# ``add_never_cache_headers``'s directives, in its order.
+NEVER_CACHE = "max-age=0, no-cache, no-store, must-revalidate, private"
 
 
 class NoStoreMiddleware:
@@ -53,8 +56,16 @@ class NoStoreMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        if request.path.startswith(PRIVATE_PREFIXES):
+        if not request.path.startswith(PRIVATE_PREFIXES):
+            return response
+        if "Cache-Control" in response or "Expires" in response:
+            # Django merges its directives into what a view set.
             add_never_cache_headers(response)
+        else:
+            # What Django writes on a response without either header, written at once: every
+            # API answer takes this path, and parsing headers it does not have cost it more.
+            response.headers["Expires"] = http_date()
+            response.headers["Cache-Control"] = NEVER_CACHE
         return response
 
 

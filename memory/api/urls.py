@@ -1,7 +1,4 @@
-from django.urls import path, re_path
-from django.views.decorators.csrf import csrf_exempt
-
-from common.api.errors import not_found_handler
+from django.urls import path
 
 from .schema import DocsApi, SchemaApi
 from .views import access, account, memories, recall, runs, sessions, tokens
@@ -9,6 +6,8 @@ from .views import access, account, memories, recall, runs, sessions, tokens
 app_name = "api"
 
 urlpatterns = [
+    # First: the route of every assistant turn is the first one tried.
+    path("recall", recall.RecallApi.as_view(), name="recall"),
     path("sessions", sessions.SessionListApi.as_view(), name="sessions"),
     path("sessions/<uuid:session_id>", sessions.SessionDetailApi.as_view(), name="session"),
     path(
@@ -50,7 +49,6 @@ urlpatterns = [
         memories.MemoryHistoryApi.as_view(),
         name="memory-history",
     ),
-    path("recall", recall.RecallApi.as_view(), name="recall"),
     path("export", account.ExportApi.as_view(), name="export"),
     path("account/erasure", account.ErasureRequestApi.as_view(), name="erasure"),
     path(
@@ -63,7 +61,4 @@ urlpatterns = [
     path("tokens/<uuid:token_id>/resume", tokens.TokenResumeApi.as_view(), name="token-resume"),
     path("schema/", SchemaApi.as_view(), name="schema"),
     path("docs/", DocsApi.as_view(url_name="api:schema"), name="docs"),
-    # Last: anything else under /api/ is a missing route, answered with the
-    # error body even when DEBUG would render Django's HTML page.
-    re_path(r"^", csrf_exempt(not_found_handler)),
 ]

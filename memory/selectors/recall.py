@@ -4,7 +4,7 @@ import operator
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.conf import settings
 from django.utils import timezone
@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 # source cannot crowd out another by its raw scores.
 RRF_K = 60
 BUDGET_MAX_CHARS = 200_000
+_BELIEF_TYPES = frozenset(BeliefType.values)
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def _check_options(
             limit=MAX_CONTEXT_TURNS,
         )
     types = _string_list(types, "types")
-    if unknown := sorted(set(types) - set(BeliefType.values)):
+    if unknown := sorted(set(types) - _BELIEF_TYPES):
         raise validation_error(f"Unknown types: {', '.join(unknown)}.", field="types")
     statuses = _string_list(statuses, "statuses") or [
         str(status) for status in LIVE_BELIEF_STATUSES
@@ -232,7 +233,7 @@ def _masked_turn(turn: ContextTurn) -> ContextTurn:
     return turn if text is turn.text else replace(turn, text=text)
 
 
-def _item(kind: str, shown: Shown, score: float) -> RecallItem:
+def _item(kind: str, shown: Shown, score: float, rank: int = 0) -> RecallItem:
     row = shown.row
     sources = tuple(shown.sources.values())
     if kind == "message":
@@ -241,7 +242,7 @@ def _item(kind: str, shown: Shown, score: float) -> RecallItem:
             kind=kind,
             id=row.public_id,
             text=row.text,
-            rank=0,
+            rank=rank,
             score=score,
             sources=sources,
             session_id=source.session_id,
@@ -254,7 +255,7 @@ def _item(kind: str, shown: Shown, score: float) -> RecallItem:
             kind=kind,
             id=row.public_id,
             text=row.text,
-            rank=0,
+            rank=rank,
             score=score,
             sources=sources,
             type=row.type,
@@ -268,7 +269,7 @@ def _item(kind: str, shown: Shown, score: float) -> RecallItem:
         kind=kind,
         id=row.public_id,
         text=row.text,
-        rank=0,
+        rank=rank,
         score=score,
         sources=sources,
         type=row.type,
@@ -298,7 +299,8 @@ def recall_items(
     or a registered source's name) that ``matches`` (``[(row id, score)]``, best first)
     names and ``reach`` sees, as items with their sources, best first; in one statement
     for them all."""
-    return _items(found, _shown(principal, found, reach))
+    shown = _shown(principal, found, reach)
+    return [[_item(*match) for match in matches] for matches in _matched(found, shown)]
 
 
 def _shown(
@@ -317,16 +319,29 @@ def _shown(
     return {kind: rows for (kind, _), rows in zip(wanted, shown, strict=True)}
 
 
-def _items(
+class _Matched(NamedTuple):
+    """A matched row that recall may give: its kind, what ``recall_rows`` read of it and its
+    score. The answer's items are built from the few it gives, with their rank."""
+
+    kind: str
+    shown: Shown
+    score: float
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.kind, self.shown.row.public_id
+
+
+def _matched(
     found: Sequence[tuple[str, Sequence[Match]]], by_kind: Mapping[str, Mapping[int, Shown]]
-) -> list[list[RecallItem]]:
-    items = []
+) -> list[list[_Matched]]:
+    matched = []
     for kind, matches in found:
         rows = by_kind.get(kind, {})
-        items.append(
-            [_item(kind, rows[row_id], score) for row_id, score in matches if row_id in rows]
+        matched.append(
+            [_Matched(kind, rows[row_id], score) for row_id, score in matches if row_id in rows]
         )
-    return items
+    return matched
 
 
 def _recent_beliefs(
@@ -394,22 +409,21 @@ def _searched(
     )
 
 
-def _fuse(ranked_lists: Sequence[Sequence[RecallItem]]) -> list[RecallItem]:
+def _fuse(ranked_lists: Sequence[Sequence[_Matched]]) -> list[_Matched]:
     """Reciprocal-rank fusion; with one list it keeps that list's order."""
     if len(ranked_lists) == 1:
         return list(ranked_lists[0])
-    scores: dict[tuple[str, str], tuple[RecallItem, float]] = {}
-    for items in ranked_lists:
-        for position, item in enumerate(items, start=1):
-            key = (item.kind, item.id)
-            best, total = scores.get(key, (item, 0.0))
-            scores[key] = (best, total + 1.0 / (RRF_K + position))
+    scores: dict[tuple[str, str], tuple[_Matched, float]] = {}
+    for matches in ranked_lists:
+        for position, match in enumerate(matches, start=1):
+            best, total = scores.get(match.key, (match, 0.0))
+            scores[match.key] = (best, total + 1.0 / (RRF_K + position))
     fused = sorted(scores.values(), key=lambda pair: -pair[1])
-    return [replace(item, score=total) for item, total in fused]
+    return [match._replace(score=total) for match, total in fused]
 
 
-def _messages_behind(items: Iterable[RecallItem]) -> dict[tuple[str, str], set[str]]:
-    """The original messages each belief and message of ``items`` rests on, by (kind, id):
+def _messages_behind(matches: Iterable[_Matched]) -> dict[tuple[str, str], set[str]]:
+    """The original messages each belief and message of ``matches`` rests on, by (kind, id):
     a message on itself, a belief on its sources.
 
     Fused lists repeat themselves: a formed memory and the message it was formed
@@ -418,12 +432,73 @@ def _messages_behind(items: Iterable[RecallItem]) -> dict[tuple[str, str], set[s
     the repeat's place goes to something the answer does not hold yet.
     """
     return {
-        (item.kind, item.id): {item.id}
-        if item.kind == "message"
-        else {source.event_id for source in item.sources}
-        for item in items
-        if item.kind in ("message", "belief")
+        match.key: {match.shown.row.public_id}
+        if match.kind == "message"
+        else set(match.shown.sources)
+        for match in matches
+        if match.kind in ("message", "belief")
     }
+
+
+@dataclass
+class _Answer:
+    """The items an answer gives: matches taken in rank order while they fit in ``limit``
+    items and ``budget_chars`` characters, each original message once (``rests_on``:
+    ``_messages_behind``)."""
+
+    limit: int
+    budget_chars: int
+    rests_on: Mapping[tuple[str, str], set[str]]
+    items: list[RecallItem] = field(default_factory=list)
+    given: set[str] = field(default_factory=set)
+    chars: int = 0
+    # Whether a match was left out because of the budget.
+    truncated: bool = False
+
+    @property
+    def full(self) -> bool:
+        return len(self.items) == self.limit
+
+    def take(self, matches: Iterable[_Matched]) -> None:
+        for match in matches:
+            if self.full:
+                return
+            behind = self.rests_on.get(match.key)
+            if behind and behind <= self.given:
+                continue
+            text = match.shown.row.text
+            if self.chars + len(text) > self.budget_chars:
+                self.truncated = True
+                continue
+            self.chars += len(text)
+            self.given |= behind or set()
+            self.items.append(_item(*match, rank=len(self.items) + 1))
+
+
+def _answer_of_one(
+    principal: "User",
+    found: tuple[str, list[Match]],
+    reach: Reach,
+    limit: int,
+    budget_chars: int,
+) -> tuple[_Answer, dict[str, dict[int, Shown]]]:
+    """The answer from one kind's matches, with the rows read (as ``_shown`` gives them).
+
+    Its first ``limit`` matches are the whole answer unless the budget or ``reach`` leaves
+    one out, as it seldom does: the rest are read only then, in a statement of their own,
+    rather than every time with the first.
+    """
+    kind, matches = found
+    answer = _Answer(limit, budget_chars, rests_on={})
+    shown: dict[str, dict[int, Shown]] = {kind: {}}
+    for part in (matches[:limit], matches[limit:]):
+        if answer.full or not part:
+            break
+        read = _shown(principal, [(kind, part)], reach)
+        shown[kind].update(read.get(kind, {}))
+        (matched,) = _matched([(kind, part)], read)
+        answer.take(matched)
+    return answer, shown
 
 
 def _with_context(
@@ -519,25 +594,14 @@ def recall(
         if message_rows is not None:
             found.append(("message", message_rows))
         found += [(name, rows or []) for name, rows in zip(extra_names, extra_rows, strict=True)]
-        shown = _shown(principal, found, reach)
-        ranked_lists = _items(found, shown)
-        fused = _fuse(ranked_lists)
-        rests_on = _messages_behind(fused) if len(ranked_lists) > 1 else {}
-        items: list[RecallItem] = []
-        given: set[str] = set()
-        chars, truncated = 0, False
-        for item in fused:
-            if len(items) == limit:
-                break
-            behind = rests_on.get((item.kind, item.id))
-            if behind and behind <= given:
-                continue
-            if chars + len(item.text) > budget_chars:
-                truncated = True
-                continue
-            chars += len(item.text)
-            given |= behind or set()
-            items.append(replace(item, rank=len(items) + 1))
+        if len(found) == 1:
+            answer, shown = _answer_of_one(principal, found[0], reach, limit, budget_chars)
+        else:
+            shown = _shown(principal, found, reach)
+            fused = _fuse(_matched(found, shown))
+            answer = _Answer(limit, budget_chars, _messages_behind(fused))
+            answer.take(fused)
+        items, chars, truncated = answer.items, answer.chars, answer.truncated
         if context_turns and message_query is not None:
             items, context_chars, context_truncated = _with_context(
                 items,

@@ -55,9 +55,16 @@ NO_INTEGER = "CAST(NULL AS integer)"
 # source names is chosen by a CASE, not the COALESCE it amounts to: under row security
 # PostgreSQL lets only a condition it knows cannot leak reach an index, and it counts
 # COALESCE as one that might, so it read every message of the owner for each row.
+# ``{text}`` follows each public id: on PostgreSQL a cast that reads it as text in the API's
+# form, where reading a UUID and writing it back cost recall more Python than any other of
+# its columns (SQLite keeps the hex, which ``public_id_text`` writes out).
 _STATEMENT = (
     f"WITH r(branch, {', '.join(ITEM_COLUMNS)}) AS ({{selects}}) "
-    "SELECT r.*, b.public_id, COALESCE(s.excerpt, r.text), e.public_id, es.public_id, "
+    "SELECT r.branch, "
+    + ", ".join(
+        f"r.{name}{{text}}" if name == "public_id" else f"r.{name}" for name in ITEM_COLUMNS
+    )
+    + ", b.public_id{text}, COALESCE(s.excerpt, r.text), e.public_id{text}, es.public_id{text}, "
     "e.sequence, e.event_type, e.occurred_at, es.scope, e.sensitivity FROM r "
     "LEFT JOIN memory_belief b ON b.id = r.belief_id AND b.owner_id = %s "
     "LEFT JOIN memory_beliefsource s ON s.belief_id = r.belief_id AND s.owner_id = %s "
@@ -131,12 +138,15 @@ def public_id_text(value: uuid.UUID | str) -> str:
 
 
 def _item_row(values: Sequence[Any], *, sqlite: bool) -> ItemRow:
-    row = ItemRow(*values)
-    row = row._replace(public_id=public_id_text(row.public_id))
+    row = ItemRow._make(values)
+    if not sqlite:
+        return row
     # SQLite gives booleans as integers.
-    if sqlite:
-        row = row._replace(needs_review=bool(row.needs_review), tentative=bool(row.tentative))
-    return row
+    return row._replace(
+        public_id=public_id_text(row.public_id),
+        needs_review=bool(row.needs_review),
+        tentative=bool(row.tentative),
+    )
 
 
 def sqlite_moment(value: str) -> datetime:
@@ -159,16 +169,17 @@ def recall_rows(
     shown: list[dict[int, Shown]] = [{} for _ in selects]
     if not selects:
         return shown
+    sqlite = connection.vendor == "sqlite"
     sql = _STATEMENT.format(
         selects=" UNION ALL ".join(
             f"SELECT {index}, q.* FROM ({select}) q" for index, (select, _) in enumerate(selects)
-        )
+        ),
+        text="" if sqlite else "::text",
     )
     params = [param for _, select_params in selects for param in select_params]
     with connection.cursor() as cursor:
         cursor.execute(sql, [*params, owner_id, owner_id, owner_id])
         rows = cursor.fetchall()
-    sqlite = connection.vendor == "sqlite"
     unseen: set[tuple[int, int]] = set()
     for row in rows:
         branch, row_id = row[0], row[1]
@@ -185,17 +196,21 @@ def recall_rows(
             row[_WIDTH:]
         )
         if belief is not None:
-            item.memory_ids.setdefault(row[_BELIEF_ID], public_id_text(belief))
+            item.memory_ids.setdefault(
+                row[_BELIEF_ID], public_id_text(belief) if sqlite else belief
+            )
         if event is None or not reach.sees(scope=scope, sensitivity=sensitivity):
             continue
-        event = public_id_text(event)
+        if sqlite:
+            event, session = public_id_text(event), public_id_text(session)
+            occurred_at = sqlite_moment(occurred_at)
         if event not in item.sources:
             item.sources[event] = RecallSource(
                 event_id=event,
-                session_id=public_id_text(session),
+                session_id=session,
                 sequence=sequence,
                 event_type=event_type,
-                occurred_at=sqlite_moment(occurred_at) if sqlite else occurred_at,
+                occurred_at=occurred_at,
                 excerpt=excerpt,
             )
     return shown

@@ -16,7 +16,9 @@ KINDS = {"messages": "message", "derived": "derived"}
 
 # Every statement of the second of two recalls made with a token, as a request outside any
 # test transaction sends them: the token, the candidates of every kind, their rows with
-# their sources, the access record. PostgreSQL's add the transaction (BEGIN, COMMIT) that
+# their sources (for memories alone, the first ``limit`` rows: the rest take one more
+# statement when the budget leaves one of those out, test_recall), the access record.
+# PostgreSQL's add the transaction (BEGIN, COMMIT) that
 # carries the principal's setting (made by the statement that finds the token); both
 # search in one statement, which on PostgreSQL also reads the BM25 statistics, and SQLite
 # opens no transaction for a read. Messages add one: the neighbouring turns of those found

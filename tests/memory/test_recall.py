@@ -4,6 +4,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from common.principal import principal_context
@@ -270,6 +271,30 @@ def test_the_budget_caps_the_characters_returned(owner):
     assert texts(result) == ["User likes hiking."]
     assert result.chars == len("User likes hiking.")
     assert result.truncated
+
+
+def test_matches_the_budget_leaves_out_give_their_places_to_shorter_ones_further_down(owner):
+    # The more often a memory says "kayak", the higher it ranks: the two best are too long.
+    for repeats in (9, 8):
+        remember(owner, f"User paddles a kayak {' and a kayak' * repeats} every weekend.")
+    remember(owner, "User owns a kayak.")
+    remember(owner, "User rents a kayak.")
+
+    def recalled(budget):
+        with CaptureQueriesContext(connection) as captured:
+            result = recall(principal=owner, query="kayak", limit=2, budget_chars=budget)
+        return result, len(captured.captured_queries)
+
+    roomy, statements = recalled(1000)
+    assert [len(text) > 60 for text in texts(roomy)] == [True, True]
+    assert not roomy.truncated
+    # Beyond the first two matches, rows are read only when the budget left one out.
+    tight, more_statements = recalled(40)
+    # Equal scores: the newer first.
+    assert texts(tight) == ["User rents a kayak.", "User owns a kayak."]
+    assert [item.rank for item in tight.items] == [1, 2]
+    assert tight.truncated and tight.chars == len("User rents a kayak.User owns a kayak.")
+    assert more_statements == statements + 1
 
 
 def test_without_query_terms_it_returns_the_newest_memories(owner):
