@@ -67,6 +67,9 @@ class RecallItem:
     context: tuple[ContextTurn, ...] = ()
 
 
+# The derived kind that warns that memories contradict each other.
+UNCERTAINTY_NOTICE = "uncertainty_notice"
+
 # Fields that only derived items carry: responses of other kinds leave them out.
 DERIVED_ONLY_FIELDS = ("derived_kind", "tentative", "memory_ids")
 
@@ -395,7 +398,8 @@ def _searched(
 
 
 def _fuse(ranked_lists: Sequence[Sequence[RecallItem]]) -> list[RecallItem]:
-    """Reciprocal-rank fusion; with one list it keeps that list's order."""
+    """Reciprocal-rank fusion, each derived item after the memories it restates
+    (``_after_what_they_restate``); with one list it keeps that list's order."""
     if len(ranked_lists) == 1:
         return list(ranked_lists[0])
     scores: dict[tuple[str, str], tuple[RecallItem, float]] = {}
@@ -405,24 +409,48 @@ def _fuse(ranked_lists: Sequence[Sequence[RecallItem]]) -> list[RecallItem]:
             best, total = scores.get(key, (item, 0.0))
             scores[key] = (best, total + 1.0 / (RRF_K + position))
     fused = sorted(scores.values(), key=lambda pair: -pair[1])
-    return [replace(item, score=total) for item, total in fused]
+    return _after_what_they_restate([replace(item, score=total) for item, total in fused])
+
+
+def _after_what_they_restate(fused: Sequence[RecallItem]) -> list[RecallItem]:
+    """``fused`` with each derived item moved to just after the last of the memories it
+    concerns (``memory_ids``) that ``fused`` holds, when one of them ranks below it.
+
+    A derived memory is drawn from original memories (a merge or a summary restates
+    them, a hypothesis or a notice reads them): where both match, the originals come
+    first, and the derived item follows with what they do not say.
+    """
+    belief_at = {item.id: at for at, item in enumerate(fused) if item.kind == "belief"}
+    moved: dict[int, list[RecallItem]] = {}
+    ordered: list[RecallItem] = []
+    for at, item in enumerate(fused):
+        last = max((belief_at.get(memory_id, -1) for memory_id in item.memory_ids), default=-1)
+        if last > at:
+            moved.setdefault(last, []).append(item)
+            continue
+        ordered.append(item)
+        ordered += moved.pop(at, [])
+    return ordered
 
 
 def _messages_behind(items: Iterable[RecallItem]) -> dict[tuple[str, str], set[str]]:
-    """The original messages each belief and message of ``items`` rests on, by (kind, id):
-    a message on itself, a belief on its sources.
+    """The original messages each item of ``items`` rests on, by (kind, id): a message
+    on itself, a memory (formed or derived) on its sources; an uncertainty notice on
+    none.
 
     Fused lists repeat themselves: a formed memory and the message it was formed
-    from often both match. Recall gives each original message once, directly or
-    as the source of a memory formed from it, whichever ranks first, so that
-    the repeat's place goes to something the answer does not hold yet.
+    from often both match, and a derived memory restates formed ones. Recall gives
+    each original message once, directly or as the source of a memory, whichever
+    ranks first, so that the repeat's place goes to something the answer does not
+    hold yet. A notice says that memories disagree, which none of their messages
+    says: it is given whatever else is.
     """
     return {
         (item.kind, item.id): {item.id}
         if item.kind == "message"
         else {source.event_id for source in item.sources}
         for item in items
-        if item.kind in ("message", "belief")
+        if item.derived_kind != UNCERTAINTY_NOTICE
     }
 
 
