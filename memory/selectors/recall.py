@@ -68,6 +68,13 @@ class RecallItem:
     context: tuple[ContextTurn, ...] = ()
 
 
+# Derived kinds that say what none of the messages behind them says: a tentative
+# connection between memories, a warning that memories contradict each other. Merges and
+# summaries restate their memories.
+SAYING_MORE = ("hypothesis", "uncertainty_notice")
+# Recall's own kinds; every other is a registered source's, of derived memories.
+_OWN_KINDS = ("belief", "message")
+
 # Fields that only derived items carry: responses of other kinds leave them out.
 DERIVED_ONLY_FIELDS = ("derived_kind", "tentative", "memory_ids")
 
@@ -410,7 +417,8 @@ def _searched(
 
 
 def _fuse(ranked_lists: Sequence[Sequence[_Matched]]) -> list[_Matched]:
-    """Reciprocal-rank fusion; with one list it keeps that list's order."""
+    """Reciprocal-rank fusion, each derived item after the memories it concerns
+    (``_after_what_they_restate``); with one list it keeps that list's order."""
     if len(ranked_lists) == 1:
         return list(ranked_lists[0])
     scores: dict[tuple[str, str], tuple[_Matched, float]] = {}
@@ -419,24 +427,49 @@ def _fuse(ranked_lists: Sequence[Sequence[_Matched]]) -> list[_Matched]:
             best, total = scores.get(match.key, (match, 0.0))
             scores[match.key] = (best, total + 1.0 / (RRF_K + position))
     fused = sorted(scores.values(), key=lambda pair: -pair[1])
-    return [match._replace(score=total) for match, total in fused]
+    return _after_what_they_restate([match._replace(score=total) for match, total in fused])
+
+
+def _after_what_they_restate(fused: Sequence[_Matched]) -> list[_Matched]:
+    """``fused`` with each derived item moved to just after the last of the memories it
+    concerns that ``fused`` holds, when one of them ranks below it.
+
+    A derived memory is drawn from original memories (a merge or a summary restates
+    them, a hypothesis or a notice reads them): where both match, the originals come
+    first, and the derived item follows with what they do not say.
+    """
+    belief_at = {match.key[1]: at for at, match in enumerate(fused) if match.kind == "belief"}
+    moved: dict[int, list[_Matched]] = {}
+    ordered: list[_Matched] = []
+    for at, match in enumerate(fused):
+        concerns = match.shown.memory_ids.values() if match.kind not in _OWN_KINDS else ()
+        last = max((belief_at.get(memory_id, -1) for memory_id in concerns), default=-1)
+        if last > at:
+            moved.setdefault(last, []).append(match)
+            continue
+        ordered.append(match)
+        ordered += moved.pop(at, [])
+    return ordered
 
 
 def _messages_behind(matches: Iterable[_Matched]) -> dict[tuple[str, str], set[str]]:
-    """The original messages each belief and message of ``matches`` rests on, by (kind, id):
-    a message on itself, a belief on its sources.
+    """The original messages each item of ``matches`` rests on, by (kind, id): a message
+    on itself, a formed memory, a merge or a summary on its sources; a hypothesis or an
+    uncertainty notice on none.
 
     Fused lists repeat themselves: a formed memory and the message it was formed
-    from often both match. Recall gives each original message once, directly or
-    as the source of a memory formed from it, whichever ranks first, so that
-    the repeat's place goes to something the answer does not hold yet.
+    from often both match, and a derived memory restates formed ones. Recall gives
+    each original message once, directly or as the source of a memory, whichever
+    ranks first, so that the repeat's place goes to something the answer does not
+    hold yet. A hypothesis or a notice says what none of their messages says: it is
+    given whatever else is.
     """
     return {
         match.key: {match.shown.row.public_id}
         if match.kind == "message"
         else set(match.shown.sources)
         for match in matches
-        if match.kind in ("message", "belief")
+        if match.shown.row.derived_kind not in SAYING_MORE
     }
 
 

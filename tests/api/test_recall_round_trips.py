@@ -8,8 +8,8 @@ from django.test.utils import CaptureQueriesContext
 
 from common.selectors import flags
 from tests.api.conftest import client_for
-from tests.memory.helpers import conversation
-from tests.reconsolidation.test_recall_derived import kindle_merge
+from tests.memory.helpers import conversation, remember
+from tests.reconsolidation.test_recall_derived import derived_by_hand
 
 API = "/api/v1"
 KINDS = {"messages": "message", "derived": "derived"}
@@ -46,8 +46,11 @@ def flags_held(monkeypatch):
 def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
     transactional_db, owner, processing_on, flags_held, include, context_turns
 ):
-    _, bought = conversation(owner, "I bought an e-reader.")
-    kindle_merge(owner, sources=bought)
+    _, (bought, arrived) = conversation(owner, "I bought an e-reader.", "It arrived on Monday.")
+    remember(owner, "User owns a kindle.", sources=[arrived])
+    # A merge the question finds and its memory not: given for the message behind it.
+    reader = remember(owner, "User owns an e-reader.", sources=[bought])
+    derived_by_hand(owner, "merged", "User reads on a kindle.", [reader])
     conversation(owner, "We spoke of books.", "It sits on the shelf.", "I read my kindle nightly.")
     api = client_for(owner)
     body = {"query": "kindle", "include": list(include), "context_turns": context_turns}

@@ -11,7 +11,8 @@ from common.principal import principal_context
 from core.errors import ReverieError
 from memory.enums import BeliefStatus, BeliefType, EventType
 from memory.models import Belief, Event
-from memory.selectors.recall import recall
+from memory.selectors.recall import _fuse, _Matched, _messages_behind, recall
+from memory.selectors.recall_rows import ItemRow, RecallSource, Shown
 from memory.services.beliefs import belief_correct, belief_delete, belief_reject
 from memory.services.erasure import event_erase
 
@@ -132,6 +133,87 @@ def test_each_original_message_is_given_once_directly_or_behind_a_memory(owner):
     assert ("belief", str(stated.public_id)) in given
     assert ("message", str(trams.public_id)) in given
     assert len(given) == 3
+
+
+def fused_item(kind, name, *, sources=(), memory_ids=(), derived_kind=""):
+    """A match as fusion sees it: ``name`` its public id (and text), ``memory_ids`` the
+    public ids of the memories a derived item concerns."""
+    row = ItemRow(
+        id=0,
+        public_id=name,
+        text=name,
+        type="",
+        subject="",
+        status="",
+        needs_review=False,
+        confidence=None,
+        revision=None,
+        derived_kind=derived_kind,
+        tentative=False,
+        scope="principal",
+        sensitivity="",
+        belief_id=None,
+        event_id=None,
+    )
+    shown = Shown(
+        row=row,
+        sources={
+            event: RecallSource(
+                event_id=event,
+                session_id="s",
+                sequence=1,
+                event_type="user_message",
+                occurred_at=timezone.now(),
+                excerpt="",
+            )
+            for event in sources
+        },
+        memory_ids=dict(enumerate(memory_ids)),
+    )
+    return _Matched(kind, shown, 0.0)
+
+
+def ids(matches):
+    return [match.shown.row.public_id for match in matches]
+
+
+def test_fused_a_derived_item_follows_the_memories_it_restates():
+    first, second, other = (fused_item("belief", name) for name in ("b1", "b2", "b3"))
+    summary = fused_item("derived", "d1", memory_ids=("b1", "b2"), derived_kind="summary")
+    alone = fused_item("derived", "d2", memory_ids=("b9",), derived_kind="summary")
+
+    fused = _fuse([[first, second, other], [summary, alone]])
+
+    # By rank alone: b1, d1, b2, d2, b3. The summary waits for the last of its memories
+    # that matched; one whose memories did not match keeps its place.
+    assert ids(fused) == ["b1", "b2", "d1", "d2", "b3"]
+
+
+def test_one_list_keeps_its_order_whatever_its_items_restate():
+    summary = fused_item("derived", "d1", memory_ids=("b1",))
+    memory = fused_item("belief", "b1")
+
+    assert ids(_fuse([[summary, memory]])) == ["d1", "b1"]
+
+
+def test_a_memory_rests_on_its_messages_and_a_hypothesis_or_a_notice_on_none():
+    behind = _messages_behind(
+        [
+            fused_item("message", "m1"),
+            fused_item("belief", "b1", sources=("m1",)),
+            fused_item("derived", "d1", sources=("m1", "m2"), derived_kind="summary"),
+            fused_item("derived", "d2", sources=("m1",), derived_kind="merged"),
+            fused_item("derived", "d3", sources=("m1",), derived_kind="uncertainty_notice"),
+            fused_item("derived", "d4", sources=("m1",), derived_kind="hypothesis"),
+        ]
+    )
+
+    assert behind == {
+        ("message", "m1"): {"m1"},
+        ("belief", "b1"): {"m1"},
+        ("derived", "d1"): {"m1", "m2"},
+        ("derived", "d2"): {"m1"},
+    }
 
 
 def test_other_participants_and_assistant_messages_are_searchable(owner):

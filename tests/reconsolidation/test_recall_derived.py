@@ -84,11 +84,27 @@ def test_derived_memories_appear_only_when_asked_for(owner):
     assert len([item for item in asked.items if item.kind == "belief"]) == 2
 
 
+def reader_merge(owner, sources):
+    """A merge whose words are not its memories': a question can find it alone."""
+    beliefs = [
+        remember(owner, text, subject="device:kindle", type="ownership", sources=sources)
+        for text in ("User owns a Kindle.", "user owns the kindle")
+    ]
+    return derived_by_hand(
+        owner,
+        "merged",
+        "User owns an e-reader.",
+        beliefs,
+        type="ownership",
+        subject="device:kindle",
+    )
+
+
 def test_a_derived_item_shows_its_kind_text_and_the_messages_behind_it(owner):
     _, (message,) = conversation(owner, "I bought a Kindle yesterday")
-    derived, _ = kindle_merge(owner, sources=[message])
+    derived = reader_merge(owner, sources=[message])
 
-    (item,) = derived_items(owner, "which kindle?")
+    (item,) = derived_items(owner, "which e-reader?")
 
     assert (item.kind, item.derived_kind, item.tentative) == ("derived", "merged", False)
     assert (item.text, item.type, item.subject) == (
@@ -98,6 +114,68 @@ def test_a_derived_item_shows_its_kind_text_and_the_messages_behind_it(owner):
     )
     assert item.confidence == derived.confidence
     assert [source.event_id for source in item.sources] == [str(message.public_id)]
+
+
+def test_a_summary_follows_the_memories_it_restates_and_brings_the_others_messages(owner):
+    _, messages = conversation(
+        owner, "I threw a bowl at class", "Pottery calms me", "My new vase is done"
+    )
+    beliefs = [
+        remember(owner, text, sources=[message])
+        for text, message in zip(
+            ("User threw a bowl.", "User likes pottery.", "User finished a vase."),
+            messages,
+            strict=True,
+        )
+    ]
+    summary = derived_by_hand(
+        owner,
+        "summary",
+        "About pottery: User threw a bowl; User likes pottery; User finished a vase.",
+        beliefs,
+    )
+
+    with derived_recall_evaluating():
+        one = recall(principal=owner, query="bowl", include=["derived"])
+        every = recall(principal=owner, query="bowl pottery vase", include=["derived"])
+
+    # The memory the question matches comes first, then the summary with the messages of
+    # the others.
+    assert [item.id for item in one.items] == [str(beliefs[0].public_id), str(summary.public_id)]
+    assert {source.event_id for source in one.items[1].sources} == {
+        str(message.public_id) for message in messages
+    }
+    # Where every memory it restates matches, they already give each message behind it.
+    assert [item.kind for item in every.items] == ["belief", "belief", "belief"]
+
+
+def test_a_notice_follows_the_memories_it_concerns_and_is_given_whatever_they_give(owner):
+    _, (first, second) = conversation(owner, "Keep it short", "I like long answers")
+    short = remember(
+        owner,
+        "User prefers short answers.",
+        subject="pref:answer-style",
+        type="preference",
+        sources=[first],
+    )
+    long = remember(
+        owner,
+        "User prefers long answers.",
+        subject="pref:answer-style",
+        type="preference",
+        sources=[second],
+    )
+    reconsolidation_pass(principal=owner)
+
+    with derived_recall_evaluating():
+        result = recall(principal=owner, query="answers style", include=["derived"])
+
+    assert [(item.kind, item.derived_kind) for item in result.items] == [
+        ("belief", ""),
+        ("belief", ""),
+        ("derived", "uncertainty_notice"),
+    ]
+    assert {item.id for item in result.items[:2]} == {str(short.public_id), str(long.public_id)}
 
 
 def test_another_principals_derived_memories_never_appear(owner, other_owner):
@@ -345,10 +423,10 @@ def test_a_derived_items_sensitive_messages_stay_hidden_from_an_access_kept_from
     _, (ordinary, sensitive) = conversation(
         owner, "I bought a Kindle yesterday", "I read on my Kindle after therapy"
     )
-    kindle_merge(owner, sources=[ordinary, sensitive])
+    reader_merge(owner, sources=[ordinary, sensitive])
 
-    (discreet,) = derived_items(owner, "which kindle?", reach=Reach(include_sensitive=False))
-    (full,) = derived_items(owner, "which kindle?")
+    (discreet,) = derived_items(owner, "which e-reader?", reach=Reach(include_sensitive=False))
+    (full,) = derived_items(owner, "which e-reader?")
 
     assert [source.event_id for source in discreet.sources] == [str(ordinary.public_id)]
     assert [source.event_id for source in full.sources] == [

@@ -183,11 +183,16 @@ def test_an_activity_named_in_several_sessions_is_summarised_and_recalled_with_e
     (summary,) = derived(owner, "summary")
     assert summary.subject == "entity:pottery"
     assert summary.statement.startswith("About pottery: User signed up for a pottery class;")
-    # A question that names the thing finds the summary, and through its lineage every
-    # message its memories were formed from, whichever of them the question's words match.
+    # A question that matches one of its memories finds that memory, then the summary, and
+    # through its lineage every message its memories were formed from.
     with derived_recall_evaluating():
-        result = recall(principal=owner, query="pottery project", include=["derived"])
-    (item,) = [item for item in result.items if item.derived_kind == "summary"]
+        result = recall(principal=owner, query="project", include=["derived"])
+    (memory, item) = [
+        item
+        for item in result.items
+        if item.id == str(beliefs[2].public_id) or item.derived_kind == "summary"
+    ]
+    assert (memory.kind, item.kind) == ("belief", "derived")
     with principal_context(owner):
         messages = {
             str(source.event.public_id)
