@@ -135,6 +135,20 @@ def test_each_original_message_is_given_once_directly_or_behind_a_memory(owner):
     assert len(given) == 3
 
 
+def test_a_formed_memory_is_given_with_its_message_as_its_source_where_both_match(owner):
+    _, (said,) = conversation(owner, "I drive a Honda Civic, a blue Honda Civic.")
+    formed = remember(owner, "User drives a Honda.", sources=[said])
+
+    result = recall(principal=owner, query="Honda Civic", include=["messages"])
+
+    # The message ranks as high as the memory formed from it: the memory, the form the
+    # owner reviews, comes in its place, and the message as its source.
+    ((kind, item_id, sources),) = [
+        (item.kind, item.id, [source.event_id for source in item.sources]) for item in result.items
+    ]
+    assert (kind, item_id, sources) == ("belief", str(formed.public_id), [str(said.public_id)])
+
+
 def fused_item(kind, name, *, sources=(), memory_ids=(), derived_kind=""):
     """A match as fusion sees it: ``name`` its public id (and text), ``memory_ids`` the
     public ids of the memories a derived item concerns."""
@@ -187,6 +201,25 @@ def test_fused_a_derived_item_follows_the_memories_it_restates():
     # By rank alone: b1, d1, b2, d2, b3. The summary waits for the last of its memories
     # that matched; one whose memories did not match keeps its place.
     assert ids(fused) == ["b1", "b2", "d1", "d2", "b3"]
+
+
+def test_fused_items_ranked_alike_come_message_first_then_memory_then_derived():
+    memories = [fused_item("belief", name) for name in ("b1", "b2")]
+    messages = [fused_item("message", name) for name in ("m1", "m2")]
+    views = [fused_item("derived", "d1", memory_ids=("b9",), derived_kind="summary")]
+
+    # Each list's first item has the same fused score, and so has each one's second.
+    assert ids(_fuse([memories, views, messages])) == ["m1", "b1", "d1", "m2", "b2"]
+
+
+def test_fused_a_formed_memory_takes_the_place_of_its_message_when_that_ranks_higher():
+    formed = fused_item("belief", "b2", sources=("m2",))
+    memories = [fused_item("belief", "b1"), formed, fused_item("belief", "b3", sources=("m1",))]
+    messages = [fused_item("message", name) for name in ("m1", "m2")]
+
+    # By rank alone: m1, b1, m2, b2, b3. Each formed memory comes up to just before the
+    # first of its messages; one already above its message stays where it is.
+    assert ids(_fuse([memories, messages])) == ["b3", "m1", "b1", "b2", "m2"]
 
 
 def test_one_list_keeps_its_order_whatever_its_items_restate():
