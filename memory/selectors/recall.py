@@ -424,9 +424,8 @@ def _fuse(ranked_lists: Sequence[Sequence[_Matched]]) -> list[_Matched]:
 
     Items of equal fused score (the first of each list, say) come in ``_STANDING``'s
     order: a memory tops its short list as readily as a message tops a far longer one, and
-    is less often the turn a question is about. Then each formed memory comes up to the
-    place of its messages (``_memories_at_their_messages``) and each derived item goes
-    down after the memories it concerns (``_after_what_they_restate``)."""
+    is less often the turn a question is about. Then each derived item goes down after the
+    memories it concerns (``_after_what_they_restate``)."""
     if len(ranked_lists) == 1:
         return list(ranked_lists[0])
     scores: dict[tuple[str, str], tuple[_Matched, float]] = {}
@@ -435,36 +434,7 @@ def _fuse(ranked_lists: Sequence[Sequence[_Matched]]) -> list[_Matched]:
             best, total = scores.get(match.key, (match, 0.0))
             scores[match.key] = (best, total + 1.0 / (RRF_K + position))
     fused = sorted(scores.values(), key=lambda pair: (-pair[1], _STANDING.get(pair[0].kind, 2)))
-    return _after_what_they_restate(
-        _memories_at_their_messages([match._replace(score=total) for match, total in fused])
-    )
-
-
-def _memories_at_their_messages(fused: Sequence[_Matched]) -> list[_Matched]:
-    """``fused`` with each formed memory moved up to just before the first of the messages
-    it was formed from, when one of them ranks above it.
-
-    A formed memory says what its messages said, in the form the owner confirms or
-    rejects: where both match, the memory takes the better of the two places, and the
-    message comes with it as its source (``_messages_behind``) rather than in its stead.
-    """
-    resting: dict[str, list[int]] = {}
-    for at, match in enumerate(fused):
-        if match.kind == "belief":
-            for event_id in match.shown.sources:
-                resting.setdefault(event_id, []).append(at)
-    moved: set[int] = set()
-    ordered: list[_Matched] = []
-    for at, match in enumerate(fused):
-        if at in moved:
-            continue
-        if match.kind == "message":
-            for memory_at in resting.get(match.shown.row.public_id, ()):
-                if memory_at > at and memory_at not in moved:
-                    moved.add(memory_at)
-                    ordered.append(fused[memory_at])
-        ordered.append(match)
-    return ordered
+    return _after_what_they_restate([match._replace(score=total) for match, total in fused])
 
 
 def _after_what_they_restate(fused: Sequence[_Matched]) -> list[_Matched]:

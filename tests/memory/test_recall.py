@@ -135,18 +135,15 @@ def test_each_original_message_is_given_once_directly_or_behind_a_memory(owner):
     assert len(given) == 3
 
 
-def test_a_formed_memory_is_given_with_its_message_as_its_source_where_both_match(owner):
+def test_a_message_and_the_memory_formed_from_it_ranked_alike_give_the_message(owner):
     _, (said,) = conversation(owner, "I drive a Honda Civic, a blue Honda Civic.")
-    formed = remember(owner, "User drives a Honda.", sources=[said])
+    remember(owner, "User drives a Honda.", sources=[said])
 
     result = recall(principal=owner, query="Honda Civic", include=["messages"])
 
-    # The message ranks as high as the memory formed from it: the memory, the form the
-    # owner reviews, comes in its place, and the message as its source.
-    ((kind, item_id, sources),) = [
-        (item.kind, item.id, [source.event_id for source in item.sources]) for item in result.items
-    ]
-    assert (kind, item_id, sources) == ("belief", str(formed.public_id), [str(said.public_id)])
+    # Each is the first of its list: the message, the record of what was said, comes first,
+    # and the memory, which rests on it alone, adds nothing to it.
+    assert [(item.kind, item.id) for item in result.items] == [("message", str(said.public_id))]
 
 
 def fused_item(kind, name, *, sources=(), memory_ids=(), derived_kind=""):
@@ -210,16 +207,6 @@ def test_fused_items_ranked_alike_come_message_first_then_memory_then_derived():
 
     # Each list's first item has the same fused score, and so has each one's second.
     assert ids(_fuse([memories, views, messages])) == ["m1", "b1", "d1", "m2", "b2"]
-
-
-def test_fused_a_formed_memory_takes_the_place_of_its_message_when_that_ranks_higher():
-    formed = fused_item("belief", "b2", sources=("m2",))
-    memories = [fused_item("belief", "b1"), formed, fused_item("belief", "b3", sources=("m1",))]
-    messages = [fused_item("message", name) for name in ("m1", "m2")]
-
-    # By rank alone: m1, b1, m2, b2, b3. Each formed memory comes up to just before the
-    # first of its messages; one already above its message stays where it is.
-    assert ids(_fuse([memories, messages])) == ["b3", "m1", "b1", "b2", "m2"]
 
 
 def test_one_list_keeps_its_order_whatever_its_items_restate():
