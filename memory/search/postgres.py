@@ -68,6 +68,12 @@ def _quoted(lexeme: str) -> str:
     return "'" + lexeme.replace("\\", "\\\\").replace("'", "''") + "'"
 
 
+def _quoted_sql(lexeme: str) -> str:
+    """SQL: the text ``lexeme`` (SQL of a text) as a tsquery operand, quoted as ``_quoted``
+    quotes one."""
+    return f"'''' || replace(replace({lexeme}, '\\', '\\\\'), '''', '''''') || ''''"
+
+
 def _any_of(lexemes: Iterable[str]) -> str:
     return " | ".join(_quoted(lexeme) for lexeme in lexemes)
 
@@ -86,7 +92,8 @@ def _all_of(lexemes: Iterable[str]) -> str:
 #   few they are, read every term of the owner's instead;
 # - ``collections``: FTS5's N (never below a frequency, nor 1); the sum of the
 #   frequencies, which bounds the rows matching; the lexemes held with their
-#   frequencies, and the tsquery of any of them; and ``scale``, the factor of a
+#   frequencies and a tsquery of each alone, and the tsquery of any of them; and
+#   ``scale``, the factor of a
 #   row's length in the length normalisation k1 x (1 - b + b x length / average)
 #   taken as k1 x (1 - b) + scale x length, with an average length of at least 1;
 # - ``idfs``: each held lexeme's IDF, FTS5's log((N - n + 0.5) / (n + 0.5)), floored, in
@@ -113,7 +120,9 @@ _STATISTICS = (
     "max(length) AS length, sum(frequency) AS total, "
     "array_agg(lexeme ORDER BY lexeme) FILTER (WHERE frequency IS NOT NULL) AS lexemes, "
     "array_agg(frequency ORDER BY lexeme) FILTER (WHERE frequency IS NOT NULL) AS frequencies, "
-    "(string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''', ' | ') "
+    f"array_agg(({_quoted_sql('lexeme')})::tsquery ORDER BY lexeme) "
+    "FILTER (WHERE frequency IS NOT NULL) AS queries, "
+    f"(string_agg({_quoted_sql('lexeme')}, ' | ') "
     "FILTER (WHERE frequency IS NOT NULL))::tsquery AS query "
     "FROM statistics GROUP BY collection) s), "
     "idfs AS (SELECT s.collection, array_agg(greatest(ln((c.documents - s.frequency + "
@@ -187,20 +196,27 @@ def _positions(vector: str, lexeme: str) -> str:
     )
 
 
-def _frequency(collection: Collection, lexeme: str) -> str:
+def _frequency(collection: Collection, lexeme: str, query: str) -> str:
     """SQL: the weighted frequency in the candidate ``c`` of the lexeme of the ``text[]``
-    ``lexeme``: its positions, less what each of a discounted weight's counts less."""
+    ``lexeme``: its positions, less what each of a discounted weight's counts less.
+
+    ``query`` is the SQL of a tsquery of that lexeme alone (NULL for none). Counting
+    copies the candidate's vector, where whether it holds the lexeme is a lookup in it;
+    most candidates of a query of several words hold only some of them, so positions
+    are counted only where the lexeme is.
+    """
     counted = _positions("c.search_vector", lexeme)
     for weight, discount in collection.discounts:
         weighted = _positions(f"ts_filter(c.search_vector, '{{{weight.lower()}}}')", lexeme)
         counted += f" - {discount!r} * {weighted}"
-    return f"({counted})::float8"
+    return f"(CASE WHEN c.search_vector @@ {query} THEN ({counted})::float8 ELSE 0 END)"
 
 
 def _scored(
     index: int,
     collection: Collection,
     lexemes: Sequence[str],
+    queries: Sequence[str],
     idfs: Sequence[str],
     k: str,
     columns: str,
@@ -208,14 +224,16 @@ def _scored(
     """The BM25 score of each ``candidates`` row (id, search_vector, length), best first,
     each led by ``index`` and followed by ``columns``, with a ``%s`` for how many to return.
 
-    ``lexemes`` (SQL of a ``text[]`` of one lexeme or none) and ``idfs`` (SQL of each one's
-    IDF, NULL for none) are the query's, in the same order; ``k`` is the SQL of the length
+    ``lexemes`` (SQL of a ``text[]`` of one lexeme or none), ``queries`` (SQL of a tsquery
+    of each one alone) and ``idfs`` (SQL of each one's IDF, NULL for none) are the query's,
+    in the same order; ``k`` is the SQL of the length
     normalisation of the candidate ``c``, k1 x (1 - b + b x length / average). Each
     lexeme's frequency is worked out once per candidate, in a CTE of its own: inline, it
     would be worked out again wherever the score names it.
     """
     frequencies = ", ".join(
-        f"{_frequency(collection, lexeme)} AS f{number}" for number, lexeme in enumerate(lexemes)
+        f"{_frequency(collection, lexeme, query)} AS f{number}"
+        for number, (lexeme, query) in enumerate(zip(lexemes, queries, strict=True))
     )
     terms = " + ".join(
         f"coalesce({idf} * c.f{number} * {K1 + 1} / (c.f{number} + c.k), 0)"
@@ -299,6 +317,7 @@ class _Ranking:
                 index,
                 collection,
                 [f"(SELECT e.lexemes[{slot}:{slot}] {held})" for slot in range(1, slots + 1)],
+                [f"(SELECT e.queries[{slot}] {held})" for slot in range(1, slots + 1)],
                 [
                     f"(SELECT f.idfs[{slot}] FROM idfs f WHERE f.collection = {name})"
                     for slot in range(1, slots + 1)
@@ -316,14 +335,12 @@ class _Ranking:
         idf = {lexeme: _idf(documents, count) for lexeme, count in frequencies.items()}
         apart = 1 + len(self.search.collection.discounts)
         # k1 x (1 - b + b x length / average), as a + b' x length; then each lexeme where
-        # its frequency is worked out, and its IDF where its term is.
-        self.scoring = [
-            K1 * (1 - B),
-            scale,
-            *([lexeme] for lexeme in idf for _ in range(apart)),
-            *idf.values(),
-            self.search.limit,
-        ]
+        # its frequency is worked out (as a tsquery, then as a text[] for each count),
+        # and its IDF where its term is.
+        counted: list[_Param] = []
+        for lexeme in idf:
+            counted += [_quoted(lexeme), *([lexeme] for _ in range(apart))]
+        self.scoring = [K1 * (1 - B), scale, *counted, *idf.values(), self.search.limit]
         self.lexemes = len(idf)
         self.stages = _capped_stages(frequencies, self.cap)
 
@@ -359,6 +376,7 @@ class _Ranking:
             index,
             collection,
             ["%s::text[]"] * self.lexemes,
+            ["%s::tsquery"] * self.lexemes,
             ["%s"] * self.lexemes,
             "%s + %s * c.length",
             "count(*) OVER ()",
