@@ -162,6 +162,14 @@ class _Bank:
                 .values_list("public_id", "external_id")
             }
 
+    def _key(self, kind: str, item_id: str) -> tuple[str, str]:
+        # Each bank of a conversation holds every turn as a message of its own: a question
+        # asked of both banks finds the same turn in each, and fused as two it would take
+        # two of the k places, where an assistant asking both would show it once.
+        if kind == "message" and item_id in self.turns:
+            return ("turn", self.turns[item_id])
+        return (kind, item_id)
+
     def ask(
         self, text: str, *, include: Sequence[str], limit: int
     ) -> list[tuple[tuple[str, Any], dict[str, Any]]]:
@@ -170,7 +178,7 @@ class _Bank:
             result = recall(principal=self.principal, query=text, include=include, limit=limit)
         return [
             (
-                (item.kind, item.id),
+                self._key(item.kind, item.id),
                 {
                     "kind": item.kind,
                     "sources": [
