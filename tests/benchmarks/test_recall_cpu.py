@@ -11,7 +11,6 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from accounts.services import api_token_create
 from benchmarks.load_api import clock_ticks, proc_stat_parse
 from benchmarks.recall_cpu import (
     Backend,
@@ -21,50 +20,6 @@ from benchmarks.recall_cpu import (
     recall_cpu_measure,
     round_order,
 )
-from tests.factories import UserFactory
-from tests.memory.helpers import remember
-
-STATEMENTS = (
-    "Maria prefers green tea in the morning.",
-    "The garden shed holds the bicycle pump.",
-    "Maria walks the dog along the river.",
-)
-
-
-@pytest.fixture
-def fixture_file(db, tmp_path):
-    """A load fixture as seed_load writes it, for two principals of the test database."""
-    principals = []
-    for index in range(2):
-        user = UserFactory(username=f"load-{index}")
-        beliefs = [remember(user, statement) for statement in STATEMENTS]
-        _, secret = api_token_create(principal=user, name="load benchmark")
-        principals.append(
-            {
-                "username": user.username,
-                "token": secret,
-                "session_id": "",
-                "memory_ids": [str(belief.public_id) for belief in beliefs],
-                "events": 0,
-                "statements": [],
-            }
-        )
-    path = tmp_path / "load_fixture.json"
-    path.write_text(
-        json.dumps(
-            {
-                "database": connection.settings_dict["NAME"],
-                "postgresql": "",
-                "leakproof": True,
-                "seed": 7,
-                "beliefs_per_principal": len(STATEMENTS),
-                "messages_per_principal": 0,
-                "principals": principals,
-                "vocabulary": ["maria", "tea", "garden", "bicycle", "river", "dog"],
-            }
-        )
-    )
-    return path
 
 
 def run(*arguments):

@@ -24,13 +24,22 @@ from benchmarks.recall_cpu import (
     fixture_read,
     recall_cpu_measure,
 )
+from benchmarks.recall_parts import (
+    BLOCK,
+    PARTS,
+    PartCost,
+    PartsCpu,
+    VariantCpu,
+    parts_argument,
+    parts_measure,
+)
 
 
 def _ms(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def _total(figures: OperationCpu) -> float | None:
+def _total(figures: OperationCpu | PartCost | VariantCpu) -> float | None:
     postgres = figures["postgres_ms"]
     return None if postgres is None else figures["python_ms"] + postgres
 
@@ -88,6 +97,15 @@ class Command(BenchmarkCommand):
         )
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument(
+            "--parts",
+            type=parts_argument,
+            default=[],
+            metavar="PART,...",
+            help="Then measure what each of these parts costs a recall: recall as it is and "
+            "with the part left out (access-record, masking) or run twice (candidates, rows), "
+            "alternated round by round on the same queries (default: none).",
+        )
+        parser.add_argument(
             "--profile",
             type=non_negative_int,
             default=0,
@@ -108,6 +126,55 @@ class Command(BenchmarkCommand):
         fixture = fixture_read(options["fixture"], connection.settings_dict["NAME"])
         result = recall_cpu_measure(connection, fixture, chosen, progress=self.progress)
         self._report(connection, fixture, chosen, result)
+        if options["parts"]:
+            parts = parts_measure(
+                connection,
+                fixture,
+                parts=options["parts"],
+                requests=options["requests"],
+                warmup=options["warmup"],
+                rounds=options["rounds"],
+                words=options["words"],
+                seed=options["seed"],
+                progress=self.progress,
+            )
+            self._report_parts(chosen, parts)
+
+    def _report_parts(self, options: CpuOptions, result: PartsCpu) -> None:
+        write = self.stdout.write
+        write("")
+        write(
+            f"what each part costs a recall: recall as it is and with one part changed, "
+            f"{options['requests']:,} recalls each after {options['warmup']:,} uncounted, "
+            f"{options['rounds']} round(s); within a round the variants take turns "
+            f"{BLOCK} recalls at a time and send the same queries"
+        )
+        header = f"{'round':<8}{'recall':<24}{'Python ms':>11}{'PostgreSQL ms':>15}{'total ms':>10}"
+        write(header)
+        write("-" * len(header))
+        for row in result["rounds"]:
+            variant = row["variant"]
+            if variant in PARTS:
+                variant = f"{variant} {PARTS[variant].how}"
+            write(
+                f"{row['round']:<8}{variant:<24}{row['python_ms']:>11.3f}"
+                f"{_ms(row['postgres_ms']):>15}{_ms(_total(row)):>10}"
+            )
+        write("")
+        header = (
+            f"{'part':<15}{'measured':<11}{'Python ms':>11}{'PostgreSQL ms':>15}{'total ms':>10}"
+        )
+        write(header)
+        write("-" * len(header))
+        for cost in result["costs"]:
+            write(
+                f"{cost['part']:<15}{cost['how']:<11}{cost['python_ms']:>11.3f}"
+                f"{_ms(cost['postgres_ms']):>15}{_ms(_total(cost)):>10}"
+            )
+        write(
+            "a part's cost per recall: the median of the rounds' differences from recall as "
+            "it is (left out: as it is minus without; run twice: twice minus as it is)"
+        )
 
     def _report(
         self,
