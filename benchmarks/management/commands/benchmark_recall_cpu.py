@@ -6,6 +6,7 @@ A diagnostic without a target. See docs/benchmarks.md ("API load", "Where the ti
 
 import os
 import platform
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from django.conf import settings
@@ -20,6 +21,7 @@ from benchmarks.recall_cpu import (
     WORD_DRAWS,
     CpuOptions,
     OperationCpu,
+    PhaseCpu,
     RecallCpu,
     fixture_read,
     recall_cpu_measure,
@@ -34,14 +36,40 @@ from benchmarks.recall_parts import (
     parts_measure,
 )
 
+# A row's CPU per request, whichever table it is of.
+Figures = OperationCpu | PhaseCpu | PartCost | VariantCpu
+
 
 def _ms(value: float | None) -> str:
     return "n/a" if value is None else f"{value:.3f}"
 
 
-def _total(figures: OperationCpu | PartCost | VariantCpu) -> float | None:
+def _total(figures: Figures) -> float | None:
     postgres = figures["postgres_ms"]
     return None if postgres is None else figures["python_ms"] + postgres
+
+
+def _table(
+    write: Callable[[str], None],
+    labels: Sequence[tuple[str, int]],
+    rows: Iterable[tuple[Sequence[object], Figures]],
+) -> None:
+    """A table of CPU per request: each row's labels (``labels`` gives their headings and
+    widths), then its Python, PostgreSQL and total ms."""
+    header = "".join(f"{name:<{width}}" for name, width in labels)
+    header += f"{'Python ms':>11}{'PostgreSQL ms':>15}{'total ms':>10}"
+    write(header)
+    write("-" * len(header))
+    for cells, figures in rows:
+        write(
+            "".join(f"{cell!s:<{width}}" for cell, (_, width) in zip(cells, labels, strict=True))
+            + f"{figures['python_ms']:>11.3f}{_ms(figures['postgres_ms']):>15}"
+            + f"{_ms(_total(figures)):>10}"
+        )
+
+
+def _variant(name: str) -> str:
+    return f"{name} {PARTS[name].how}" if name in PARTS else name
 
 
 def _ratio(value: float | None, baseline: float | None) -> str:
@@ -149,28 +177,17 @@ class Command(BenchmarkCommand):
             f"{options['rounds']} round(s); within a round the variants take turns "
             f"{BLOCK} recalls at a time and send the same queries"
         )
-        header = f"{'round':<8}{'recall':<24}{'Python ms':>11}{'PostgreSQL ms':>15}{'total ms':>10}"
-        write(header)
-        write("-" * len(header))
-        for row in result["rounds"]:
-            variant = row["variant"]
-            if variant in PARTS:
-                variant = f"{variant} {PARTS[variant].how}"
-            write(
-                f"{row['round']:<8}{variant:<24}{row['python_ms']:>11.3f}"
-                f"{_ms(row['postgres_ms']):>15}{_ms(_total(row)):>10}"
-            )
-        write("")
-        header = (
-            f"{'part':<15}{'measured':<11}{'Python ms':>11}{'PostgreSQL ms':>15}{'total ms':>10}"
+        _table(
+            write,
+            [("round", 8), ("recall", 24)],
+            (((row["round"], _variant(row["variant"])), row) for row in result["rounds"]),
         )
-        write(header)
-        write("-" * len(header))
-        for cost in result["costs"]:
-            write(
-                f"{cost['part']:<15}{cost['how']:<11}{cost['python_ms']:>11.3f}"
-                f"{_ms(cost['postgres_ms']):>15}{_ms(_total(cost)):>10}"
-            )
+        write("")
+        _table(
+            write,
+            [("part", 15), ("measured", 11)],
+            (((cost["part"], cost["how"]), cost) for cost in result["costs"]),
+        )
         write(
             "a part's cost per recall: the median of the rounds' differences from recall as "
             "it is (left out: as it is minus without; run twice: twice minus as it is)"
@@ -213,25 +230,15 @@ class Command(BenchmarkCommand):
             f"vocabulary {len(fixture['vocabulary']):,} words"
         )
         write("")
-        header = (
-            f"{'round':<8}{'operation':<11}{'Python ms':>11}{'PostgreSQL ms':>15}{'total ms':>10}"
-        )
-        write(header)
-        write("-" * len(header))
-        for phase in result["phases"]:
-            total = (
-                None if phase["postgres_ms"] is None else phase["python_ms"] + phase["postgres_ms"]
-            )
-            write(
-                f"{phase['round']:<8}{phase['operation']:<11}{phase['python_ms']:>11.3f}"
-                f"{_ms(phase['postgres_ms']):>15}{_ms(total):>10}"
-            )
         medians = result["medians"]
-        for op, figures in medians.items():
-            write(
-                f"{'median':<8}{op:<11}{figures['python_ms']:>11.3f}"
-                f"{_ms(figures['postgres_ms']):>15}{_ms(_total(figures)):>10}"
-            )
+        _table(
+            write,
+            [("round", 8), ("operation", 11)],
+            [
+                *(((phase["round"], phase["operation"]), phase) for phase in result["phases"]),
+                *((("median", op), figures) for op, figures in medians.items()),
+            ],
+        )
         write(
             "CPU per request: Python is this process's (the test client's share included), "
             "PostgreSQL the backend's of its connection"
