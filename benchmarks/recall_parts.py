@@ -13,7 +13,12 @@ A part is measured as the code has it, by replacing one name for the variant's t
 - ``access-record``: the access record left out (``REVERIE_ACCESS["record"]`` off);
 - ``masking``: masking secrets in the answer left out (each item given as it is);
 - ``candidates``: the statements that find and rank the candidates run twice;
-- ``rows``: the statements that read the rows and their sources run twice.
+- ``rows``: the statements that read the rows and their sources run twice;
+- ``selector``: the recall selector left out (``memory.selectors.recall.recall``: finding,
+  reading, masking and fitting the answer to its budget), the view given an answer of
+  nothing. What it leaves is the request path every recall takes whatever it finds:
+  middleware, DRF's dispatch, authentication, reading the input, the access record (of
+  nothing) and the answer.
 
 A part recall can answer without is left out; one without which there is no answer
 (candidates, rows) is run twice instead, the second answer given. A diagnostic without
@@ -38,7 +43,9 @@ from django.test import override_settings
 from benchmarks.load_api import Fixture, clock_ticks
 from benchmarks.recall_cpu import Backend, Requests, word_draw
 from benchmarks.suite import BenchmarkError
+from memory.api.views import recall as recall_view
 from memory.selectors import recall as recall_selectors
+from memory.selectors.recall import RecallResult
 
 AS_IT_IS = "as it is"
 # Recalls a variant makes before the next takes its turn: short enough that the machine's
@@ -73,6 +80,17 @@ def _without_access_record() -> Iterator[None]:
         yield
 
 
+def _nothing_found(**kwargs: Any) -> RecallResult:
+    return RecallResult(items=[], terms=[], chars=0)
+
+
+@contextlib.contextmanager
+def _without_selector() -> Iterator[None]:
+    # The name the view calls, so that everything around the selector runs as it is.
+    with mock.patch.object(recall_view, "recall", _nothing_found):
+        yield
+
+
 @dataclass(frozen=True)
 class Part:
     """A part of recall and how recall is run to measure it: ``left out`` or ``run twice``
@@ -91,6 +109,7 @@ PARTS: dict[str, Part] = {
     "masking": Part("left out", _without_masking),
     "candidates": Part("run twice", lambda: _run_twice("_searched")),
     "rows": Part("run twice", lambda: _run_twice("recall_rows")),
+    "selector": Part("left out", _without_selector),
 }
 
 
@@ -124,9 +143,18 @@ class PartCost(TypedDict):
     postgres_ms: float | None
 
 
+class PathCpu(TypedDict):
+    """What a recall's request path costs, around the selector: the median over rounds of
+    recall with the selector left out; PostgreSQL's is None unless every round read it."""
+
+    python_ms: float
+    postgres_ms: float | None
+
+
 class PartsCpu(TypedDict):
     rounds: list[VariantCpu]
     costs: list[PartCost]
+    request_path: PathCpu | None
 
 
 def variant_order(variants: Sequence[str], turn: int) -> list[str]:
@@ -163,6 +191,18 @@ def part_costs(rounds: Sequence[VariantCpu], parts: Sequence[str]) -> list[PartC
             }
         )
     return costs
+
+
+def request_path_cost(rounds: Sequence[VariantCpu]) -> PathCpu | None:
+    """The request path's CPU per recall, where the selector was left out; else None."""
+    left = [row for row in rounds if row["variant"] == "selector"]
+    if not left:
+        return None
+    postgres = [row["postgres_ms"] for row in left if row["postgres_ms"] is not None]
+    return {
+        "python_ms": statistics.median(row["python_ms"] for row in left),
+        "postgres_ms": statistics.median(postgres) if len(postgres) == len(left) else None,
+    }
 
 
 def _changed(variant: str) -> contextlib.AbstractContextManager[None]:
@@ -235,4 +275,8 @@ def parts_measure(
             progress(
                 f"round {round_}: recall {variant}: {measured[-1]['python_ms']:.3f} ms of Python"
             )
-    return {"rounds": measured, "costs": part_costs(measured, parts)}
+    return {
+        "rounds": measured,
+        "costs": part_costs(measured, parts),
+        "request_path": request_path_cost(measured),
+    }

@@ -20,6 +20,7 @@ from benchmarks.recall_parts import (
     part_costs,
     parts_argument,
     parts_measure,
+    request_path_cost,
     variant_order,
 )
 from common.principal import principal_context
@@ -65,7 +66,9 @@ def principal(fixture_file):
 def test_parts_are_named_from_the_list_once_each_or_refused_with_the_list():
     assert parts_argument("rows, masking,rows") == ["rows", "masking"]
     for value in ("", "rows,tokens", " , "):
-        with pytest.raises(CommandError, match="among access-record, masking, candidates, rows"):
+        with pytest.raises(
+            CommandError, match="among access-record, masking, candidates, rows, selector"
+        ):
             parts_argument(value)
 
 
@@ -76,10 +79,12 @@ def test_every_other_round_runs_the_variants_in_reverse():
     assert variant_order(variants, 2) == ["masking", "rows", AS_IT_IS]
 
 
-def test_a_part_left_out_costs_what_recall_as_it_is_spends_more_and_one_run_twice_the_extra():
-    def row(round_, variant, python, postgres):
-        return {"round": round_, "variant": variant, "python_ms": python, "postgres_ms": postgres}
+def row(round_, variant, python, postgres):
+    """One round's figures for one variant, as ``parts_measure`` gives them."""
+    return {"round": round_, "variant": variant, "python_ms": python, "postgres_ms": postgres}
 
+
+def test_a_part_left_out_costs_what_recall_as_it_is_spends_more_and_one_run_twice_the_extra():
     rounds = [
         row(1, AS_IT_IS, 5.0, 3.0),
         row(1, "masking", 4.0, 3.0),
@@ -111,6 +116,35 @@ def test_leaving_the_access_record_out_writes_none_and_changes_nothing_else(prin
     assert records() == 1
     assert fewer < statements
     assert same["items"] == answer["items"]
+
+
+def test_leaving_the_selector_out_answers_nothing_and_keeps_the_request_path(principal):
+    statements, answer = recall_once(principal)
+    assert answer["items"] and records() == 1
+
+    with PARTS["selector"].change():
+        fewer, nothing = recall_once(principal)
+
+    # No statement finds or reads anything; the token's and the access record's remain.
+    assert fewer < statements and fewer >= 2
+    assert nothing == {"items": [], "terms": [], "chars": 0, "truncated": False}
+    assert records() == 2
+    # Only for the variant's loop: afterwards recall is as it was.
+    assert recall_once(principal) == (statements, answer)
+
+
+def test_the_request_path_is_the_median_of_recall_with_the_selector_left_out():
+    rounds = [
+        row(1, AS_IT_IS, 5.0, 3.0),
+        row(1, "selector", 2.0, 0.5),
+        row(2, "selector", 2.4, 0.7),
+        row(2, AS_IT_IS, 6.0, 3.0),
+        row(3, "selector", 1.8, None),
+    ]
+
+    assert request_path_cost(rounds) == {"python_ms": 2.0, "postgres_ms": None}
+    assert request_path_cost(rounds[:4]) == {"python_ms": 2.2, "postgres_ms": 0.6}
+    assert request_path_cost([r for r in rounds if r["variant"] == AS_IT_IS]) is None
 
 
 @pytest.mark.parametrize("part", ["candidates", "rows"])
@@ -191,20 +225,25 @@ def test_the_variants_take_turns_in_blocks_each_sending_the_same_queries(fixture
         assert all(cost["postgres_ms"] is None for cost in result["costs"])
 
 
-def test_the_report_gives_each_round_s_variants_and_each_part_s_cost(fixture_file):
+def parts_report(fixture_file, parts, rounds):
+    """What ``benchmark_recall_cpu --parts`` prints of the parts, for 2 recalls a round."""
     out = StringIO()
     call_command(
         "benchmark_recall_cpu",
         f"--fixture={fixture_file}",
         "--requests=2",
         "--warmup=0",
-        "--rounds=2",
-        "--parts=rows,access-record",
+        f"--rounds={rounds}",
+        f"--parts={parts}",
         stdout=out,
         stderr=StringIO(),
     )
+    return out.getvalue().split("what each part costs a recall")[1]
 
-    output = out.getvalue().split("what each part costs a recall")[1]
+
+def test_the_report_gives_each_round_s_variants_and_each_part_s_cost(fixture_file):
+    output = parts_report(fixture_file, "rows,access-record", rounds=2)
+
     number = r"-?\d+\.\d{3}"
     postgres = number if connection.vendor == "postgresql" else "n/a"
     rounds = re.findall(r"^[12] +(as it is|rows run twice|access-record left out) ", output, re.M)
@@ -212,3 +251,19 @@ def test_the_report_gives_each_round_s_variants_and_each_part_s_cost(fixture_fil
     for part, how in (("rows", "run twice"), ("access-record", "left out")):
         assert re.search(rf"^{part} +{how} +{number} +{postgres} +{postgres}$", output, re.M)
     assert "2 recalls each after 0 uncounted, 2 round(s)" in output
+    assert "the request path" not in output
+
+
+def test_the_report_gives_the_request_path_where_the_selector_was_left_out(fixture_file):
+    output = parts_report(fixture_file, "selector", rounds=1)
+
+    postgres = "PostgreSQL n/a"
+    if connection.vendor == "postgresql":
+        postgres = r"\d+\.\d{3} ms of PostgreSQL"
+    assert re.search(r"^selector +left out ", output, re.M)
+    assert re.search(
+        rf"^the request path \(recall with the selector left out, median of the rounds\): "
+        rf"\d+\.\d{{3}} ms of Python, {postgres}$",
+        output,
+        re.M,
+    )

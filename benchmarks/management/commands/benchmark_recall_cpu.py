@@ -130,7 +130,8 @@ class Command(BenchmarkCommand):
             default=[],
             metavar="PART,...",
             help="Then measure what each of these parts costs a recall: recall as it is and "
-            "with the part left out (access-record, masking) or run twice (candidates, rows), "
+            "with the part left out (access-record, masking, selector) or run twice "
+            "(candidates, rows), "
             "alternated round by round on the same queries (default: none).",
         )
         parser.add_argument(
@@ -192,6 +193,14 @@ class Command(BenchmarkCommand):
             "a part's cost per recall: the median of the rounds' differences from recall as "
             "it is (left out: as it is minus without; run twice: twice minus as it is)"
         )
+        path = result["request_path"]
+        if path is not None:
+            postgres = path["postgres_ms"]
+            write(
+                f"the request path (recall with the selector left out, median of the rounds): "
+                f"{path['python_ms']:.3f} ms of Python, "
+                + ("PostgreSQL n/a" if postgres is None else f"{postgres:.3f} ms of PostgreSQL")
+            )
 
     def _report(
         self,
