@@ -23,11 +23,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from benchmarks.corpus import Corpus, Query
-from benchmarks.records import Record, peak_rss_mib, target
+from benchmarks.records import Figure, Record, peak_rss_mib, target
 from benchmarks.suite import BenchmarkError
+from benchmarks.vectors import vectors_seed
 from common.principal import principal_context
+from memory.embeddings import Embedder, Vectors
+from memory.embeddings.queries import QUERIES
 from memory.enums import LIVE_BELIEF_STATUSES, SCOPE_PRINCIPAL
 from memory.models import Belief
+from memory.search import belief_search
+from memory.search.meaning import Space, nearest
 from memory.selectors.recall import recall
 from memory.text import query_terms
 
@@ -75,7 +80,10 @@ class BankCounts(NamedTuple):
 
 
 class SizeResult(NamedTuple):
-    """What one bank size measured: a row of ``recall_record``'s ``results``."""
+    """What one bank size measured: a row of ``recall_record``'s ``results``. ``selector``
+    is recall by words alone (embeddings off); with an embedder, ``meaning`` is the search
+    by meaning alone (``memory.search.meaning.nearest``, the query already embedded) and
+    ``with_meaning`` the whole of recall with embeddings on, each query embedded anew."""
 
     size: int
     counts: BankCounts
@@ -83,6 +91,8 @@ class SizeResult(NamedTuple):
     icontains: Timing
     ranked: Timing
     precision: float
+    meaning: Timing | None = None
+    with_meaning: Timing | None = None
 
 
 def baseline(principal: User, terms: Iterable[str], limit: int) -> list[Belief]:
@@ -120,7 +130,8 @@ def recall_record(
 ) -> Record:
     """The run as a ``--json-out`` record: the selector's p95 at the largest size against
     the ranked unindexed baseline, which keeps recall's ordering."""
-    size, _, selector, _, ranked, _ = results[-1]
+    last = results[-1]
+    size, selector, ranked = last.size, last.selector, last.ranked
     applicable = size >= TARGET_SIZE
     return {
         "benchmark": "recall",
@@ -142,7 +153,8 @@ def recall_record(
                     applicable=applicable,
                     why="" if applicable else f"only judged at {TARGET_SIZE:,} beliefs/principal",
                 ),
-            }
+            },
+            *_meaning_figures(results),
         ],
         "peak_memory": {"mib": peak_rss_mib(), "of": "benchmark_recall process (ru_maxrss)"},
         "details": {
@@ -162,11 +174,43 @@ def recall_record(
                     "icontains": icontains,
                     "ranked": ranked,
                     "precision_at_limit": quality,
+                    "meaning": meaning,
+                    "with_meaning": with_meaning,
                 }
-                for size, (total, live, mib), selector, icontains, ranked, quality in results
+                for (
+                    size,
+                    (total, live, mib),
+                    selector,
+                    icontains,
+                    ranked,
+                    quality,
+                    meaning,
+                    with_meaning,
+                ) in results
             ],
         },
     }
+
+
+def _meaning_figures(results: Sequence[SizeResult]) -> list[Figure]:
+    """The search by meaning's p95 at every size, beside recall by words at that size: a
+    measurement, with no target of its own."""
+    return [
+        {
+            "name": f"search by meaning p95 at {result.size:,}/principal",
+            "unit": "ms",
+            "value": result.meaning["p95"],
+            "baseline": {
+                "name": "recall by words p95",
+                "unit": "ms",
+                "value": result.selector["p95"],
+            },
+            "ratio": None,
+            "target": None,
+        }
+        for result in results
+        if result.meaning is not None
+    ]
 
 
 # -- seeding ---------------------------------------------------------------------------
@@ -195,6 +239,7 @@ def bench_beliefs_delete(
     progress("deleting earlier bench beliefs")
     for principal in principals:
         with principal_context(principal), connection.cursor() as cursor:
+            cursor.execute("DELETE FROM memory_memoryvector WHERE owner_id = %s", [principal.pk])
             cursor.execute("DELETE FROM memory_belief WHERE owner_id = %s", [principal.pk])
 
 
@@ -289,26 +334,34 @@ def size_measure(
     principals: Sequence[User],
     size: int,
     *,
-    warmup: Iterable[Query],
+    warmup: Sequence[Query],
     timed: Sequence[Query],
     limit: int,
     progress: Callable[[str], object],
+    embedder: Embedder | None = None,
+    pool: Vectors | None = None,
 ) -> SizeResult:
     """Grow each principal's bank to ``size`` beliefs and time the selector and both
-    baselines on it: ``(size, (beliefs, live, table MiB), selector, icontains, ranked,
-    precision)``, a row of ``recall_record``'s ``results``."""
+    baselines on it, and with ``embedder`` (and its ``pool``, ``benchmarks.vectors``) the
+    search by meaning: a row of ``recall_record``'s ``results``."""
     started = time.perf_counter()
     _grow(connection, corpus, principals, size, progress)
+    if embedder is not None and pool is not None:
+        for principal in principals:
+            vectors_seed(principal, embedder=embedder, pool=pool, seed=size)
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM (ANALYZE) memory_memoryvector")
     seeded = time.perf_counter() - started
     counts = BankCounts(*_counts(principals), _table_mib(connection))
     progress(f"{size:,}/principal ready in {seeded:.0f} s; timing")
-    selector = _time(
-        lambda p, q: len(recall(principal=p, query=q, limit=limit).items),
-        principals,
-        warmup,
-        timed,
-    )
-    quality = _quality(principals, timed, limit)
+    with override_settings(REVERIE_EMBEDDINGS={**settings.REVERIE_EMBEDDINGS, "mode": "off"}):
+        selector = _time(
+            lambda p, q: len(recall(principal=p, query=q, limit=limit).items),
+            principals,
+            warmup,
+            timed,
+        )
+        quality = _quality(principals, timed, limit)
     icontains = _time(
         lambda p, q: len(baseline(p, query_terms(q), limit)),
         principals,
@@ -321,7 +374,44 @@ def size_measure(
         warmup,
         timed,
     )
-    return SizeResult(size, counts, selector, icontains, ranked, quality)
+    if embedder is None:
+        return SizeResult(size, counts, selector, icontains, ranked, quality)
+    progress(f"{size:,}/principal: timing the search by meaning")
+    meaning = _time(_nearest_run(embedder, [*warmup, *timed], limit), principals, warmup, timed)
+
+    def with_meaning(principal: User, query: str) -> int:
+        # Every query embedded anew, as distinct queries are.
+        QUERIES.clear()
+        return len(recall(principal=principal, query=query, limit=limit).items)
+
+    return SizeResult(
+        size,
+        counts,
+        selector,
+        icontains,
+        ranked,
+        quality,
+        meaning,
+        _time(with_meaning, principals, warmup, timed),
+    )
+
+
+def _nearest_run(
+    embedder: Embedder, queries: Sequence[Query], limit: int
+) -> Callable[[User, str], int]:
+    """A run of the search by meaning alone, over the live beliefs as recall searches them,
+    with each query embedded beforehand."""
+    texts = sorted({query for _, query in queries})
+    vectors = dict(zip(texts, embedder.queries(texts), strict=True))
+    search = belief_search(statuses=LIVE_BELIEF_STATUSES, limit=limit * 2)
+
+    def run(principal: User, query: str) -> int:
+        space = Space(embedder.key, embedder.dimensions, vectors[query], embedder.floor)
+        with principal_context(principal):
+            ((found,),) = nearest([search], [space], owner_id=principal.pk)
+        return len(found.matches)
+
+    return run
 
 
 def _figures(seconds: Iterable[float], items: Sequence[int]) -> Timing:

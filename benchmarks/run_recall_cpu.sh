@@ -8,8 +8,10 @@
 #
 #   benchmarks/run_recall_cpu.sh --requests 1000 --rounds 5 --profile 25
 #
-# Settings (environment): those of benchmarks/load_db.sh. See docs/benchmarks.md
-# ("API load", "Where the time goes").
+# Settings (environment): those of benchmarks/load_db.sh, and REVERIE_EMBEDDINGS: off
+# by default, recall by words as the load benchmark's first server has it; local for
+# recall with embeddings on (its query cache's hit rate is printed). See
+# docs/benchmarks.md ("API load", "Where the time goes").
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -21,5 +23,6 @@ log "measuring in one process as role $RUNTIME_ROLE"
 # The command is the benchmarks app's, which production settings leave out.
 DATABASE_URL="$RUNTIME_DATABASE_URL"
 REVERIE_BENCHMARKS=1
-export DATABASE_URL REVERIE_BENCHMARKS
+REVERIE_EMBEDDINGS="${REVERIE_EMBEDDINGS:-off}"
+export DATABASE_URL REVERIE_BENCHMARKS REVERIE_EMBEDDINGS
 exec "$PYTHON" manage.py benchmark_recall_cpu --fixture var/load_fixture.json "$@"

@@ -348,6 +348,17 @@ REVERIE_FORMATION = {
     "retry_seconds": env.int("REVERIE_FORMATION_RETRY_SECONDS", default=300),
 }
 
+# Recall by meaning: each memory's vector, and each query's, from an embedder
+# (memory.embeddings). "local" runs the bundled multilingual-e5-small model in the
+# service's own processes, "off" leaves recall to words alone.
+REVERIE_EMBEDDINGS = {
+    "mode": env.str("REVERIE_EMBEDDINGS", default="local"),
+    # The local embedder's adapter; the test suite puts a deterministic fake in its place.
+    "local": "memory.embeddings.local.E5Embedder",
+}
+if REVERIE_EMBEDDINGS["mode"] not in ("local", "remote", "off"):
+    raise environ.ImproperlyConfigured("REVERIE_EMBEDDINGS must be local, remote or off.")
+
 # A language-model provider: any OpenAI-compatible chat-completions server (a
 # hosted API, vLLM, Ollama, llama.cpp's server). Configured or not, nothing is
 # sent to it unless a certified capability that uses it is on, the owner has not

@@ -8,7 +8,7 @@ os.environ.setdefault("SECRET_KEY", "test-only-secret-key")
 os.environ.setdefault("REVERIE_BEHIND_TLS_PROXY", "1")
 
 from .settings import *  # noqa: F403
-from .settings import CACHES, INSTALLED_APPS, Q_CLUSTER
+from .settings import CACHES, INSTALLED_APPS, Q_CLUSTER, REVERIE_EMBEDDINGS
 
 if "benchmarks" not in INSTALLED_APPS:
     INSTALLED_APPS = [*INSTALLED_APPS, "benchmarks"]
@@ -21,3 +21,6 @@ CACHES = {
     **CACHES,
     "sign_in": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "sign-in"},
 }
+# A deterministic embedder without a model (memory.embeddings.fake); the tests marked
+# `embeddings` run the real one.
+REVERIE_EMBEDDINGS = {**REVERIE_EMBEDDINGS, "local": "memory.embeddings.fake.FakeEmbedder"}

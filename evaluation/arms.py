@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from django.conf import settings
 from django.db import connection
 from django.db.models import Max
 
@@ -25,11 +26,13 @@ from formation.services import formation_extractor, formation_sweep
 from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Belief, BeliefSource, Event
 from memory.selectors.recall import recall
+from memory.services.vectors import vectors_sweep
 from reconsolidation.models import DerivedMemory
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.passes import reconsolidation_pass
 
 from .locomo import Dataset, Question
+from .paraphrase import ParaphraseSet, ask_people, import_people
 from .scoring import fuse
 from .services.importer import import_conversations, principal_username
 
@@ -193,15 +196,31 @@ class _Bank:
         ]
 
 
-def run_arm(arm: Arm, dataset: Dataset, *, k: int) -> dict[str, Any]:
-    """Import, form (if the arm does) and ask every question; return the arm's record."""
-    import_conversations(dataset)
+def embed_all() -> int:
+    """Give every memory its vector, as the maintenance sweep does; return how many."""
+    total = 0
+    while stored := vectors_sweep(principals=1000, deadline_seconds=3600):
+        total += stored
+    return total
+
+
+def run_arm(
+    arm: Arm, dataset: Dataset | None, *, k: int, paraphrase: ParaphraseSet | None = None
+) -> dict[str, Any]:
+    """Import, form (if the arm does) and ask every question; return the arm's record.
+
+    ``dataset`` (LoCoMo conversations) and ``paraphrase`` are each optional: the arm asks
+    the questions of each it is given."""
+    if dataset is not None:
+        import_conversations(dataset)
+    people = import_people(paraphrase) if paraphrase is not None else None
     consolidations = form_all() if arm.forms else 0
     reconsolidation = reconsolidate_all(User.objects.order_by("pk")) if arm.reconsolidates else None
+    embedded = embed_all()
     observations: list[dict[str, Any]] = []
     beliefs: list[dict[str, Any]] = []
     turn_texts: dict[str, str] = {}
-    for conversation in dataset.conversations:
+    for conversation in dataset.conversations if dataset is not None else ():
         banks = {
             speaker: _Bank(
                 User.objects.get(username=principal_username(conversation.sample_id, speaker)),
@@ -222,6 +241,13 @@ def run_arm(arm: Arm, dataset: Dataset, *, k: int) -> dict[str, Any]:
         "observations": observations,
         "beliefs": beliefs,
         "turn_texts": turn_texts,
+        "embedded": embedded,
+        "embeddings": settings.REVERIE_EMBEDDINGS["mode"],
+        "paraphrase": (
+            ask_people(paraphrase, people, include=arm.include, k=k)
+            if paraphrase is not None and people is not None
+            else None
+        ),
     }
 
 

@@ -19,21 +19,25 @@ from .code_closure import closure_files
 # they start, and every project module either imports (``evaluation.code_closure``),
 # so a change anywhere in that code invalidates
 # the certificates issued before it. Modules loaded by name from settings (the
-# configured extractor) are entries of their own.
+# configured extractor, the local embedder that every memory written is embedded by)
+# are entries of their own.
+_EMBEDDER = settings.REVERIE_EMBEDDINGS["local"].rsplit(".", 1)[0]
 POLICY_ENTRIES = {
-    "formation": ("formation.services", "formation.extractor"),
+    "formation": ("formation.services", "formation.extractor", _EMBEDDER),
     "formation_provider": (
         "formation.services",
         "formation.extractor",
         "formation.hybrid",
+        _EMBEDDER,
     ),
     # Recall, and the derived memories the hybrid arm recalls through reconsolidation.
-    "recall": ("memory.selectors.recall", "reconsolidation.selectors.recall"),
+    "recall": ("memory.selectors.recall", "reconsolidation.selectors.recall", _EMBEDDER),
     "reconsolidation": (
         "reconsolidation.services.passes",
         "reconsolidation.services.operations",
         "reconsolidation.selectors.recall",
         "memory.selectors.recall",
+        _EMBEDDER,
     ),
     "reconsolidation_provider": (
         "reconsolidation.services.passes",
@@ -41,6 +45,7 @@ POLICY_ENTRIES = {
         "reconsolidation.assisted.execution",
         "reconsolidation.selectors.recall",
         "memory.selectors.recall",
+        _EMBEDDER,
     ),
 }
 

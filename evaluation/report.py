@@ -70,13 +70,38 @@ def _rows(results: dict[str, Any]) -> list[dict[str, Any]]:
     return rows
 
 
+def _paraphrase_rows(results: dict[str, Any]) -> list[dict[str, Any]]:
+    """A row per arm and split of the paraphrase set (``evaluation.paraphrase``)."""
+    rows = []
+    for arm, metrics in (results.get("paraphrase") or {}).get("arms", {}).items():
+        for split, figures in [("all", metrics), *metrics["splits"].items()]:
+            no_shared = metrics["categories"]["no_shared_words"] if split == "all" else {}
+            rows.append(
+                {
+                    "arm": arm,
+                    "split": split,
+                    "figures": figures,
+                    # Template names cannot hold "@".
+                    "hits": [figures["hit@1"], figures["hit@3"], no_shared.get("hit@3")],
+                }
+            )
+    return rows
+
+
 def write_report(results: dict[str, Any], out_dir: str | Path) -> Path:
     """Write ``report.html`` and its chart into ``out_dir``; return the report's path."""
     out_dir = Path(out_dir)
-    _chart(results, out_dir / CHART)
+    if results["arms"]:
+        _chart(results, out_dir / CHART)
     html = render_to_string(
         "evaluation/report.html",
-        {"meta": results["meta"], "rows": _rows(results), "ks": KS, "chart": CHART},
+        {
+            "meta": results["meta"],
+            "rows": _rows(results),
+            "ks": KS,
+            "chart": CHART if results["arms"] else None,
+            "paraphrase": _paraphrase_rows(results),
+        },
     )
     path = out_dir / "report.html"
     path.write_text(html, encoding="utf-8")

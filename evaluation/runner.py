@@ -24,8 +24,9 @@ from formation.services import MAX_CONSUMED
 
 from .arms import ARMS
 from .locomo import Dataset
+from .paraphrase import PARAPHRASE, ParaphraseSet, paraphrase_metrics
 from .provenance import POLICY_ENTRIES, code_digest, policy_versions
-from .results import arm_metrics, case_records, labels_of
+from .results import Labels, arm_metrics, case_records, labels_of
 
 
 class EvaluationError(RuntimeError):
@@ -67,7 +68,14 @@ def fresh_database(arm: str, work: Path) -> tuple[str, Callable[[], None]]:
     raise EvaluationError(f"evaluation does not support {connection.vendor}")
 
 
-def _run_arm_process(arm: str, path: str | Path, k: int, url: str, out: Path) -> dict[str, Any]:
+def _run_arm_process(
+    arm: str,
+    path: str | Path | None,
+    k: int,
+    url: str,
+    out: Path,
+    paraphrase: str | Path | None = None,
+) -> dict[str, Any]:
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings",
@@ -79,13 +87,14 @@ def _run_arm_process(arm: str, path: str | Path, k: int, url: str, out: Path) ->
             sys.executable,
             str(Path(settings.BASE_DIR) / "manage.py"),
             "evaluate_arm",
-            str(path),
+            *([str(path)] if path is not None else []),
             "--arm",
             arm,
             "--k",
             str(k),
             "--out",
             str(out),
+            *(["--paraphrase", str(paraphrase)] if paraphrase is not None else []),
         ],
         env=env,
         capture_output=True,
@@ -101,37 +110,49 @@ def _run_arm_process(arm: str, path: str | Path, k: int, url: str, out: Path) ->
 
 
 def evaluate(
-    dataset: Dataset,
-    path: str | Path,
+    dataset: Dataset | None,
+    path: str | Path | None,
     *,
     arms: Sequence[str],
     k: int,
     out_dir: str | Path,
     keep_databases: bool = False,
     progress: Callable[[str], None] | None = None,
+    paraphrase: ParaphraseSet | None = None,
+    paraphrase_path: str | Path = PARAPHRASE,
 ) -> dict[str, Any]:
-    """Run ``arms`` over ``dataset`` (read from ``path``); write and return ``results.json``."""
+    """Run ``arms`` over ``dataset`` (read from ``path``) and the ``paraphrase`` set (read
+    from ``paraphrase_path``), either of which may be left out; write and return
+    ``results.json``. The paraphrase set's figures are kept apart from the conversations'
+    cases (``results["paraphrase"]`` and each arm's ``paraphrase``)."""
     unknown = [arm for arm in arms if arm not in ARMS]
     if unknown:
         raise EvaluationError(f"unknown arms: {', '.join(unknown)} (known: {', '.join(ARMS)})")
     out_dir = Path(out_dir)
     work = out_dir / "work"
     work.mkdir(parents=True, exist_ok=True)
-    labels = labels_of(dataset)
+    if dataset is None and paraphrase is None:
+        raise EvaluationError("nothing to evaluate: give a dataset, the paraphrase set, or both")
+    labels: Labels = (
+        labels_of(dataset)
+        if dataset is not None
+        else {"questions": [], "known_turns": [], "facts": []}
+    )
     results: dict[str, Any] = {
         "meta": {
             "policy_versions": policy_versions(),
             "code_digest": code_digest(),
             "code_digests": {part: code_digest([part]) for part in POLICY_ENTRIES},
-            "dataset_digest": dataset.digest,
-            "dataset": Path(path).name,
+            "dataset_digest": dataset.digest if dataset is not None else "",
+            "dataset": Path(path).name if path is not None else "",
+            "embeddings": settings.REVERIE_EMBEDDINGS["mode"],
             "database": None,
             "settings": {
                 "k": k,
                 "recall_budget_chars": settings.REVERIE_LIMITS["recall_default_budget_chars"],
                 "formation_max_consumed": MAX_CONSUMED,
             },
-            "quirks": dict(sorted(dataset.quirks.items())),
+            "quirks": dict(sorted(dataset.quirks.items())) if dataset is not None else {},
             "seconds": {},
         },
         "labels": labels,
@@ -139,18 +160,35 @@ def evaluate(
         "observed": {},
         "cases": [],
     }
+    if paraphrase is not None:
+        results["paraphrase"] = {"digest": paraphrase.digest, "arms": {}}
     for arm in arms:
         if progress:
             progress(f"arm {arm}: {ARMS[arm].description}")
         started = time.perf_counter()
         url, drop = fresh_database(arm, work)
         try:
-            record = _run_arm_process(arm, path, k, url, work / f"{arm}.json")
+            record = _run_arm_process(
+                arm,
+                path if dataset is not None else None,
+                k,
+                url,
+                work / f"{arm}.json",
+                paraphrase_path if paraphrase is not None else None,
+            )
         finally:
             if not keep_databases:
                 drop()
         results["meta"]["database"] = record["database"]
+        # As the arm's own process had it (its settings come from the environment).
+        results["meta"]["embeddings"] = record["embeddings"]
         results["meta"]["seconds"][arm] = round(time.perf_counter() - started, 1)
+        if paraphrase is not None:
+            results["paraphrase"]["arms"][arm] = paraphrase_metrics(
+                paraphrase, record["paraphrase"]
+            )
+        if dataset is None:
+            continue
         cases = case_records(arm, labels, record)
         observed = {"beliefs": record["beliefs"], "turn_texts": record["turn_texts"]}
         results["cases"].extend(cases)

@@ -5,11 +5,12 @@ Registered with ``common.schedules.maintenance_extend`` from the app's ``ready``
 
 from django_q.models import Schedule
 
-from common.schedules import ScheduleSpec
+from common.schedules import ScheduleSpec, every
 from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.idempotency import idempotency_purge_sweep
 from memory.services.sensitivity_labels import sensitivity_labels_sweep
+from memory.services.vectors import vectors_sweep
 
 
 def schedules() -> list[ScheduleSpec]:
@@ -46,11 +47,20 @@ def schedules() -> list[ScheduleSpec]:
             "minutes": 10,
             "repeats": -1,
         },
+        {
+            # Memories written in the background (formation, reconsolidation) get their
+            # vectors here; all of them again after the embedder changed. Every 30 s, as
+            # often as django-q2 looks at its schedules.
+            "name": "memory.vectors_sweep",
+            "func": "memory.tasks.vectors_sweep_task",
+            "repeats": -1,
+            **every(30),
+        },
     ]
 
 
 def run_once() -> str:
-    """The expiry sweep, the purges and the labelling sweep, as lines of text for
+    """The expiry sweep, the purges, the labelling sweep and the vector sweep, as lines of text for
     ``run_maintenance --once``."""
     return "\n".join(
         (
@@ -58,5 +68,6 @@ def run_once() -> str:
             f"idempotency: {idempotency_purge_sweep()} expired record(s) purged",
             f"access: {access_record_purge_sweep()} record(s) past retention purged",
             f"labels: {sensitivity_labels_sweep()} owner(s) labelled by the current classifier",
+            f"vectors: {vectors_sweep()} memory(ies) embedded",
         )
     )

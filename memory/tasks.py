@@ -4,6 +4,7 @@ from memory.services.access_log import access_record_purge_sweep
 from memory.services.expiry import belief_expiry_sweep
 from memory.services.idempotency import idempotency_purge_sweep
 from memory.services.sensitivity_labels import sensitivity_labels_sweep
+from memory.services.vectors import vectors_sweep
 
 
 def belief_expiry_sweep_task() -> int:
@@ -20,3 +21,7 @@ def access_record_purge_task() -> int:
 
 def sensitivity_labels_sweep_task() -> int:
     return sensitivity_labels_sweep()
+
+
+def vectors_sweep_task() -> int:
+    return vectors_sweep()

@@ -18,17 +18,28 @@ class ReconsolidationConfig(AppConfig):
 
         from .selectors.recall import (
             KIND,
+            derived_meaning_search,
             derived_recall_search,
             derived_recall_select,
         )
 
         # Opt-in: recall names it in ``include`` without importing this app, searches it
-        # in the same statement as its own candidates and reads what it found with theirs.
+        # in the same statement as its own candidates, by meaning beside its own memories,
+        # and reads what it found with theirs.
         register_recall_source(
             KIND,
             search=derived_recall_search,
             select=derived_recall_select,
+            meaning=derived_meaning_search,
         )
+
+        from memory.services.vectors import vectors_register
+
+        from .search import DERIVED_EMBEDDABLE, DERIVED_MEMORIES
+
+        # Derived memories get vectors from memory's sweep, restricted ones too: the owner
+        # may lift the restriction without changing what they say.
+        vectors_register(DERIVED_MEMORIES, text="a.statement", embeddable=DERIVED_EMBEDDABLE)
 
         from memory.search import on_forget_erased
 

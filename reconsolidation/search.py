@@ -15,6 +15,10 @@ DERIVED_MEMORIES = Collection(
 )
 
 
+# The derived memories that have vectors (``memory.services.vectors``).
+DERIVED_EMBEDDABLE = "a.status = 'active'"
+
+
 def derived_search(*, now: datetime, since: datetime | None = None, limit: int) -> Search:
     """Active, unrestricted derived memories not expired at ``now``: found by their
     statement, or a notice by its subject's entity (``AddDerivedFullTextIndex``)."""

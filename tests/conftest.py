@@ -66,22 +66,25 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _fresh_cache():
-    """Throttle counters, recently read flags and subjects found consistent: no test
-    inherits another's (ids and frozen clocks repeat from test to test)."""
+    """Throttle counters, recently read flags, subjects found consistent and queries'
+    vectors: no test inherits another's (ids and frozen clocks repeat from test to test)."""
     from django.core.cache import cache, caches
 
     from common.selectors.flags import flag_cache_clear
+    from memory.embeddings.queries import QUERIES
     from reconsolidation.consistent_subjects import consistent_forget
 
     cache.clear()
     caches["sign_in"].clear()
     flag_cache_clear()
     consistent_forget()
+    QUERIES.clear()
     yield
     cache.clear()
     caches["sign_in"].clear()
     flag_cache_clear()
     consistent_forget()
+    QUERIES.clear()
 
 
 @pytest.fixture

@@ -533,6 +533,12 @@ class RecallOutput(serializers.Serializer):
     truncated = serializers.BooleanField(
         help_text="Whether matches or context turns were left out for the budget."
     )
+    profile = serializers.BooleanField(
+        help_text=(
+            "Whether the query asked what is known about the owner as a whole: the items are "
+            "then the owner's profile, memories they stated or confirmed first."
+        )
+    )
 
 
 # -- account ----------------------------------------------------------------------

@@ -4,6 +4,7 @@ from .operations import BeliefStatusCount, LabelsClassified, MaintenanceDue, Sea
 from .receipts import IdempotencyRecord
 from .search import SearchTerm
 from .sessions import Event, Run, Session
+from .vectors import MemoryVector, VectorState
 
 __all__ = [
     "AccessRecord",
@@ -18,8 +19,10 @@ __all__ = [
     "IdempotencyRecord",
     "LabelsClassified",
     "MaintenanceDue",
+    "MemoryVector",
     "Run",
     "SearchStatistics",
     "SearchTerm",
     "Session",
+    "VectorState",
 ]

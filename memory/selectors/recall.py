@@ -18,7 +18,9 @@ from memory.reach import FULL_REACH, Reach
 from memory.screening import redact_secrets
 from memory.search import Match, Search, belief_search, message_search, ranked
 from memory.selectors.conversation import conversation_ranked, neighbouring_turns
+from memory.selectors.profile import asks_for_profile, profile_matches
 from memory.selectors.recall_context import MAX_CONTEXT_TURNS, ContextTurn, context_given
+from memory.selectors.recall_meaning import QueryMeaning, query_meaning, words_and_meaning
 from memory.selectors.recall_rows import (
     RecallSource,
     Shown,
@@ -91,6 +93,8 @@ class RecallResult:
     # True when matches, or context turns, were left out because of the budget.
     truncated: bool = False
     included: tuple[str, ...] = field(default=())
+    # True when the query asked for the owner's profile, and the items are it.
+    profile: bool = False
 
 
 # Further recall sources (e.g. derived memories) register here by name, so
@@ -101,6 +105,9 @@ EXTRA_SOURCES: dict[str, "ExtraSource"] = {}
 SourceSearch = Callable[["User", Sequence[str], datetime | None, int, Reach], Search | None]
 # A source's select: (principal, row ids, reach) -> SQL and parameters.
 SourceSelect = Callable[["User", Sequence[int], Reach], tuple[str, Sequence[Any]]]
+# A source's rows to search by meaning: (principal, since, limit, reach) -> its search of
+# them (``memory.search.meaning``), or None.
+SourceMeaning = Callable[["User", datetime | None, int, Reach], Search | None]
 
 
 @dataclass(frozen=True)
@@ -116,10 +123,19 @@ class ExtraSource:
     # A select of the rows ``row_ids`` as ``recall_rows.ITEM_COLUMNS``, a row for each
     # memory it rests on.
     select: SourceSelect
+    # Its rows with vectors (``memory.services.vectors.vectors_register``) to search by
+    # meaning; None when it has none.
+    meaning: SourceMeaning | None = None
 
 
-def register_recall_source(name: str, *, search: SourceSearch, select: SourceSelect) -> None:
-    EXTRA_SOURCES[name] = ExtraSource(search=search, select=select)
+def register_recall_source(
+    name: str,
+    *,
+    search: SourceSearch,
+    select: SourceSelect,
+    meaning: SourceMeaning | None = None,
+) -> None:
+    EXTRA_SOURCES[name] = ExtraSource(search=search, select=select, meaning=meaning)
 
 
 # ``include`` names recall's own optional source by this name.
@@ -419,6 +435,35 @@ def _searched(
     )
 
 
+def _with_meaning(
+    principal: "User",
+    meaning: QueryMeaning,
+    *,
+    beliefs: list[Match],
+    extras: Sequence[tuple[ExtraSource, list[Match] | None]],
+    search: Search,
+    since: datetime | None,
+    reach: Reach,
+) -> tuple[list[Match], list[list[Match] | None]]:
+    """The beliefs found by words fused with those found by meaning (``search``), and each
+    extra source's rows likewise where it searches by meaning (``words_and_meaning``)."""
+    searches: list[Search] = [search]
+    by_words: list[list[Match]] = [beliefs]
+    searched: list[bool] = []
+    for extra, rows in extras:
+        found = extra.meaning(principal, since, search.limit, reach) if extra.meaning else None
+        searched.append(found is not None)
+        if found is not None:
+            searches.append(found)
+            by_words.append(rows or [])
+    fused = iter(words_and_meaning(principal, meaning, reach, searches=searches, by_words=by_words))
+    fused_beliefs = next(fused)
+    return fused_beliefs, [
+        next(fused) if was_searched else rows
+        for was_searched, (_, rows) in zip(searched, extras, strict=True)
+    ]
+
+
 def _fuse(ranked_lists: Sequence[Sequence[_Matched]]) -> list[_Matched]:
     """Reciprocal-rank fusion; with one list it keeps that list's order.
 
@@ -585,9 +630,13 @@ def recall(
 
     Returns active and provisional beliefs (status shown) and, with
     ``include=["messages"]``, original messages too, fused by reciprocal rank.
-    Erased and fenced messages never appear. Without query terms, the most
-    recently changed beliefs come first. Items are taken in rank order while
-    their text fits ``budget_chars``; each carries its sources. With
+    Beliefs are found by their words and, with embeddings on, by meaning
+    (``recall_meaning``), fused into one ranking first. A query asking for the
+    owner's profile ("What do you know about me?") is answered with it
+    (``profile``). Erased and fenced messages never appear. Without query terms
+    and nothing found by meaning, the most recently changed beliefs come first.
+    Items are taken in rank order while their text fits ``budget_chars``; each
+    carries its sources. With
     ``context_turns``, each message also carries up to that many turns before and
     after it in its conversation, in what budget the items leave (``recall_context``).
     """
@@ -609,27 +658,50 @@ def recall(
     # Fetch more than ``limit`` so that items skipped for the budget can be
     # replaced by shorter ones further down.
     fetch = limit * 2
+    profile = asks_for_profile(query)
+    if profile:
+        include = []
     extra_names = [name for name in include if name in EXTRA_SOURCES]
     extras = [EXTRA_SOURCES[name] for name in extra_names]
+    # Embedded before the database is asked anything: no transaction waits on the model.
+    meaning = None if profile else query_meaning(principal, query)
     with principal_context(principal):
-        if terms:
-            belief_rows, message_rows, extra_rows, message_query = _searched(
-                principal,
-                terms=terms,
-                periods=periods,
-                statuses=statuses,
-                types=types,
-                since=since,
-                messages=MESSAGES in include,
-                extras=extras,
-                limit=fetch,
-                reach=reach,
+        belief_rows: list[Match] = []
+        message_rows: list[Match] | None = None
+        extra_rows: list[list[Match] | None] = [None for _ in extras]
+        message_query: Search | None = None
+        if profile:
+            belief_rows = profile_matches(
+                principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
-        else:
+        elif terms or meaning:
+            if terms:
+                belief_rows, message_rows, extra_rows, message_query = _searched(
+                    principal,
+                    terms=terms,
+                    periods=periods,
+                    statuses=statuses,
+                    types=types,
+                    since=since,
+                    messages=MESSAGES in include,
+                    extras=extras,
+                    limit=fetch,
+                    reach=reach,
+                )
+            if meaning is not None:
+                belief_rows, extra_rows = _with_meaning(
+                    principal,
+                    meaning,
+                    beliefs=belief_rows,
+                    extras=list(zip(extras, extra_rows, strict=True)),
+                    search=belief_search(statuses=statuses, types=types, since=since, limit=fetch),
+                    since=since,
+                    reach=reach,
+                )
+        if not profile and not terms and not belief_rows:
             belief_rows = _recent_beliefs(
                 principal, statuses=statuses, types=types, since=since, limit=fetch, reach=reach
             )
-            message_rows, extra_rows, message_query = None, [None for _ in extras], None
         found: list[tuple[str, list[Match]]] = [("belief", belief_rows)]
         if message_rows is not None:
             found.append(("message", message_rows))
@@ -657,5 +729,10 @@ def recall(
     # message said or an older memory kept; the owner's own log is untouched.
     items = [_masked(item) for item in items]
     return RecallResult(
-        items=items, terms=terms, chars=chars, truncated=truncated, included=tuple(include)
+        items=items,
+        terms=terms,
+        chars=chars,
+        truncated=truncated,
+        included=tuple(include),
+        profile=profile,
     )

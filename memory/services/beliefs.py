@@ -34,13 +34,14 @@ from memory.enums import (
 from memory.models import Belief, Event
 from memory.reach import FULL_REACH, Reach
 from memory.screening import contains_secret, looks_like_injection
-from memory.search import forget_erased
+from memory.search import BELIEFS, forget_erased
 from memory.selectors.beliefs import belief_get, belief_versions
 from memory.sensitivity import sensitivity_raised
 from memory.text import claim_fingerprint, is_valid_subject, topic_subject
 
 from .erasure import belief_erase
 from .records import EXPLICIT_CONFIDENCE, confirm_by_owner, create_belief, set_status
+from .vectors import vectors_embed_on_commit
 
 MAX_SOURCES = 20
 
@@ -365,6 +366,10 @@ def belief_remember(
         # The explicit statement replaces an equal memory that was only inferred.
         replaced = equal[0] if equal else None
         belief = _store(principal, claim, sources, status=BeliefStatus.ACTIVE, supersedes=replaced)
+        # What the owner said is found by meaning from the next recall on.
+        vectors_embed_on_commit(
+            principal=principal, collection=BELIEFS.statistics, row_ids=[belief.pk]
+        )
         if replaced is not None:
             set_status(
                 replaced,
@@ -406,7 +411,13 @@ def belief_import(
         )
     stated = _stated_claim(**claim, labelled=False)
     with principal_transaction(principal):
-        return _store(principal, stated, _source_events(principal, source_event_ids), status=status)
+        belief = _store(
+            principal, stated, _source_events(principal, source_event_ids), status=status
+        )
+        vectors_embed_on_commit(
+            principal=principal, collection=BELIEFS.statistics, row_ids=[belief.pk]
+        )
+        return belief
 
 
 def belief_confirm(
@@ -525,6 +536,9 @@ def belief_correct(
             expires_at=expires_at,
             evidence_at=old.evidence_at,
             supersedes=old,
+        )
+        vectors_embed_on_commit(
+            principal=principal, collection=BELIEFS.statistics, row_ids=[new.pk]
         )
         _settle(
             old,

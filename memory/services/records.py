@@ -23,6 +23,7 @@ from memory.models import AuditRecord, Belief, BeliefSource, Event, MaintenanceD
 from memory.text import claim_fingerprint, claim_key
 
 from .tallies import belief_status_count_shift, transition
+from .vectors import vectors_due
 
 # How sure a memory the owner stated or confirmed is.
 EXPLICIT_CONFIDENCE = 0.95
@@ -159,6 +160,7 @@ def insert_beliefs(
     if not beliefs:
         return []
     Belief.objects.bulk_create(beliefs)
+    vectors_due(owner_id=principal.pk)
     BeliefSource.objects.bulk_create(
         BeliefSource(
             owner=principal,

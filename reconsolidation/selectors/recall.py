@@ -98,6 +98,16 @@ def derived_recall_search(
     return derived_search(now=_replay_now.get() or timezone.now(), since=since, limit=limit)
 
 
+def derived_meaning_search(
+    principal: User, since: datetime | None, limit: int, reach: Reach = FULL_REACH
+) -> Search | None:
+    """What recall searches by meaning for derived memories (``memory.search.meaning``): the
+    same rows as by words, with or without terms; None while the capability is off."""
+    if not derived_recall_enabled():
+        return None
+    return derived_search(now=_replay_now.get() or timezone.now(), since=since, limit=limit)
+
+
 def derived_recall(
     principal: User,
     terms: Sequence[str],

@@ -5,7 +5,9 @@ from collections.abc import Collection
 from django.db.models import F
 from django.utils import timezone
 
+from memory.services.vectors import vectors_forget
 from reconsolidation.models import DerivedMemory, Lineage, Operation, SummaryClaim
+from reconsolidation.search import DERIVED_MEMORIES
 
 
 def invalidate_dependents(
@@ -44,6 +46,8 @@ def invalidate_dependents(
     count = active.update(
         status=DerivedMemory.Status.INVALIDATED, revision=F("revision") + 1, updated_at=now
     )
+    # None of them is recalled any more; an erased source's copies leave no vector either.
+    vectors_forget(owner_id=owner_id, collection=DERIVED_MEMORIES.statistics, row_ids=derived_ids)
     if erased:
         dependents.update(statement="", subject="", updated_at=now)
         # A summary's claims copy text too, and any of them may be the erased one's.

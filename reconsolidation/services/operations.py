@@ -15,6 +15,7 @@ from common.principal import principal_transaction
 from core.lookups import AnyOf
 from memory.enums import LIVE_BELIEF_STATUSES, Portability, Sensitivity, most_restrictive
 from memory.models import Belief, BeliefSource, FencedEvent
+from memory.services.vectors import vectors_due
 from reconsolidation.models import DerivedMemory, Lineage, Operation, Suppression
 from reconsolidation.planners.hypotheses import HypothesisPlan
 from reconsolidation.planners.summaries import ClaimPlan, SummaryPlan
@@ -396,6 +397,9 @@ def operations_apply(*, principal: User, plans: Sequence[Plan]) -> list[str]:
             outcomes.append(outcome)
         _invalidate_regrouped(principal, regrouped)
         _create(principal, applied, group)
+        if applied:
+            # The new derived memories get their vectors from memory's sweep.
+            vectors_due(owner_id=principal.pk)
         return outcomes
 
 

@@ -13,7 +13,9 @@ from accounts.models import User
 from common.principal import principal_transaction
 from core.errors import conflict, not_found, validation_error
 from core.ids import parse_public_id
+from memory.services.vectors import vectors_forget
 from reconsolidation.models import DerivedMemory, Operation, SummaryClaim, Suppression
+from reconsolidation.search import DERIVED_MEMORIES
 
 
 def expected_revision_check(expected_revision: object) -> None:
@@ -37,6 +39,9 @@ def erase_generated_copies(principal: User, derived: DerivedMemory) -> None:
     """
     derived.statement = derived.subject = ""
     SummaryClaim.objects.filter(owner=principal, derived=derived).update(statement="")
+    vectors_forget(
+        owner_id=principal.pk, collection=DERIVED_MEMORIES.statistics, row_ids=[derived.pk]
+    )
 
 
 def derived_for_update(

@@ -24,7 +24,8 @@ KINDS = {"messages": "message", "derived": "derived"}
 # opens no transaction for a read. Messages add one: the neighbouring turns of those found
 # (memory.selectors.conversation), which decide which rows are read; and with
 # ``context_turns`` one more, the turns around the messages returned
-# (memory.selectors.recall_context).
+# (memory.selectors.recall_context). With embeddings on, one more: the vectors of every
+# kind searched by meaning, read together (memory.search.meaning).
 STATEMENTS = {
     # include: {vendor: statements}
     (): {"sqlite": 4, "postgresql": 6},
@@ -32,6 +33,15 @@ STATEMENTS = {
     ("derived",): {"sqlite": 4, "postgresql": 6},
     ("messages", "derived"): {"sqlite": 5, "postgresql": 7},
 }
+
+
+@pytest.fixture(params=["on", "off"])
+def embeddings(request, settings):
+    """Recall with embeddings on (the suite's fake embedder) and off; how many statements
+    the meaning adds."""
+    if request.param == "off":
+        settings.REVERIE_EMBEDDINGS = {**settings.REVERIE_EMBEDDINGS, "mode": "off"}
+    return int(request.param == "on")
 
 
 @pytest.fixture
@@ -44,7 +54,7 @@ def flags_held(monkeypatch):
 @pytest.mark.parametrize("context_turns", [0, 2])
 @pytest.mark.parametrize("include", list(STATEMENTS))
 def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
-    transactional_db, owner, processing_on, flags_held, include, context_turns
+    transactional_db, owner, processing_on, flags_held, embeddings, include, context_turns
 ):
     _, (bought, arrived) = conversation(owner, "I bought an e-reader.", "It arrived on Monday.")
     remember(owner, "User owns a kindle.", sources=[arrived])
@@ -65,7 +75,7 @@ def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
     assert all(item["sources"] for item in items)
     with_context = bool(context_turns) and "messages" in include
     assert any(item.get("context") for item in items) == with_context
-    expected = STATEMENTS[include][connection.vendor] + with_context
+    expected = STATEMENTS[include][connection.vendor] + with_context + embeddings
     assert len(captured.captured_queries) == expected, [
         query["sql"][:50] for query in captured.captured_queries
     ]
@@ -73,7 +83,7 @@ def test_a_recall_of_every_kind_takes_a_fixed_number_of_statements(
 
 @pytest.mark.parametrize("query", ["kindle", "my kindle in June 2023", "kindle on 2023-06-01"])
 def test_a_question_naming_a_period_takes_no_more_statements(
-    transactional_db, owner, processing_on, flags_held, query
+    transactional_db, owner, processing_on, flags_held, embeddings, query
 ):
     # When each turn was said is read in the statement that finds the neighbouring turns.
     conversation(owner, "We spoke of books.", "It sits on the shelf.", "I read my kindle nightly.")
@@ -85,4 +95,5 @@ def test_a_question_naming_a_period_takes_no_more_statements(
         response = api.post(f"{API}/recall", body, format="json")
 
     assert [item["text"] for item in response.json()["items"]][:1] == ["I read my kindle nightly."]
-    assert len(captured.captured_queries) == STATEMENTS[("messages",)][connection.vendor]
+    expected = STATEMENTS[("messages",)][connection.vendor] + embeddings
+    assert len(captured.captured_queries) == expected

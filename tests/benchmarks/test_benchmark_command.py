@@ -16,7 +16,7 @@ from django.core.management.base import CommandError
 from benchmarks import suite as benchmarking
 from benchmarks.formation import formation_record
 from benchmarks.load_api import Recorder, load_record
-from benchmarks.recall import recall_record, sizes_left
+from benchmarks.recall import BankCounts, SizeResult, recall_record, sizes_left
 from benchmarks.reconsolidation import reconsolidation_record
 from benchmarks.records import target
 from benchmarks.suite import (
@@ -385,10 +385,22 @@ def test_the_command_prints_one_table_and_writes_it_as_json(
 SERVER = {"version": "15", "shared_buffers": "128MB"}
 
 
-def _recall_results(size, p95, ranked_p95):
-    selector = {"p50": p95 / 2, "p95": p95, "mean": p95 / 2, "items": 10.0}
-    ranked = {"p50": ranked_p95 / 2, "p95": ranked_p95, "mean": ranked_p95 / 2, "items": 10.0}
-    return (size, (size * 10, size * 9, size / 100), selector, selector, ranked, 1.0)
+def _timing(p95):
+    return {"p50": p95 / 2, "p95": p95, "mean": p95 / 2, "items": 10.0}
+
+
+def _recall_results(size, p95, ranked_p95, meaning_p95=None):
+    meaning = None if meaning_p95 is None else _timing(meaning_p95)
+    return SizeResult(
+        size,
+        BankCounts(size * 10, size * 9, size / 100),
+        _timing(p95),
+        _timing(p95),
+        _timing(ranked_p95),
+        1.0,
+        meaning,
+        None if meaning is None else _timing(meaning_p95 + 30),
+    )
 
 
 def _recall_options(sizes):
@@ -421,6 +433,21 @@ def test_the_recall_record_judges_the_largest_bank_against_the_ranked_baseline()
     assert figure["baseline"]["value"] == 149.0
     assert figure["ratio"]["value"] == pytest.approx(149.0 / 16.9)
     assert (figure["target"]["applicable"], figure["target"]["met"]) == (True, True)
+
+
+def test_the_recall_record_gives_the_search_by_meaning_at_every_size_unjudged():
+    results = [_recall_results(10_000, 4, 60, 12.0), _recall_results(100_000, 9, 149.0, 95.0)]
+
+    judged, *meaning = recall_record(SERVER, True, _recall_options([10_000, 100_000]), results)[
+        "figures"
+    ]
+
+    assert judged["value"] == 9
+    assert [(f["name"], f["value"], f["target"]) for f in meaning] == [
+        ("search by meaning p95 at 10,000/principal", 12.0, None),
+        ("search by meaning p95 at 100,000/principal", 95.0, None),
+    ]
+    assert meaning[1]["baseline"]["value"] == 9
 
 
 def test_the_formation_record_compares_the_sweep_with_ingest_of_the_same_run():

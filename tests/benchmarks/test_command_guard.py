@@ -89,7 +89,13 @@ def test_the_recall_benchmark_runs_end_to_end(monkeypatch, tmp_path):
     assert [size["beliefs"] for size in details["sizes"]] == [80, 160]
     assert all(size["table_mib"] > 0 for size in details["sizes"])
     assert details["shared_buffers"] in stdout.getvalue()
-    (figure,) = record["figures"]
+    figure, *meaning = record["figures"]
     # 80 beliefs per principal is no bank the target speaks of.
     assert figure["target"]["applicable"] is False
     assert figure["value"] > 0
+    # The search by meaning at each size, over vectors the run gave the banks.
+    assert [f["name"] for f in meaning] == [
+        "search by meaning p95 at 40/principal",
+        "search by meaning p95 at 80/principal",
+    ]
+    assert all(f["value"] > 0 for f in meaning)

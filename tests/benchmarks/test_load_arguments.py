@@ -156,3 +156,59 @@ def test_a_phase_s_clients_connect_one_after_another_not_in_one_burst(monkeypatc
     offsets = [first_request[index] - start for index in range(4)]
     # No earlier than its step (a sleep never ends early; a slow machine may end it late).
     assert all(offset >= 0.1 * index - 0.005 for index, offset in enumerate(offsets))
+
+
+def test_the_meaning_servers_url_pairs_every_recall_phase_with_one_against_it(
+    monkeypatch, tmp_path
+):
+    parsed = {}
+
+    def stop(args, fixture):
+        parsed.update(operations=args.operations, url=args.meaning_url)
+        raise SystemExit(0)
+
+    fixture = tmp_path / "fixture.json"
+    fixture.write_text("{}")
+    monkeypatch.setattr("benchmarks.load_api.run", stop)
+    with pytest.raises(SystemExit):
+        main(
+            [
+                "--meaning-url",
+                "http://127.0.0.1:9/",
+                "--unrecorded-url",
+                "http://127.0.0.1:8/",
+                "--fixture",
+                str(fixture),
+            ]
+        )
+
+    assert parsed == {
+        "operations": ["healthz", "memory", "recall", "recall_unrecorded", "recall_meaning"],
+        "url": "http://127.0.0.1:9",
+    }
+
+
+def test_recall_with_embeddings_on_needs_the_meaning_servers_url(capsys, tmp_path):
+    with pytest.raises(SystemExit) as exit_:
+        main(["--operations", "recall_meaning", "--fixture", str(tmp_path / "never.json")])
+
+    assert exit_.value.code == 2
+    assert "needs --meaning-url" in capsys.readouterr().err
+
+
+def test_each_principal_asks_a_query_it_has_not_asked_before_while_there_are_new_ones():
+    import random
+
+    from benchmarks.load_api import Zipf, recall_body
+
+    rng = random.Random(7)
+    asked = set()
+    words = Zipf(["coffee", "dog", "watch", "berlin", "piano", "garden", "bike", "tea"])
+    queries = [recall_body(rng, words, 0, asked)["query"] for _ in range(200)]
+
+    assert len(set(queries)) == len(queries) == len(asked)
+    # Once every query of these words was asked, one is asked again rather than never.
+    tiny = Zipf(["coffee", "dog"])
+    seen = set()
+    repeated = [recall_body(rng, tiny, 0, seen)["query"] for _ in range(3)]
+    assert len(set(repeated)) < len(repeated)

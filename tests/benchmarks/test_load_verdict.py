@@ -321,3 +321,37 @@ def test_recall_s_tail_under_load_is_judged_alone_and_its_latency_alone_against_
     assert (p99["baseline"], p99["ratio"]) == (None, None)
     p95 = _figure(record, "recall p95, 1 client")
     assert (p95["baseline"]["name"], p95["ratio"]["value"]) == ("healthz p95, 1 client", 12.0)
+
+
+def test_recall_with_embeddings_on_is_judged_alone_against_60_ms_beside_recall_by_words():
+    recorder, cpu = _run(_shares(25.0, 15.0))
+    _recorded(recorder, "recall_meaning", 1, [0.045] * 90 + [0.07] * 10)
+    _recorded(recorder, "recall_meaning", 16, [0.2] * 990 + [0.4] * 10)
+    cpu[("recall_meaning", 16)] = [_shares(150.0, 20.0)]
+    slow, slow_cpu = _run(_shares(25.0, 15.0))
+    _recorded(slow, "recall_meaning", 1, [0.065] * 100)
+
+    record = load_record(_args(), FIXTURE, recorder, cpu, None)
+    p50 = _figure(record, "recall_meaning p50, 1 client")
+    slow_p50 = _figure(
+        load_record(_args(), FIXTURE, slow, slow_cpu, None), "recall_meaning p50, 1 client"
+    )
+
+    assert (p50["value"], p50["target"]["text"], p50["target"]["met"]) == (45.0, "<= 60 ms", True)
+    assert (slow_p50["value"], slow_p50["target"]["met"]) == (65.0, False)
+    # Under load: its throughput, tail and CPU per request printed, not judged.
+    assert _figure(record, "recall_meaning p99, 16 clients")["target"] is None
+    assert _figure(record, "recall_meaning CPU per request, 16 clients")["value"] == pytest.approx(
+        10 * 170.0 / 100.0
+    )
+    assert _figure(record, "recall_meaning throughput, 16 clients")["value"] == pytest.approx(100.0)
+
+
+def test_a_run_without_the_meaning_server_judges_what_it_did_before():
+    recorder, cpu = _run(_shares(25.0, 15.0))
+
+    names = [
+        figure["name"] for figure in load_record(_args(), FIXTURE, recorder, cpu, None)["figures"]
+    ]
+
+    assert not any(name.startswith("recall_meaning") for name in names)

@@ -127,7 +127,7 @@ def test_leaving_the_selector_out_answers_nothing_and_keeps_the_request_path(pri
 
     # No statement finds or reads anything; the token's and the access record's remain.
     assert fewer < statements and fewer >= 2
-    assert nothing == {"items": [], "terms": [], "chars": 0, "truncated": False}
+    assert nothing == {"items": [], "terms": [], "chars": 0, "truncated": False, "profile": False}
     assert records() == 2
     # Only for the variant's loop: afterwards recall is as it was.
     assert recall_once(principal) == (statements, answer)

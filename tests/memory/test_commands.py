@@ -47,6 +47,7 @@ def test_sync_schedules_is_idempotent(db):
         "memory.formation_sweep",
         "memory.idempotency_purge",
         "memory.sensitivity_labels",
+        "memory.vectors_sweep",
         "memory.worker_heartbeat",
         "reconsolidation.tick",
     ]

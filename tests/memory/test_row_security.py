@@ -20,6 +20,7 @@ from memory.models import Belief, IdempotencyRecord
 from memory.services.access_log import access_record
 from memory.services.beliefs import belief_delete
 from memory.services.sessions import run_complete, run_create
+from memory.services.vectors import vectors_embed_principal
 from reconsolidation.models import DerivedMemory
 from reconsolidation.services.owner_actions import derived_reject
 from reconsolidation.services.passes import reconsolidation_pass
@@ -35,6 +36,7 @@ CONTENT_FREE_TABLES = {
     "memory_beliefstatuscount",
     "memory_searchstatistics",
     "memory_labelsclassified",
+    "memory_vectorstate",
 }
 
 
@@ -73,6 +75,8 @@ def populate(principal):
         notice = DerivedMemory.objects.get(kind="uncertainty_notice")
     # Rejecting the notice leaves a suppression fingerprint.
     derived_reject(principal=principal, derived_id=notice.public_id, expected_revision=1)
+    # The memories' vectors, as the maintenance sweep stores them.
+    vectors_embed_principal(principal=principal)
     with principal_context(principal):
         merged = DerivedMemory.objects.get(kind="merged")
         # Undoing the merge writes its receipt and reserves the receipt's key.

@@ -13,6 +13,8 @@ import pytest
 from django.db import connection
 
 from common.principal import principal_context
+from memory.models import Belief, MemoryVector
+from memory.services.vectors import vectors_sweep
 from reconsolidation.models import DerivedMemory
 from reconsolidation.services.passes import reconsolidation_pass
 from tests.api.conftest import client_for
@@ -114,8 +116,12 @@ def erase_one_of_everything(api, owner):
     ]
     while not reconsolidation_pass(principal=owner).full_scan_completed:
         pass
+    # Every memory with its vector, the summary's from the maintenance sweep.
+    vectors_sweep()
     with principal_context(owner):
-        assert DerivedMemory.objects.filter(owner=owner, kind="summary").exists()
+        summary = DerivedMemory.objects.get(owner=owner, kind="summary")
+        assert MemoryVector.objects.filter(collection="derived", row_id=summary.pk).exists()
+        assert MemoryVector.objects.filter(collection="belief").count() == len(sources)
     for source in sources:
         api.delete(f"/api/v1/memories/{source['id']}?expected_revision={source['revision']}")
     return writes
@@ -133,3 +139,21 @@ def test_no_table_keeps_erased_text_and_replays_show_the_erasure(owner, processi
     with principal_context(owner):
         hits = {marker: columns_holding(marker) for marker in MARKERS}
     assert hits == {marker: [] for marker in MARKERS}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_no_vector_of_an_erased_memory_or_erased_copy_remains(owner, processing_on):
+    # A vector holds no words for the scan above to find: what it was made from is checked.
+    erase_one_of_everything(client_for(owner), owner)
+
+    with principal_context(owner):
+        erased = set(
+            Belief.objects.filter(owner=owner, status="deleted").values_list("pk", flat=True)
+        )
+        blanked = set(
+            DerivedMemory.objects.filter(owner=owner, statement="").values_list("pk", flat=True)
+        )
+        left = set(MemoryVector.objects.filter(owner=owner).values_list("collection", "row_id"))
+    assert erased and blanked
+    assert left.isdisjoint({("belief", pk) for pk in erased})
+    assert left.isdisjoint({("derived", pk) for pk in blanked})

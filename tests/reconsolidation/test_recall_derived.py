@@ -11,10 +11,11 @@ from common.principal import principal_context
 from common.selectors.flags import flag_cache_clear
 from common.services.flags import flag_set
 from evaluation.models import Certificate
-from memory.models import Belief
+from memory.models import Belief, MemoryVector
 from memory.reach import Reach
 from memory.selectors.recall import recall
 from memory.services.beliefs import belief_delete
+from memory.services.vectors import vectors_sweep
 from reconsolidation.models import DerivedMemory, Lineage, Operation
 from reconsolidation.selectors.recall import derived_recall_evaluating
 from reconsolidation.services.owner_actions import derived_restrict
@@ -433,3 +434,24 @@ def test_a_derived_items_sensitive_messages_stay_hidden_from_an_access_kept_from
         str(ordinary.public_id),
         str(sensitive.public_id),
     ]
+
+
+def test_a_derived_memory_is_found_by_meaning_once_the_sweep_gave_it_a_vector(owner):
+    pepper = remember(owner, "User walks Pepper every morning.", subject="topic:pepper")
+    derived_by_hand(owner, "hypothesis", "User may have a dog.", [pepper])
+    vectors_sweep()
+
+    found = derived_items(owner, "Any pets at home?")
+
+    assert [item.text for item in found] == ["User may have a dog."]
+
+
+def test_a_restricted_derived_memory_keeps_its_vector_but_is_not_found_by_meaning(owner):
+    pepper = remember(owner, "User walks Pepper every morning.", subject="topic:pepper")
+    derived = derived_by_hand(owner, "hypothesis", "User may have a dog.", [pepper])
+    vectors_sweep()
+    derived_restrict(principal=owner, derived_id=derived.public_id, expected_revision=1)
+
+    assert derived_items(owner, "Any pets at home?") == []
+    with principal_context(owner):
+        assert MemoryVector.objects.filter(collection="derived", row_id=derived.pk).exists()

@@ -35,6 +35,7 @@ from benchmarks.recall_parts import (
     parts_argument,
     parts_measure,
 )
+from memory.embeddings.queries import QUERIES
 
 # A row's CPU per request, whichever table it is of.
 Figures = OperationCpu | PhaseCpu | PartCost | VariantCpu
@@ -237,6 +238,18 @@ class Command(BenchmarkCommand):
             f"data: {len(fixture['principals'])} principals, each "
             f"{fixture['beliefs_per_principal']:,} beliefs (their tokens in turn); "
             f"vocabulary {len(fixture['vocabulary']):,} words"
+        )
+        mode = settings.REVERIE_EMBEDDINGS["mode"]
+        cache = QUERIES.statistics
+        asked = cache.hits + cache.misses
+        write(
+            f"embeddings {mode}"
+            + (
+                f"; query cache: {cache.hits:,} of {asked:,} queries' vectors from it "
+                f"({cache.hits / asked:.1%}), the rest embedded"
+                if mode != "off" and asked
+                else ""
+            )
         )
         write("")
         medians = result["medians"]

@@ -30,9 +30,11 @@ from benchmarks.arguments import positive_int
 from benchmarks.command import BenchmarkCommand
 from benchmarks.corpus import BeliefRow, Corpus
 from benchmarks.load_api import Fixture, FixturePrincipal
+from benchmarks.vectors import vector_pool, vectors_seed
 from common.principal import principal_context
+from memory.embeddings import local_embedder
 from memory.enums import MESSAGE_AUTHOR_KIND, SCOPE_PRINCIPAL, BeliefStatus, EventType
-from memory.models import Belief, BeliefSource, Event, Session
+from memory.models import Belief, BeliefSource, Event, MemoryVector, Session
 from memory.screening import classify_sensitivity
 
 USERNAME_PREFIX = "load-"
@@ -124,6 +126,19 @@ class Command(BenchmarkCommand):
                 session = Session.objects.get(owner=user, external_id=SESSION_EXTERNAL_ID)
                 events = Event.objects.filter(owner=user).count()
             principals.append((index, user, session, events))
+        # Vectors for recall by meaning, of the embedder the servers run (none with
+        # embeddings off): copies of real embeddings (benchmarks/vectors.py).
+        embedder = local_embedder()
+        if embedder is not None:
+            pool = vector_pool(embedder, corpus)
+            stored = sum(
+                vectors_seed(user, embedder=embedder, pool=pool, seed=options["seed"])
+                for _, user, _, _ in principals
+            )
+            if stored:
+                self.progress(f"{stored:,} vectors of {embedder.key}")
+                with connection.cursor() as cursor:
+                    cursor.execute("VACUUM (ANALYZE) memory_memoryvector")
         if seeded:
             self.progress(f"seeded {seeded} principals; VACUUM ANALYZE")
             with connection.cursor() as cursor:
@@ -224,6 +239,7 @@ class Command(BenchmarkCommand):
         # One transaction per principal: a principal is seeded whole or not at all.
         with principal_context(user), transaction.atomic():
             BeliefSource.objects.filter(owner=user).delete()
+            MemoryVector.objects.filter(owner=user).delete()
             Belief.objects.filter(owner=user).delete()
             Session.objects.filter(owner=user).delete()
             rows = list(corpus.beliefs(index, 0, wanted_beliefs))

@@ -21,7 +21,10 @@ class RecallApi(ApiView):
             "character budget, each with its sources; include=['messages'] adds original "
             "messages and include=['derived'] views derived from memories (merges, summaries, "
             "tentative hypotheses, uncertainty notices), fused by reciprocal rank; "
-            "context_turns gives each message the turns around it as its context. A read: it "
+            "context_turns gives each message the turns around it as its context. Memories are "
+            "found by their words and, unless embeddings are off, by meaning; a query asking "
+            'what is known about the caller ("What do you know about me?") is answered with '
+            "the owner's profile (profile: true). A read: it "
             "changes nothing, and a read made with a token is recorded for the owner (GET "
             "/access: the ids of the items and context turns returned, never the query)."
         ),
@@ -51,6 +54,7 @@ class RecallApi(ApiView):
                 "terms": result.terms,
                 "chars": result.chars,
                 "truncated": result.truncated,
+                "profile": result.profile,
             }
         )
 

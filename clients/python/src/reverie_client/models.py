@@ -376,6 +376,8 @@ class Recall(Model):
     terms: list[str]
     chars: int
     truncated: bool
+    # Whether the query asked what is known about the owner: the items are then the profile.
+    profile: bool = False
 
 
 # -- account --------------------------------------------------------------------------

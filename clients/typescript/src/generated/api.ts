@@ -481,7 +481,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description The caller's active and provisional memories that best match the query, within a character budget, each with its sources; include=['messages'] adds original messages and include=['derived'] views derived from memories (merges, summaries, tentative hypotheses, uncertainty notices), fused by reciprocal rank; context_turns gives each message the turns around it as its context. A read: it changes nothing, and a read made with a token is recorded for the owner (GET /access: the ids of the items and context turns returned, never the query). */
+        /** @description The caller's active and provisional memories that best match the query, within a character budget, each with its sources; include=['messages'] adds original messages and include=['derived'] views derived from memories (merges, summaries, tentative hypotheses, uncertainty notices), fused by reciprocal rank; context_turns gives each message the turns around it as its context. Memories are found by their words and, unless embeddings are off, by meaning; a query asking what is known about the caller ("What do you know about me?") is answered with the owner's profile (profile: true). A read: it changes nothing, and a read made with a token is recorded for the owner (GET /access: the ids of the items and context turns returned, never the query). */
         post: operations["recall"];
         delete?: never;
         options?: never;
@@ -1336,6 +1336,8 @@ export interface components {
             /** @description Characters of the items' text and their context, within budget_chars. */
             chars: number;
             items: components["schemas"]["RecallItemOutput"][];
+            /** @description Whether the query asked what is known about the owner as a whole: the items are then the owner's profile, memories they stated or confirmed first. */
+            profile: boolean;
             terms: string[];
             /** @description Whether matches or context turns were left out for the budget. */
             truncated: boolean;

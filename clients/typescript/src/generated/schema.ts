@@ -2077,11 +2077,15 @@ export const COMPONENTS = {
       },
       "truncated": {
         "type": "boolean"
+      },
+      "profile": {
+        "type": "boolean"
       }
     },
     "required": [
       "chars",
       "items",
+      "profile",
       "terms",
       "truncated"
     ]
