@@ -27,10 +27,12 @@ from formation.services import (
     formation_extractor,
     formation_sweep,
 )
+from memory.embeddings import embedders
 from memory.enums import MESSAGE_AUTHOR_KIND, EventType
 from memory.models import Belief, Event, Session
 from memory.services.account import account_purge
 from memory.services.sessions import event_append, session_close, session_create
+from memory.services.vectors import vectors_sweep
 
 USERNAME_PREFIX = "formation-bench-"
 TARGET_MESSAGES_PER_SECOND = 1000
@@ -65,6 +67,10 @@ class Measured(TypedDict):
     bare_seconds: float
     formation_seconds: float
     formed: int
+    # The formed memories the vector sweep then embedded in one process, and how long it took
+    # (0 and 0.0 with embeddings off).
+    embedded: int
+    embedding_seconds: float
 
 
 def formation_record(
@@ -130,9 +136,24 @@ def formation_record(
             "policy": policy,
             **measured,
             "memories_formed": measured["formed"],
+            "embedding": _embedding_details(measured),
             "consolidations": outcomes,
             "sweep_rss_mib": {"start": rss.start / 2**20, "peak": rss.peak / 2**20},
         },
+    }
+
+
+def _embedding_details(measured: Measured) -> dict[str, float] | None:
+    """Memories per second formed and embedded, and how long a minute of formation at that
+    rate takes to embed: the lag of recall by meaning behind formation under sustained load."""
+    if not measured["embedding_seconds"]:
+        return None
+    formed_rate = measured["formed"] / measured["formation_seconds"]
+    embedded_rate = measured["embedded"] / measured["embedding_seconds"]
+    return {
+        "memories_formed_per_second": formed_rate,
+        "memories_embedded_per_second": embedded_rate,
+        "seconds_to_embed_a_minute_of_formation": 60 * formed_rate / embedded_rate,
     }
 
 
@@ -196,14 +217,30 @@ def formation_measure(
     outcomes: dict[str, int] = {}
     for audit in audits:
         outcomes[audit.outcome] = outcomes.get(audit.outcome, 0) + 1
+    embedded, embedding_seconds = _embed(progress)
     measured: Measured = {
         "messages": total,
         "ingest_seconds": timings["ingest"],
         "bare_seconds": timings["bare"],
         "formation_seconds": timings["formation"],
         "formed": formed,
+        "embedded": embedded,
+        "embedding_seconds": embedding_seconds,
     }
     return FormationRun(measured, outcomes, rss, extractor.policy_version)
+
+
+def _embed(progress: Callable[[str], object]) -> tuple[int, float]:
+    """Run the vector sweep, as the maintenance schedule does, until every memory formed has
+    its vector; return how many it embedded and how long it took (none with embeddings off)."""
+    if not embedders():
+        return 0, 0.0
+    progress("embedding the memories formed, as the maintenance sweep does")
+    embedded = 0
+    started = time.perf_counter()
+    while stored := vectors_sweep(principals=1000, deadline_seconds=3600):
+        embedded += stored
+    return embedded, time.perf_counter() - started
 
 
 def _principals_fresh(prefix: str, count: int) -> list[User]:

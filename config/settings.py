@@ -355,6 +355,32 @@ REVERIE_EMBEDDINGS = {
     "mode": env.str("REVERIE_EMBEDDINGS", default="local"),
     # The local embedder's adapter; the test suite puts a deterministic fake in its place.
     "local": "memory.embeddings.local.E5Embedder",
+    # With "remote": an OpenAI-compatible /v1/embeddings server (hosted, Ollama, vLLM,
+    # llama.cpp's server) for what the egress policy lets leave; the local model embeds
+    # the rest (docs/providers.md, "Embeddings from a server").
+    "remote": {
+        "base_url": env.str("REVERIE_EMBEDDINGS_REMOTE_BASE_URL", default=""),
+        "model": env.str("REVERIE_EMBEDDINGS_REMOTE_MODEL", default=""),
+        "api_key": env.str("REVERIE_EMBEDDINGS_REMOTE_API_KEY", default=""),
+        "api_key_file": env.str("REVERIE_EMBEDDINGS_REMOTE_API_KEY_FILE", default=""),
+        # The length of the model's vectors, and the cosine a memory must reach on it.
+        "dimensions": env.int("REVERIE_EMBEDDINGS_REMOTE_DIMENSIONS", default=0),
+        "floor": env.float("REVERIE_EMBEDDINGS_REMOTE_FLOOR", default=None),
+        # US dollars per million input tokens; 0 only with the operator's statement.
+        "price": env.float("REVERIE_EMBEDDINGS_REMOTE_PRICE", default=0.0),
+        "price_free": env.bool("REVERIE_EMBEDDINGS_REMOTE_PRICE_FREE", default=False),
+        "residency": env.str("REVERIE_EMBEDDINGS_REMOTE_RESIDENCY", default=""),
+        # A batch of memories in the sweep, and a query on recall's path.
+        "timeout_seconds": env.float("REVERIE_EMBEDDINGS_REMOTE_TIMEOUT_SECONDS", default=10.0),
+        "query_timeout_seconds": env.float(
+            "REVERIE_EMBEDDINGS_REMOTE_QUERY_TIMEOUT_SECONDS", default=2.0
+        ),
+        # For models trained with prefixes ("query: ", "passage: "), and servers that take
+        # an input_type.
+        "query_prefix": env.str("REVERIE_EMBEDDINGS_REMOTE_QUERY_PREFIX", default=""),
+        "passage_prefix": env.str("REVERIE_EMBEDDINGS_REMOTE_PASSAGE_PREFIX", default=""),
+        "input_type": env.bool("REVERIE_EMBEDDINGS_REMOTE_INPUT_TYPE", default=False),
+    },
 }
 if REVERIE_EMBEDDINGS["mode"] not in ("local", "remote", "off"):
     raise environ.ImproperlyConfigured("REVERIE_EMBEDDINGS must be local, remote or off.")

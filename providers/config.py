@@ -37,7 +37,9 @@ class ProviderConfig:
         ) / million
 
 
-def _api_key(config: dict[str, Any]) -> str:
+def read_api_key(config: dict[str, Any], file_setting: str) -> str:
+    """The key ``config`` names, itself or in the file ``api_key_file`` (the setting
+    ``file_setting``); "" for none."""
     if config.get("api_key"):
         return str(config["api_key"])
     path = config.get("api_key_file")
@@ -46,9 +48,7 @@ def _api_key(config: dict[str, Any]) -> str:
     try:
         return Path(path).read_text().strip()
     except OSError as error:
-        raise ImproperlyConfigured(
-            f"REVERIE_PROVIDER_API_KEY_FILE cannot be read: {error.strerror}"
-        ) from None
+        raise ImproperlyConfigured(f"{file_setting} cannot be read: {error.strerror}") from None
 
 
 def provider_config() -> ProviderConfig | None:
@@ -59,7 +59,7 @@ def provider_config() -> ProviderConfig | None:
     return ProviderConfig(
         base_url=config["base_url"],
         model=config["model"],
-        api_key=_api_key(config),
+        api_key=read_api_key(config, "REVERIE_PROVIDER_API_KEY_FILE"),
         input_price=Decimal(str(config["input_price"])),
         output_price=Decimal(str(config["output_price"])),
         residency=config["residency"],

@@ -51,3 +51,35 @@ class ProviderPause(models.Model):
     server = models.CharField(max_length=64, unique=True)
     not_before = models.DateTimeField()
     updated_at = models.DateTimeField(auto_now=True)
+
+
+class EmbeddingCall(models.Model):
+    """One call to a remote embedder (``providers.embeddings``): whose texts, how many, what
+    it cost and how it ended. Content-free (counts, sizes, amounts, a closed error code,
+    never a text or a vector), so it is not under row security, like the ledger."""
+
+    class Purpose(models.TextChoices):
+        QUERY = "query"
+        PASSAGES = "passages"
+
+    principal = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+    )
+    purpose = models.CharField(max_length=10, choices=Purpose.choices)
+    texts = models.PositiveIntegerField()
+    request_bytes = models.PositiveIntegerField()
+    # As the server reported them; None when it reported none (or none to believe).
+    input_tokens = models.PositiveIntegerField(null=True, blank=True)
+    # What the ledger holds for the call, in millionths of a US dollar.
+    charged_micros = models.BigIntegerField(default=0)
+    # "" for a call that answered; else a closed code (timeout, refused, spend_cap...).
+    error_class = models.CharField(max_length=40, blank=True, default="")
+    duration_ms = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["created_at"])]

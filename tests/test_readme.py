@@ -94,4 +94,6 @@ def test_each_runnable_example_works_against_a_live_server(live_server, failing_
         r'"items":\[\{"kind":"belief","id":"[^"]+","text":"User drinks jasmine', conversation
     )
     assert "I just got an Apple Watch." in conversation
+    # The owner's profile, the explicit memory in it.
+    assert re.search(r'"profile":true\}', conversation)
     assert accounts.count("/review/password/") == 2

@@ -13,13 +13,17 @@ embedded by the same embedder.
 
 import threading
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.module_loading import import_string
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 Vectors = npt.NDArray[np.float32]
 
@@ -33,12 +37,23 @@ class EmbeddingFailed(Exception):
     error_class = "failed"
 
 
+@dataclass(frozen=True)
+class TextLabels:
+    """What the egress rules read of a text to embed: a memory's labels, or a query's (its
+    sensitivity as classified, and the scope it is asked in)."""
+
+    sensitivity: str
+    portability: str
+    scope: str
+
+
 class Embedder(Protocol):
     """Texts into unit vectors of one space.
 
     ``queries`` embeds what is asked, ``passages`` what is remembered: models trained on
     pairs embed them differently. Both return one row per text, each of length 1, so a
-    dot product is their cosine.
+    dot product is their cosine; ``principal`` is whose texts they are (a remote embedder
+    records and charges each call to them).
     """
 
     # The vector space: the model and how it is run. Vectors of two keys are never compared.
@@ -50,9 +65,14 @@ class Embedder(Protocol):
     # Whether texts leave the machine (then the egress rules choose what it may embed).
     remote: bool
 
-    def queries(self, texts: Sequence[str]) -> Vectors: ...
+    def admitted(self, principal: "User", labels: Sequence[TextLabels]) -> list[bool]:
+        """For each text of ``principal`` with these labels, whether this embedder may
+        embed it."""
+        ...
 
-    def passages(self, texts: Sequence[str]) -> Vectors: ...
+    def queries(self, texts: Sequence[str], *, principal: "User | None" = None) -> Vectors: ...
+
+    def passages(self, texts: Sequence[str], *, principal: "User | None" = None) -> Vectors: ...
 
 
 # Other kinds of embedder, by mode, registered from an app's ``ready``: each factory

@@ -9,13 +9,17 @@ as a real model would let it, and texts about nothing in common are nearly ortho
 
 import hashlib
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from memory.stemming import stem
 from memory.text import content_words
 
-from . import Vectors
+from . import TextLabels, Vectors
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 # Stems that mean one thing, by the concept they stand for.
 MEANINGS = {
@@ -58,10 +62,13 @@ class FakeEmbedder:
                 rows[at] /= norm
         return rows
 
-    def queries(self, texts: Sequence[str]) -> Vectors:
+    def admitted(self, principal: "User", labels: Sequence[TextLabels]) -> list[bool]:
+        return [True for _ in labels]
+
+    def queries(self, texts: Sequence[str], *, principal: "User | None" = None) -> Vectors:
         self.calls.append(("queries", tuple(texts)))
         return self._embed(texts)
 
-    def passages(self, texts: Sequence[str]) -> Vectors:
+    def passages(self, texts: Sequence[str], *, principal: "User | None" = None) -> Vectors:
         self.calls.append(("passages", tuple(texts)))
         return self._embed(texts)

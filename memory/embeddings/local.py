@@ -9,11 +9,14 @@ embedding over every core would make them wait on each other.
 import os
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import EmbeddingFailed, Vectors
+from . import EmbeddingFailed, TextLabels, Vectors
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 # The cosine, on this model, that a memory must reach to be recalled by meaning or, having
 # a vector, by shared words. Chosen on the deciding half of the paraphrase set as the
@@ -62,8 +65,12 @@ class E5Embedder:
             raise EmbeddingFailed("The local model gave a vector that is not finite.")
         return vectors
 
-    def queries(self, texts: Sequence[str]) -> Vectors:
+    def admitted(self, principal: "User", labels: Sequence[TextLabels]) -> list[bool]:
+        # Nothing leaves the process: every text may be embedded here.
+        return [True for _ in labels]
+
+    def queries(self, texts: Sequence[str], *, principal: "User | None" = None) -> Vectors:
         return self._embed(texts, query=True)
 
-    def passages(self, texts: Sequence[str]) -> Vectors:
+    def passages(self, texts: Sequence[str], *, principal: "User | None" = None) -> Vectors:
         return self._embed(texts, query=False)

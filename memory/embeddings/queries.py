@@ -11,8 +11,12 @@ import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from . import Embedder, Vectors
+
+if TYPE_CHECKING:
+    from accounts.models import User
 
 MAX_ENTRIES = 2048
 MAX_AGE_SECONDS = 600.0
@@ -32,10 +36,10 @@ class QueryCache:
         self._lock = threading.Lock()
         self._entries: OrderedDict[tuple[int, str, str], tuple[float, Vectors]] = OrderedDict()
 
-    def vector(self, *, principal_id: int, embedder: Embedder, query: str) -> Vectors:
-        """``query`` embedded by ``embedder`` for ``principal_id``: from the cache while it
+    def vector(self, *, principal: "User", embedder: Embedder, query: str) -> Vectors:
+        """``query`` embedded by ``embedder`` for ``principal``: from the cache while it
         holds it, else embedded now (``EmbeddingFailed`` passes through)."""
-        key = (principal_id, embedder.key, query)
+        key = (principal.pk, embedder.key, query)
         now = time.monotonic()
         with self._lock:
             entry = self._entries.get(key)
@@ -44,7 +48,7 @@ class QueryCache:
                 self.statistics.hits += 1
                 return entry[1]
             self.statistics.misses += 1
-        (vector,) = embedder.queries([query])
+        (vector,) = embedder.queries([query], principal=principal)
         with self._lock:
             self._entries[key] = (now, vector)
             self._entries.move_to_end(key)

@@ -664,7 +664,7 @@ def recall(
     extra_names = [name for name in include if name in EXTRA_SOURCES]
     extras = [EXTRA_SOURCES[name] for name in extra_names]
     # Embedded before the database is asked anything: no transaction waits on the model.
-    meaning = None if profile else query_meaning(principal, query)
+    meaning = None if profile else query_meaning(principal, query, reach)
     with principal_context(principal):
         belief_rows: list[Match] = []
         message_rows: list[Match] | None = None

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from memory.embeddings import Embedder, EmbeddingFailed, Vectors, embedders
+from memory.embeddings import Embedder, EmbeddingFailed, TextLabels, Vectors, embedders
 from memory.embeddings.queries import QUERIES
-from memory.enums import Sensitivity
+from memory.enums import Portability, Sensitivity
 from memory.reach import Reach
 from memory.search import Match, Search
 from memory.search.meaning import Space, nearest
+from memory.sensitivity import classify_sensitivity
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -36,16 +37,34 @@ class QueryMeaning:
     vectors: tuple[tuple[Embedder, Vectors], ...]
 
 
-def query_meaning(principal: "User", query: str) -> QueryMeaning | None:
-    """``query`` embedded for ``principal`` by each embedder in use, or None when there is
-    nothing to embed, embeddings are off or every embedder failed (recall goes on by
-    words)."""
+def query_labels(query: str, reach: Reach) -> TextLabels:
+    """A query as the egress rules read it: its sensitivity as classified (a sensitive query
+    is local, as a memory formed from it would be) and the scope it is asked in."""
+    sensitivity = classify_sensitivity(query)
+    portability = (
+        Portability.LOCAL if sensitivity == Sensitivity.SENSITIVE else Portability.PORTABLE
+    )
+    return TextLabels(
+        sensitivity=str(sensitivity), portability=str(portability), scope=reach.own_scope
+    )
+
+
+def query_meaning(principal: "User", query: str, reach: Reach) -> QueryMeaning | None:
+    """``query`` embedded for ``principal`` by each embedder in use that may embed it, or
+    None when there is nothing to embed, embeddings are off or every embedder failed or
+    refused (recall goes on by words). A remote embedder is never sent a query the egress
+    rules keep (a sensitive one, one of an owner who opted out): its memories' vectors are
+    then not searched, and the local embedder's are."""
     if not query.strip():
         return None
     vectors = []
-    for embedder in embedders():
+    found = embedders()
+    labels = query_labels(query, reach) if any(embedder.remote for embedder in found) else None
+    for embedder in found:
+        if embedder.remote and not (labels and embedder.admitted(principal, [labels])[0]):
+            continue
         try:
-            vector = QUERIES.vector(principal_id=principal.pk, embedder=embedder, query=query)
+            vector = QUERIES.vector(principal=principal, embedder=embedder, query=query)
         except EmbeddingFailed as error:
             logger.warning("recall by meaning skipped an embedder: %s", error.error_class)
             continue

@@ -17,6 +17,7 @@ from accounts.models import User
 from common.principal import principal_context, principal_transaction
 from core.errors import conflict, validation_error
 from memory.derived import derived_surface
+from memory.embeddings.queries import QUERIES
 from memory.models import (
     AccessRecord,
     AuditRecord,
@@ -141,8 +142,12 @@ def account_purge(*, principal: User) -> dict[str, int]:
             deleted[model.__name__.lower()] = delete_in_batches(
                 model.objects.filter(owner=principal)
             )
+        principal_id = principal.pk
         principal.delete()
         forget_erased()
+    # The queries' vectors this process kept for the account; other processes' go with
+    # their age (memory.embeddings.queries).
+    QUERIES.forget(principal_id)
     return deleted
 
 

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db import connection, transaction
 from django.db.models import Q
@@ -29,7 +29,7 @@ from django.utils import timezone
 from accounts.models import User
 from common.principal import principal_context, principal_transaction
 from common.selectors.flags import flag_enabled
-from memory.embeddings import Embedder, EmbeddingFailed, embedders
+from memory.embeddings import Embedder, EmbeddingFailed, TextLabels, embedders
 from memory.embeddings.codec import vector_bytes
 from memory.models import MemoryVector, VectorState
 from memory.search import BELIEFS, Collection
@@ -111,6 +111,14 @@ def beliefs_retired_forget(*, owner_id: int, belief_ids: Sequence[int], erased: 
         vectors_due(owner_id=owner_id)
 
 
+class Missing(NamedTuple):
+    """A row waiting for its vector: its id, its text and the labels the egress rules read."""
+
+    id: int
+    text: str
+    labels: TextLabels
+
+
 def _missing(
     principal: User,
     embedded: Embedded,
@@ -119,15 +127,15 @@ def _missing(
     after: int = 0,
     limit: int,
     row_ids: Sequence[int] = (),
-) -> list[tuple[int, str]]:
+) -> list[Missing]:
     """Up to ``limit`` of the principal's rows of ``embedded`` past ``after`` (of ``row_ids``,
-    when given) that have no vector of any of ``keys``, as (id, text), in id order."""
+    when given) that have no vector of any of ``keys``, in id order."""
     table = embedded.collection.table
     embedder, embedder_params = ids_in_text("v.embedder", keys)
     rows, row_params = ids_in("a.id", row_ids) if row_ids else ("true", [])
     with principal_context(principal), connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT a.id, {embedded.text} FROM {table} a "
+            f"SELECT a.id, {embedded.text}, a.sensitivity, a.portability, a.scope FROM {table} a "
             f"WHERE a.owner_id = %s AND a.id > %s AND {rows} AND {embedded.embeddable} "
             f"AND {embedded.text} <> '' AND NOT EXISTS (SELECT 1 FROM memory_memoryvector v "
             "WHERE v.owner_id = a.owner_id AND v.collection = %s AND v.row_id = a.id "
@@ -141,8 +149,10 @@ def _missing(
                 limit,
             ],
         )
-        found: list[tuple[int, str]] = cursor.fetchall()
-        return found
+        return [
+            Missing(row_id, text, TextLabels(sensitivity, portability, scope))
+            for row_id, text, sensitivity, portability, scope in cursor.fetchall()
+        ]
 
 
 def ids_in_text(column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
@@ -153,12 +163,36 @@ def ids_in_text(column: str, values: Sequence[str]) -> tuple[str, list[Any]]:
 
 
 def _store(
-    principal: User, embedded: Embedded, embedder: Embedder, rows: Sequence[tuple[int, str]]
+    principal: User,
+    embedded: Embedded,
+    found: Sequence[Embedder],
+    rows: Sequence[Missing],
+    *,
+    local_only: bool = False,
 ) -> int:
-    """Embed ``rows`` (id, text) and store their vectors; return how many were stored."""
-    vectors = embedder.passages([text for _, text in rows])
+    """Embed each of ``rows`` by the first of ``found`` that may embed it (a remote embedder
+    what the egress rules let leave, the local one the rest) and store the vectors; return
+    how many were stored. ``local_only``: the rows a remote embedder would embed are left
+    for the sweep."""
+    stored = 0
+    waiting = list(rows)
+    for embedder in found:
+        if not waiting:
+            break
+        allowed = embedder.admitted(principal, [row.labels for row in waiting])
+        mine = [row for row, yes in zip(waiting, allowed, strict=True) if yes]
+        waiting = [row for row, yes in zip(waiting, allowed, strict=True) if not yes]
+        if mine and not (local_only and embedder.remote):
+            stored += _store_by(principal, embedded, embedder, mine)
+    return stored
+
+
+def _store_by(
+    principal: User, embedded: Embedded, embedder: Embedder, rows: Sequence[Missing]
+) -> int:
+    vectors = embedder.passages([row.text for row in rows], principal=principal)
     table = embedded.collection.table
-    condition, params = ids_in("a.id", [row_id for row_id, _ in rows])
+    condition, params = ids_in("a.id", [row.id for row in rows])
     # Locked where the database locks rows, so that an erasure waits for this transaction
     # or this one sees the erasure: a vector is stored only for a row still live and still
     # saying what was embedded.
@@ -175,28 +209,24 @@ def _store(
             MemoryVector(
                 owner=principal,
                 collection=embedded.collection.statistics,
-                row_id=row_id,
+                row_id=row.id,
                 embedder=embedder.key,
                 vector=vector_bytes(vector),
             )
-            for (row_id, text), vector in zip(rows, vectors, strict=True)
-            if now_saying.get(row_id) == text
+            for row, vector in zip(rows, vectors, strict=True)
+            if now_saying.get(row.id) == row.text
         ]
         # Two workers may embed the same rows at once: the second's are the same vectors.
         MemoryVector.objects.bulk_create(fresh, ignore_conflicts=True)
     return len(fresh)
 
 
-def _embedder_for(found: Sequence[Embedder]) -> Embedder:
-    # Every embedder in use embeds what may reach it; until a remote one is added, the
-    # first (the local one) embeds everything.
-    return found[-1]
-
-
 def vectors_embed_rows(*, principal: User, collection: str, row_ids: Sequence[int]) -> int:
     """Embed the rows ``row_ids`` of ``collection`` that have no vector yet, now; return how
     many were stored. For the services that write what the owner said: called when their
-    transaction has committed, and never failing it (the sweep tries again)."""
+    transaction has committed, and never failing it (the sweep tries again). Only with the
+    local embedder: what a remote one embeds waits for the sweep, rather than a write
+    waiting on a server."""
     found = embedders()
     if not found or not row_ids:
         return 0
@@ -204,7 +234,7 @@ def vectors_embed_rows(*, principal: User, collection: str, row_ids: Sequence[in
     keys = [embedder.key for embedder in found]
     try:
         rows = _missing(principal, embedded, keys, limit=len(row_ids), row_ids=row_ids)
-        return _store(principal, embedded, _embedder_for(found), rows) if rows else 0
+        return _store(principal, embedded, found, rows, local_only=True) if rows else 0
     except EmbeddingFailed as error:
         logger.warning("memories left to the sweep for their vectors: %s", error.error_class)
         return 0
@@ -238,8 +268,8 @@ def vectors_embed_principal(*, principal: User, deadline: float | None = None) -
     for embedded in _embedded.values():
         after = 0
         while rows := _missing(principal, embedded, keys, after=after, limit=BATCH):
-            stored += _store(principal, embedded, _embedder_for(found), rows)
-            after = rows[-1][0]
+            stored += _store(principal, embedded, found, rows)
+            after = rows[-1].id
             if deadline is not None and time.monotonic() > deadline:
                 return PrincipalEmbedded(stored=stored, dropped=dropped, complete=False)
         dropped += _drop_stale(principal, embedded, keys)

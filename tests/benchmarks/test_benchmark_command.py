@@ -467,6 +467,8 @@ def test_the_formation_record_compares_the_sweep_with_ingest_of_the_same_run():
         "bare_seconds": 8.0,
         "formation_seconds": 16.0,
         "formed": 3299,
+        "embedded": 3200,
+        "embedding_seconds": 128.0,
     }
 
     record = formation_record(options, measured, {}, rss, "formation@2")
@@ -480,6 +482,12 @@ def test_the_formation_record_compares_the_sweep_with_ingest_of_the_same_run():
     assert append["ratio"]["value"] == 2.5
     assert append["ratio"]["target"]["met"] is False
     assert record["peak_memory"]["mib"] > 0
+    # The vector sweep's rate beside formation's, and how long a minute of formation waits.
+    embedding = record["details"]["embedding"]
+    assert embedding["memories_embedded_per_second"] == 25.0
+    assert embedding["seconds_to_embed_a_minute_of_formation"] == pytest.approx(
+        60 * (3299 / 16.0) / 25.0
+    )
 
 
 def test_the_reconsolidation_record_judges_the_larger_pass_against_the_smaller():

@@ -176,9 +176,9 @@ def test_a_vector_of_text_erased_while_it_was_embedded_is_never_stored(owner, mo
 
     embed = FakeEmbedder.passages
 
-    def erasing_meanwhile(self, texts):
+    def erasing_meanwhile(self, texts, **kwargs):
         belief_delete(principal=owner, belief_id=pepper.public_id, expected_revision=1)
-        return embed(self, texts)
+        return embed(self, texts, **kwargs)
 
     monkeypatch.setattr(FakeEmbedder, "passages", erasing_meanwhile)
 

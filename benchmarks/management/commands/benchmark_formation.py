@@ -111,6 +111,16 @@ class Command(BenchmarkCommand):
             f"sweep memory: peak RSS {rss.peak / 2**20:.1f} MiB "
             f"(from {rss.start / 2**20:.1f} MiB when it began; sampled every 20 ms)"
         )
+        if measured["embedding_seconds"]:
+            formed_rate = measured["formed"] / formation
+            embedded_rate = measured["embedded"] / measured["embedding_seconds"]
+            write(
+                f"vectors of the memories formed, the maintenance sweep in one process: "
+                f"{measured['embedded']:,} in {measured['embedding_seconds']:.2f} s, "
+                f"{embedded_rate:,.1f} memories/s against formation's {formed_rate:,.1f}: "
+                f"a minute of formation at this rate is embedded in "
+                f"{60 * formed_rate / embedded_rate:,.0f} s, and found by its words meanwhile"
+            )
         write("")
         verdict = (
             "PASS"
