@@ -145,12 +145,12 @@ def request_bytes(
     return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _read(response: httpx.Response, deadline: float) -> bytes:
+def _read(response: httpx.Response, deadline: float, max_bytes: int = MAX_REPLY_BYTES) -> bytes:
     chunks: list[bytes] = []
     size = 0
     for chunk in response.iter_bytes():
         size += len(chunk)
-        if size > MAX_REPLY_BYTES:
+        if size > max_bytes:
             raise MalformedReply("the reply is too large")
         if time.monotonic() > deadline:
             raise ProviderTimeout("the reply did not finish before the deadline")
@@ -251,11 +251,25 @@ def complete(config: ProviderConfig, *, payload: bytes, timeout: float) -> Compl
     ``timeout`` bounds the whole call, connecting to the last byte, however slowly the
     reply arrives.
     """
+    return _completion(post(config, "/chat/completions", payload=payload, timeout=timeout))
+
+
+def post(
+    config: ProviderConfig,
+    path: str,
+    *,
+    payload: bytes,
+    timeout: float,
+    max_reply_bytes: int = MAX_REPLY_BYTES,
+) -> bytes:
+    """POST the JSON ``payload`` to ``path`` of ``config``'s server once, and return the reply's
+    bytes, or raise ProviderError: ``timeout`` bounds the whole call, connecting to the last
+    byte, however slowly the reply arrives."""
     deadline = time.monotonic() + timeout
     headers = {"Content-Type": "application/json", "Accept": "application/json"}
     if config.api_key:
         headers["Authorization"] = f"Bearer {config.api_key}"
-    url = config.base_url.rstrip("/") + "/chat/completions"
+    url = config.base_url.rstrip("/") + path
     watchdog = _Watchdog(timeout)
     try:
         with (
@@ -276,7 +290,7 @@ def complete(config: ProviderConfig, *, payload: bytes, timeout: float) -> Compl
                 raise ProviderUnavailable(f"HTTP {response.status_code}", retry_after=retry_after)
             if response.status_code != 200:
                 raise ProviderRefused(f"HTTP {response.status_code}")
-            raw = _read(response, deadline)
+            return _read(response, deadline, max_reply_bytes)
     except httpx.TimeoutException:
         raise ProviderTimeout("no reply before the deadline") from None
     except (httpx.HTTPError, httpx.InvalidURL) as error:
@@ -284,4 +298,3 @@ def complete(config: ProviderConfig, *, payload: bytes, timeout: float) -> Compl
             raise ProviderTimeout("the reply did not finish before the deadline") from None
         # Refused connections, resets, DNS, and a base URL httpx cannot use.
         raise ProviderUnavailable(type(error).__name__) from None
-    return _completion(raw)

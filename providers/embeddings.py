@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import numpy as np
 from django.conf import settings
 from django.core.exceptions import ImproperlyConfigured
@@ -37,17 +36,7 @@ from django.core.exceptions import ImproperlyConfigured
 from accounts.selectors import model_processing_allowed
 from memory.embeddings import EmbeddingFailed, TextLabels, Vectors
 
-from .client import (
-    MAX_REPORTED_TOKENS,
-    MalformedReply,
-    ProviderError,
-    ProviderRateLimited,
-    ProviderRefused,
-    ProviderTimeout,
-    ProviderUnavailable,
-    _Watchdog,
-    retry_after_seconds,
-)
+from .client import MAX_REPORTED_TOKENS, MalformedReply, ProviderError, post
 from .config import ProviderConfig, read_api_key
 from .egress import EgressItem, egress_rules, item_may_leave, outgoing_text, residency_allowed
 from .ledger import SpendRefused, reserve, settle
@@ -297,56 +286,15 @@ def _request_bytes(config: EmbeddingsConfig, texts: Sequence[str], *, query: boo
 def _sent(
     config: EmbeddingsConfig, payload: bytes, *, count: int, timeout: float
 ) -> tuple[Vectors, int | None]:
-    """The server's vectors for the ``count`` texts of ``payload`` and the tokens it reports,
-    within ``timeout`` from connecting to the last byte, however slowly it answers."""
-    deadline = time.monotonic() + timeout
-    headers = {"Content-Type": "application/json", "Accept": "application/json"}
-    if config.api_key:
-        headers["Authorization"] = f"Bearer {config.api_key}"
-    url = config.base_url.rstrip("/") + "/embeddings"
-    watchdog = _Watchdog(timeout)
-    try:
-        with (
-            watchdog,
-            httpx.Client(timeout=timeout, follow_redirects=False) as client,
-            client.stream(
-                "POST",
-                url,
-                content=payload,
-                headers=headers,
-                extensions={"trace": watchdog.trace},
-            ) as response,
-        ):
-            retry_after = retry_after_seconds(response.headers.get("Retry-After"))
-            if response.status_code == 429:
-                raise ProviderRateLimited("HTTP 429", retry_after=retry_after)
-            if response.status_code >= 500:
-                raise ProviderUnavailable(f"HTTP {response.status_code}", retry_after=retry_after)
-            if response.status_code != 200:
-                raise ProviderRefused(f"HTTP {response.status_code}")
-            raw = _read(response, deadline)
-    except httpx.TimeoutException:
-        raise ProviderTimeout("no reply before the deadline") from None
-    except (httpx.HTTPError, httpx.InvalidURL) as error:
-        if watchdog.expired:
-            raise ProviderTimeout("the reply did not finish before the deadline") from None
-        raise ProviderUnavailable(type(error).__name__) from None
+    """The server's vectors for the ``count`` texts of ``payload`` and the tokens it reports."""
+    raw = post(
+        config.provider,
+        "/embeddings",
+        payload=payload,
+        timeout=timeout,
+        max_reply_bytes=MAX_REPLY_BYTES,
+    )
     return _vectors(raw, count=count, dimensions=config.dimensions)
-
-
-def _read(response: httpx.Response, deadline: float) -> bytes:
-    chunks: list[bytes] = []
-    size = 0
-    for chunk in response.iter_bytes():
-        size += len(chunk)
-        if size > MAX_REPLY_BYTES:
-            raise MalformedReply("the reply is too large")
-        if time.monotonic() > deadline:
-            raise ProviderTimeout("the reply did not finish before the deadline")
-        chunks.append(chunk)
-    if time.monotonic() > deadline:
-        raise ProviderTimeout("the reply did not finish before the deadline")
-    return b"".join(chunks)
 
 
 def _vectors(raw: bytes, *, count: int, dimensions: int) -> tuple[Vectors, int | None]:

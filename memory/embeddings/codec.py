@@ -5,8 +5,6 @@ a quarter of the data; the rounding moves a cosine by about 0.001, less than any
 difference between memories that recall's ranking relies on.
 """
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from . import Vectors
@@ -22,15 +20,18 @@ def vector_bytes(vector: Vectors) -> bytes:
     return np.float32(scale).astype("<f4").tobytes() + components.tobytes()
 
 
-def vectors_read(blobs: Sequence[bytes], dimensions: int) -> Vectors:
-    """The vectors stored as ``blobs``, one row each; a blob of another length (a vector of
-    another embedder) is an error."""
+def vector_size(dimensions: int) -> int:
+    """The bytes of one stored vector of ``dimensions`` components."""
+    return _SCALE_BYTES + dimensions
+
+
+def vectors_read_joined(data: bytes, dimensions: int, *, count: int | None = None) -> Vectors:
+    """The vectors stored one after another in ``data`` (``count`` of them, when known)."""
     record = np.dtype([("scale", "<f4"), ("components", "i1", (dimensions,))])
-    if not blobs:
-        return np.zeros((0, dimensions), dtype=np.float32)
-    data = b"".join(bytes(blob) for blob in blobs)
-    if len(data) != len(blobs) * record.itemsize:
+    if len(data) % record.itemsize or (count is not None and len(data) != count * record.itemsize):
         raise ValueError("a stored vector has another length")
+    if not data:
+        return np.zeros((0, dimensions), dtype=np.float32)
     rows = np.frombuffer(data, dtype=record)
     vectors: Vectors = rows["components"].astype(np.float32) * rows["scale"][:, None]
     return vectors

@@ -5,7 +5,7 @@ matching never meets them; their vectors are near. Recall embeds the query with 
 embedder in use (``memory.embeddings``), searches the same rows as by words (status,
 type, period and expiry as the search says, and only what ``reach`` sees), and fuses the
 memories found by meaning with those found by words into one ranking by reciprocal rank.
-A memory found by meaning alone must clear its embedder's floor.
+A memory with a vector must clear its embedder's floor, however it was found.
 """
 
 import logging

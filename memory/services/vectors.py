@@ -79,13 +79,14 @@ def vectors_due(*, owner_id: int) -> None:
     if not embedders():
         return
     now = connection.ops.adapt_datetimefield_value(timezone.now())
-    # One statement whether the principal has a state yet or not; an earlier wait keeps
-    # its time, so the sweep serves the longest wait first.
+    # One statement whether the principal has a state yet or not. An earlier wait keeps its
+    # time, so the sweep serves the longest wait first, and the row is not written again
+    # while it waits: formation marks the same principal with every consolidation.
     with connection.cursor() as cursor:
         cursor.execute(
             "INSERT INTO memory_vectorstate (owner_id, embedder, due_at) VALUES (%s, '', %s) "
-            "ON CONFLICT (owner_id) DO UPDATE SET due_at = "
-            "COALESCE(memory_vectorstate.due_at, excluded.due_at)",
+            "ON CONFLICT (owner_id) DO UPDATE SET due_at = excluded.due_at "
+            "WHERE memory_vectorstate.due_at IS NULL",
             [owner_id, now],
         )
 
@@ -274,6 +275,11 @@ def vectors_embed_principal(*, principal: User, deadline: float | None = None) -
                 return PrincipalEmbedded(stored=stored, dropped=dropped, complete=False)
         dropped += _drop_stale(principal, embedded, keys)
     _record_complete(principal, embedders_signature(found), started)
+    # A memory committed after the last look above but before the record cleared the wait
+    # found the principal waiting already and left the mark as it was: look once more, now
+    # that a memory written from here on marks the principal itself.
+    if any(_missing(principal, embedded, keys, limit=1) for embedded in _embedded.values()):
+        vectors_due(owner_id=principal.pk)
     return PrincipalEmbedded(stored=stored, dropped=dropped, complete=True)
 
 
@@ -294,8 +300,8 @@ def _drop_stale(principal: User, embedded: Embedded, keys: Sequence[str]) -> int
 
 
 def _record_complete(principal: User, signature: str, started: datetime) -> None:
-    """Record that every memory of ``principal`` written before ``started`` has its vector;
-    a memory written since keeps the principal due."""
+    """Record that the principal's memories have the vectors of ``signature``, and clear a
+    wait marked before ``started`` (one marked since stays)."""
     state, _ = VectorState.objects.get_or_create(owner=principal)
     VectorState.objects.filter(pk=state.pk).update(embedder=signature, embedded_at=started)
     VectorState.objects.filter(pk=state.pk, due_at__lte=started).update(due_at=None)

@@ -157,6 +157,28 @@ def test_memories_written_in_the_background_wait_for_the_sweep(owner):
     assert vectors_sweep() == 0
 
 
+def test_a_memory_written_while_the_sweep_finished_keeps_the_principal_waiting(owner, monkeypatch):
+    from memory.services import vectors
+
+    remember(owner, PEPPER)
+    record = vectors._record_complete
+
+    def written_meanwhile(principal, signature, started):
+        # Committed after the sweep's last look, while the principal was still marked.
+        remember(owner, "User has a cat named Biscuit.")
+        record(principal, signature, started)
+
+    monkeypatch.setattr(vectors, "_record_complete", written_meanwhile)
+    vectors_sweep()
+    monkeypatch.setattr(vectors, "_record_complete", record)
+
+    assert VectorState.objects.get(owner=owner).due_at is not None
+    assert vectors_sweep() == 1
+    assert sorted(texts(recall(principal=owner, query="pets?"))) == sorted(
+        [PEPPER, "User has a cat named Biscuit."]
+    )
+
+
 def test_a_new_embedder_embeds_everything_again_and_its_vectors_replace_the_old(
     owner, bank, settings, monkeypatch
 ):
