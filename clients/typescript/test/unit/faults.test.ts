@@ -129,7 +129,7 @@ describe("an answer that breaks the schema", () => {
 
   test("a value outside an enumeration, deep in a list, is an InvalidResponseError", async () => {
     const server = await serving((_, __, response) =>
-      json(response, 200, { items: [{ ...RECALLED, kind: "rumour" }], terms: [], chars: 0, truncated: false }),
+      json(response, 200, { items: [{ ...RECALLED, kind: "rumour" }], terms: [], chars: 0, truncated: false, profile: false }),
     );
     const error = await rejection(clientFor(server).recall("anything"), InvalidResponseError);
     assert.deepEqual(error.problems, ["$.items[0].kind: not one of the schema's values"]);
