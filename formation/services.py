@@ -56,11 +56,12 @@ from memory.enums import (
     Sensitivity,
     most_restrictive,
 )
+from memory.evidence import independent, pieces
 from memory.models import Belief, BeliefSource, Event, FencedEvent, Session
 from memory.screening import classify_sensitivity
 from memory.selectors.sessions import session_get
 from memory.services.records import DeferredRecords, excerpt_of, insert_beliefs, retire_if_unchanged
-from memory.services.sessions import system_event_append
+from memory.services.sessions import formation_request_for_messages, system_event_append
 from memory.text import claim_fingerprint
 
 logger = logging.getLogger(__name__)
@@ -68,11 +69,13 @@ logger = logging.getLogger(__name__)
 # The service reads at most this many proposals of one consolidation, however
 # many the extractor returned; the rest count as rejected ("excess").
 MAX_CONSUMED = 12
-# An inferred memory's confidence stays at or below this until another,
-# independent message states it again.
+# An inferred memory's confidence stays at or below this until a message of another
+# conversation, independent evidence (memory.evidence), states it again.
 INFERRED_CONFIDENCE_CAP = 0.55
 REINFORCED_CONFIDENCE_CAP = 0.8
 REINFORCEMENT_STEP = 0.15
+# Subjects of people other than the owner ("person:tom", "person:daughter").
+PERSON_SUBJECT = "person:"
 # Live memories shown to the extractor, newest first, so that "I sold the BMW"
 # can name the subject it retracts.
 KNOWN_BELIEFS = 500
@@ -208,6 +211,9 @@ def formation_consolidate(
     returned = list(result.candidates)
     tally = _Tally(returned=len(returned))
     with principal_transaction(principal):
+        # The session's lock first, then its watermark's: the order appends and
+        # erasure take them in.
+        Session.objects.select_for_update().get(pk=session.pk)
         formation = FormationAudit.objects.create(
             owner=principal,
             session=session,
@@ -236,6 +242,10 @@ def formation_consolidate(
         else:
             watermark.sequence = to_sequence
             watermark.save(update_fields=["sequence", "updated_at"])
+        # Messages appended while the extractor worked are past the new watermark:
+        # flag them unless a flag already waits (the session's lock ordered this
+        # after any append in flight, whose own check saw the old watermark).
+        formation_request_for_messages(Session.objects.select_for_update().get(pk=session.pk))
         if hasattr(session, "formation_retry"):
             # Consolidated at last: nothing is waiting for a retry any more.
             FormationRetry.objects.filter(owner=principal, session=session).delete()
@@ -374,12 +384,15 @@ class _Bank:
                 self.rejected.add(belief.fingerprint)
             else:
                 self.current.setdefault(belief.subject, []).append(belief)
+        # The source messages of each live memory, and the sessions they come from.
         self.linked: dict[int, set[int]] = {}
-        for belief_id, event_id in BeliefSource.objects.filter(
+        self.sessions: dict[int, set[int]] = {}
+        for belief_id, event_id, session_id in BeliefSource.objects.filter(
             owner=principal,
             belief__in=[belief.pk for live in self.current.values() for belief in live],
-        ).values_list("belief_id", "event_id"):
+        ).values_list("belief_id", "event_id", "event__session_id"):
             self.linked.setdefault(belief_id, set()).add(event_id)
+            self.sessions.setdefault(belief_id, set()).add(session_id)
         # (fields, events) of each new belief, and (belief, new events) of each reinforced.
         self.pending: list[tuple[dict[str, Any], list[Event]]] = []
         self.reinforcing: list[tuple[Belief, list[Event]]] = []
@@ -393,16 +406,24 @@ class _Bank:
         return self.current.get(subject, [])
 
     def reinforce(self, belief: Belief, events: Sequence[Event]) -> None:
-        """The same claim again: a replay from the same messages, else a reinforcement."""
+        """The same claim again: a replay from the same messages, else a reinforcement.
+
+        The new messages become sources of the memory either way; an inferred memory's
+        confidence rises only when they are independent evidence (``memory.evidence``):
+        from a conversation none of its sources come from.
+        """
         linked = self.linked.setdefault(belief.pk, set())
         fresh = [event for event in events if event.pk not in linked]
         if not fresh:
             raise Rejected("replay")
         linked.update(event.pk for event in fresh)
-        if belief.authority == Authority.INFERRED:
+        sessions = self.sessions.setdefault(belief.pk, set())
+        new_sessions = {event.session_id for event in fresh} - sessions
+        if belief.authority == Authority.INFERRED and independent(new_sessions, sessions):
             belief.confidence = min(
                 REINFORCED_CONFIDENCE_CAP, belief.confidence + REINFORCEMENT_STEP
             )
+        sessions.update(new_sessions)
         belief.evidence_at = max(
             [event.occurred_at for event in fresh]
             + ([belief.evidence_at] if belief.evidence_at else [])
@@ -418,6 +439,7 @@ class _Bank:
         self.current[subject] = [b for b in self.current.get(subject, []) if b not in retired]
         self.current[subject].append(new)
         self.linked[new.pk] = {event.pk for event in events}
+        self.sessions[new.pk] = {event.session_id for event in events}
 
     def challenge(self, proposal: _Proposal, standing: Belief) -> None:
         """Leave the proposal to the owner, beside the ``standing`` memory it would retire."""
@@ -437,6 +459,7 @@ class _Bank:
         for belief, (_, events) in zip(created, self.pending, strict=True):
             self.current.setdefault(belief.subject, []).append(belief)
             self.linked[belief.pk] = {event.pk for event in events}
+            self.sessions[belief.pk] = {event.session_id for event in events}
         self.tally.committed += len(created)
         self.pending = []
         if self.reinforcing:
@@ -535,6 +558,13 @@ def _decide(bank: _Bank, proposal: _Proposal, tally: _Tally) -> None:
         "model_proposed": candidate.proposer == PROPOSER_MODEL,
         **proposal.temporal,
     }
+    if candidate.subject.startswith(PERSON_SUBJECT):
+        # A person has a relationship with the owner and many facts of their own: "User's
+        # brother Tom works at a bakery." neither replaces "User has a brother named Tom."
+        # nor the fact that he lives in Leeds. Only the same kind of claim may replace.
+        current = [b for b in current if b.type == candidate.type]
+        if candidate.type == BeliefType.FACT and candidate.polarity == Polarity.POSITIVE:
+            current = []
     if candidate.type == BeliefType.PREFERENCE and candidate.polarity == Polarity.POSITIVE:
         relations = _preference_relations(proposal.statement, current)
         if restated := [b for b in current if relations.get(b.pk) == "restates"]:
@@ -574,13 +604,18 @@ def _owner_decides(bank: _Bank, proposal: _Proposal, beliefs: Sequence[Belief]) 
     owner may retire, or None.
 
     What the owner stated outranks anything inferred; and one message a model
-    read does not outweigh the several that support a memory."""
+    read does not outweigh a memory more independent evidence supports (``memory.evidence``:
+    more conversations)."""
     if explicit := [b for b in beliefs if b.authority == Authority.EXPLICIT]:
         return explicit[0]
     if proposal.candidate.proposer != PROPOSER_MODEL:
         return None
-    cited = len({event.pk for event in proposal.events})
-    outweighing = [b for b in beliefs if len(bank.linked.get(b.pk, ())) > cited]
+    cited = {event.session_id for event in proposal.events}
+    # What supports the memory apart from the proposal's own conversations (the same
+    # message may have reinforced it a moment ago) against what supports the proposal.
+    outweighing = [
+        b for b in beliefs if pieces(bank.sessions.get(b.pk, set()) - cited) > pieces(cited)
+    ]
     return outweighing[0] if outweighing else None
 
 

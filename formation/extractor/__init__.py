@@ -42,6 +42,7 @@ from .events import read_events, read_outcomes
 from .family import read_family_events
 from .languages import read_languages
 from .ownership import read_ownership, read_retractions
+from .people import read_people
 from .preferences import read_preferences, read_wished_preferences
 from .reading import MAX_PROPOSALS, Clause, MessageReader, Proposal, Tally
 from .relationships import read_relationships
@@ -66,6 +67,7 @@ _GRAMMARS = (
     read_events,
     read_situations,
     read_family_events,
+    read_people,
 )
 # What the plain future states ("I'll be in Lisbon until the 14th", "my brother
 # will start college in September"): a clause of it reads with these alone.

@@ -69,7 +69,10 @@ _WORK_AT_RE = re.compile(
 )
 _ROLE_RE = re.compile(
     r"\bI\s+(?:am|work\s+as|am\s+working\s+as|have\s+been\s+working\s+as|work\s+full-time\s+as|"
-    r"work\s+part-time\s+as)\s+" + ADV + r"(?P<det>a|an)\s+(?P<rest>.+)",
+    r"work\s+part-time\s+as|(?:started|began|started\s+a\s+new\s+job)\s+(?:working\s+)?as|"
+    r"became|have\s+become|have\s+been|got\s+a\s+job\s+as|am\s+now|now\s+work\s+as)\s+"
+    + ADV
+    + r"(?P<det>a|an)\s+(?P<rest>.+)",
     re.I,
 )
 _ROLE_STATE_RE = re.compile(

@@ -71,6 +71,7 @@ _EVENT_RE = re.compile(
     r"vacation|holiday|workshop|lessons?)\b)|went(?=\s+[a-z]+ing\b))\s+(?P<rest>.+)",
     re.I,
 )
+_NEW_ROLE_RE = re.compile(r"(?:working|work)\s+as\b", re.I)
 # Errands and routines: true, but not worth remembering.
 _MUNDANE = frozenset(
     """bed sleep store shop bathroom toilet work school office class lunch dinner breakfast
@@ -124,6 +125,9 @@ def read_outcomes(clause: Clause, reader: MessageReader) -> None:
 def read_events(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_EVENT_RE):
         verb = " ".join(match.group("verb").lower().split())
+        if _NEW_ROLE_RE.match(match.group("rest")):
+            # "started working as a carpenter": what they do now (attributes), no event.
+            continue
         value = clause.value(match.start("rest"), max_words=8, demonstratives=True)
         if not value:
             continue

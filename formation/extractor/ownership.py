@@ -15,7 +15,7 @@ from memory.enums import BeliefType, Polarity
 from .. import subjects as S
 from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .things import NounPhrase, noun_phrases
-from .vocabulary import ADV, BOUNDARY_WORDS, WHO, is_capitalised, is_name
+from .vocabulary import ADV, BOUNDARY_WORDS, NAME, WHO, is_capitalised, is_name
 
 _OWN_RE = re.compile(
     WHO + ADV + r"(?P<verb>have got|have|got|own|bought|purchased|picked up|adopted|rescued|"
@@ -23,6 +23,30 @@ _OWN_RE = re.compile(
     re.I,
 )
 _OWN_VERBS_NEEDING_LEXICON = frozenset({"have", "have got", "own", "drive", "ride"})
+# Things that came to the owner from someone: "my grandmother left me her sewing machine",
+# "my neighbour gave me her old bike", "I was given a Wacom tablet". What is left to someone
+# is an heirloom whatever it is; what is given may be a hug or a hard time, so only a thing
+# of the lexicon counts.
+_GIVEN_RE = re.compile(
+    r"\b(?P<verb>left|bequeathed|gave|handed down|passed down|passed on)\s+(?:me|us)\s+"
+    r"(?:(?P<their>his|her|their)\s+)?"
+    r"|" + WHO + ADV + r"(?:was|were|got|have been|had been)\s+(?P<given>given|gifted)\s+",
+    re.I,
+)
+_THEIR_RE = re.compile(r"(?P<joint>,|\s+and)\s+(?:his|her|their)\s+", re.I)
+# "We adopted a rescue greyhound called Pip": an animal adopted under a name is a pet, known
+# to the lexicon or not; how it came ("rescue", "shelter") is no part of what it is.
+_ADOPTED_NAMED_RE = re.compile(
+    WHO + ADV + r"(?:adopted|rescued|took in|brought home)\s+(?:a|an)\s+"
+    r"(?P<words>(?:[a-z][a-z-]*\s+){1,3}?)(?:called|named)\s+" + NAME,
+    re.I,
+)
+_HOW_ADOPTED = frozenset({"rescue", "shelter", "stray", "little", "sweet", "new"})
+_LEFT_TO_THE_OWNER = frozenset({"left", "bequeathed", "handed down", "passed down", "passed on"})
+# What is left someone that is no thing they own ("left me a message").
+_NOT_HEIRLOOMS = frozenset(
+    "message voicemail note text comment review tip call reply lift ride chance".split()
+)
 _POSSESSIVE_RE = re.compile(r"\b(?:my|our)\s+", re.I)
 # "I have two kids and a dog": a later item of the same verb, after one that
 # is not a thing the owner has.
@@ -188,6 +212,37 @@ def _owned(clause: Clause, phrase: NounPhrase, confidence: float, near: int) -> 
     )
 
 
+_HEIRLOOM_RE = re.compile(r"^(?:a|an|the)\s+(?P<words>(?:[a-z][a-z-]*\s*){1,4})", re.I)
+
+
+def _heirloom(clause: Clause, rest: str, near: int) -> Proposal | None:
+    """A plain thing left to the owner ("her old sewing machine"), not in the lexicon: its
+    words up to the first that ends the phrase, describing words dropped."""
+    match = _HEIRLOOM_RE.match(rest)
+    if match is None:
+        return None
+    words: list[str] = []
+    for word in match.group("words").split():
+        if word.lower() in BOUNDARY_WORDS:
+            break
+        words.append(word.lower())
+    words = [w for w in words if w not in S.DROPPED_MODIFIERS | S.PAST_OR_WISHED]
+    if not words or words[-1] in _NOT_HEIRLOOMS or words[0] in S.KIN:
+        return None
+    thing = " ".join(words)
+    subject = S.subject_key("item", thing)
+    if subject is None:
+        return None
+    return Proposal(
+        type=BeliefType.OWNERSHIP,
+        subject=subject,
+        statement=f"User owns {S.article(thing)} {thing}.",
+        confidence=0.7,
+        temporal=hint(clause.temporal, near),
+        tokens=frozenset(S.entity_tokens(thing)),
+    )
+
+
 def read_ownership(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     for match in clause.find(_OWN_RE):
@@ -211,6 +266,38 @@ def read_ownership(clause: Clause, reader: MessageReader) -> None:
                 proposal = _owned(clause, phrase, 0.75, match.start())
                 if proposal:
                     reader.add(proposal)
+    for match in clause.find(_ADOPTED_NAMED_RE):
+        words = [w.lower() for w in match.group("words").split() if w.lower() not in _HOW_ADOPTED]
+        name = match.group("name").split()[0]
+        subject = S.subject_key("pet", name) if words and is_name(name) else None
+        if subject is not None and not (S.KIND_OF_WORD.get(words[-1]) not in {None, "pet"}):
+            animal = " ".join(words)
+            reader.add(
+                Proposal(
+                    type=BeliefType.OWNERSHIP,
+                    subject=subject,
+                    statement=f"User has {S.article(animal)} {animal} named {name}.",
+                    confidence=0.75,
+                    temporal=hint(clause.temporal, match.start()),
+                    tokens=frozenset(S.entity_tokens(f"{animal} {name}")),
+                )
+            )
+    for match in clause.find(_GIVEN_RE):
+        heirloom = (match.group("verb") or "").lower() in _LEFT_TO_THE_OWNER
+        rest = text[match.end() :]
+        if match.group("their"):
+            # "her old sewing machine": theirs until it was given, the owner's now.
+            rest = _THEIR_RE.sub(r"\g<joint> a ", f"a {rest}")
+        phrases, _ = noun_phrases(rest, allow_unknown=heirloom, determiner_required=True)
+        for phrase in phrases:
+            if phrase.kind == "home" or (
+                phrase.kind == "item" and phrase.text.lower().split()[-1] in _NOT_HEIRLOOMS
+            ):
+                continue
+            phrase.past = ()  # "her old camera" was old to them, and is the owner's now
+            reader.add(_owned(clause, phrase, 0.75, match.start()))
+        if heirloom and not phrases:
+            reader.add(_heirloom(clause, rest, match.start()))
     for match in clause.find(_POSSESSIVE_RE):
         phrases, _ = noun_phrases(text[match.end() :])
         apposed = _APPOSED_NAME_RE.search(text, 0, match.start())
@@ -471,6 +558,8 @@ triggers(
     {
         _OWN_RE: "have got own bought purchased picked adopted rescued inherited built drive ride",
         _POSSESSIVE_RE: "my our",
+        _GIVEN_RE: "left bequeathed gave handed passed given gifted",
+        _ADOPTED_NAMED_RE: "adopted rescued took brought",
         _RETRACT_RE: (
             "sold gave given rid traded swapped donated scrapped returned replaced threw thrown "
             "recycled rehomed pawned"

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memory.enums import Polarity
+from memory.enums import BeliefType, Polarity
 
 from ..candidates import TemporalHint
 from ..temporal import find_dates, find_temporal
@@ -62,7 +62,8 @@ def triggers(table: dict[re.Pattern[str], str]) -> None:
     _TRIGGERS.update({id(pattern): frozenset(words.split()) for pattern, words in table.items()})
 
 
-_CLAUSE_WORD_RE = re.compile(r"[a-z]+")
+# Letters of any script: a trigger word may be "fiancée".
+_CLAUSE_WORD_RE = re.compile(r"[^\W\d_]+")
 
 
 class Clause:
@@ -88,6 +89,8 @@ class Clause:
         self._temporal: list[TemporalMatch] | None = None
         self._dates: list[TemporalMatch] | None = None
         self.words = frozenset(_CLAUSE_WORD_RE.findall(text.lower()))
+        # Where the clause's own proposals begin among the message's.
+        self.first_proposal = len(context.positives)
 
     def find(self, pattern: re.Pattern[str]) -> Iterable[re.Match[str]]:
         """``pattern``'s matches, skipping the search when none of its trigger words occur."""
@@ -150,7 +153,7 @@ class MessageReader:
     def proposals(self) -> list[Proposal]:
         """Negatives, then the positives the message did not itself retract, deduplicated."""
         retracted = {p.subject for p in self.negatives}
-        seen: set[tuple[str, str]] = set()
+        seen: set[tuple[str, ...]] = set()
         kept: list[Proposal] = []
         for proposal in self.negatives + self.positives:
             if proposal.polarity == Polarity.POSITIVE and (
@@ -158,7 +161,10 @@ class MessageReader:
                 or any(m and m <= proposal.tokens for m in self.retracted_mentions)
             ):
                 continue
-            key = (proposal.subject, proposal.polarity)
+            key: tuple[str, ...] = (proposal.subject, proposal.polarity)
+            if proposal.type == BeliefType.FACT and proposal.subject.startswith("person:"):
+                # A person has a relationship with the owner and facts of their own, several.
+                key = (*key, proposal.type, proposal.statement)
             if key in seen:
                 continue
             seen.add(key)

@@ -45,6 +45,32 @@ _HAVE_KIN_RE = re.compile(
     r"(?:\s+(?:named|called)\s+" + NAME + r")?",
     re.I,
 )
+# "... a sister named Ana and a brother named Tom": each relative of a coordination.
+_AND_KIN_NAMED_RE = re.compile(
+    r"(?:,\s*|\s+)(?:and\s+)?(?P<q>a|an|one)\s+"
+    + KIN_MODIFIERS
+    + rf"(?P<kin>{_KIN_WORDS})\s+(?:named|called)\s+"
+    + NAME,
+    re.I,
+)
+# "I have two kids, Sofia and Miguel", "three kids: Ines, Mateo and Clara", "two sons named
+# Leo and Max": the names of several relatives of one word.
+_NAMES_LIST_RE = re.compile(
+    r"^(?:\s*[,:]\s*|\s+(?:named|called)\s+)"
+    r"(?P<names>(?-i:[A-Z][\w'-]+)(?:\s*,\s*(?-i:[A-Z][\w'-]+))*\s*,?\s+and\s+"
+    r"(?-i:[A-Z][\w'-]+))"
+)
+_ONE_OF = {
+    "children": "child",
+    "kids": "child",
+    "kid": "child",
+    "sons": "son",
+    "daughters": "daughter",
+    "sisters": "sister",
+    "brothers": "brother",
+    "grandchildren": "grandchild",
+    "grandkids": "grandchild",
+}
 _MY_KIN_RE = re.compile(
     r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})(?:'s)?\b",
     re.I,
@@ -98,6 +124,24 @@ def _relationship(
 _PLURAL_KIN = frozenset({"children", "siblings", "parents", "grandchildren"})
 
 
+def _each_named(clause: Clause, reader: MessageReader, match: re.Match[str]) -> None:
+    """The relatives a count names, each its own relationship: "two kids, Sofia and Miguel"
+    forms a child named Sofia and a child named Miguel, beside "User has two kids."."""
+    kin = match.group("kin").lower()
+    one = _ONE_OF.get(kin)
+    listed = _NAMES_LIST_RE.match(clause.text[match.end("kin") :]) if one else None
+    if one is None or listed is None or match.group("q").lower() in {"a", "an", "one"}:
+        return
+    names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", listed.group("names"))
+    if not all(is_name(name) for name in names):
+        return
+    for name in names:
+        subject = S.subject_key("person", name)
+        if subject:
+            statement = f"User has {S.article(one)} {one} named {name}."
+            reader.add(_relationship(clause, subject, statement, match.start(), 0.75))
+
+
 def read_relationships(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     mentioned = set()
@@ -126,8 +170,14 @@ def read_relationships(clause: Clause, reader: MessageReader) -> None:
     if name_is_kin:
         named(name_is_kin)
     for match in clause.find(_HAVE_KIN_RE):
-        if match.group("name"):
+        if match.group("kin").lower() in _ONE_OF:
+            _each_named(clause, reader, match)
+        if match.group("name") and match.group("kin").lower() not in _ONE_OF:
             named(match, mention=False)
+            end = match.end()
+            while more := _AND_KIN_NAMED_RE.match(text, end):
+                named(more, mention=False)
+                end = more.end()
             continue
         key = S.KIN[match.group("kin").lower()]
         phrase = kin_phrase(match)

@@ -167,6 +167,18 @@ _SHARED_SUBJECT_RE = re.compile(
     r"|,?\s+but\s+(?=(?:love|like|prefer|enjoy|hate|dislike|adore)\b)",
     re.I,
 )
+# "I gave away my bike and my dog loves the new park": a possessed thing or person with a
+# verb of its own starts a clause of its own, so that what the first clause says (a
+# retraction, an allergy) never reaches it.
+_OWN_SUBJECT_SPLIT_RE = re.compile(
+    r",?\s+(?:and|but|while|whereas)\s+(?=(?:my|our)\s+(?:[\w'-]+\s+){0,3}?"
+    r"(?:(?:just|still|also|finally|recently|really|always|never|now)\s+)?"
+    r"(?:is|are|was|were|has|have|had|does|did|can|will|loves|likes|hates|adores|needs|"
+    r"looks|seems|feels|tracks|works|lives|keeps|gets|got|owns|drives|plays|teaches|runs|"
+    r"studies|collects|goes|went|became|turned|bought|sold|adopted|inherited|started|"
+    r"finished|moved|passed|died|broke|left)\b)",
+    re.I,
+)
 # Another speaker or a wish in the first part of a clause owns its later verbs.
 _EMBEDDED_SUBJECT_RE = re.compile(
     r"\b(?:you|he|she|they|it|people|someone|everyone|who|which|that|this)\b", re.I
@@ -201,17 +213,24 @@ def clauses(sentence: str) -> list[str]:
             lead = f"{lead}{clause}, "
             continue
         clause, lead = lead + clause, ""
-        subject = _SUBJECT_START_RE.match(clause) or _LEAD_SUBJECT_RE.search(clause)
-        if subject is None:
-            found.append(clause)
-            continue
-        pieces = _SHARED_SUBJECT_RE.split(clause)
-        found.append(pieces[0])
-        for before, piece in zip(pieces, pieces[1:], strict=False):
-            if _EMBEDDED_SUBJECT_RE.search(before) or WISH_RE.search(before):
-                found[-1] = f"{found[-1]} and {piece.strip()}"
-            else:
-                found.append(f"{subject.group('who')} {piece.strip()}")
+        for own in _OWN_SUBJECT_SPLIT_RE.split(clause):
+            found.extend(_shared_subject_clauses(own.strip()))
+    return found
+
+
+def _shared_subject_clauses(clause: str) -> list[str]:
+    """``clause`` cut where its first-person subject takes a second verb ("I sold my BMW and
+    bought a Tesla")."""
+    subject = _SUBJECT_START_RE.match(clause) or _LEAD_SUBJECT_RE.search(clause)
+    if subject is None:
+        return [clause]
+    pieces = _SHARED_SUBJECT_RE.split(clause)
+    found = [pieces[0]]
+    for before, piece in zip(pieces, pieces[1:], strict=False):
+        if _EMBEDDED_SUBJECT_RE.search(before) or WISH_RE.search(before):
+            found[-1] = f"{found[-1]} and {piece.strip()}"
+        else:
+            found.append(f"{subject.group('who')} {piece.strip()}")
     return found
 
 

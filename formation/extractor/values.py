@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 MAX_VALUE_WORDS = 8
 _OWN_PRONOUNS = {"my": "their", "me": "them", "myself": "themselves", "mine": "theirs"}
 _OWN_PRONOUNS |= {"our": "their", "us": "them", "ourselves": "themselves", "ours": "theirs"}
+# A comma or colon ends a value, but inside a number ("3:58", "£2,300") it is the number's.
 _VALUE_CUT_RE = re.compile(
-    r"\s*(?:[,:()\[\]]|\u27e6q\u27e7|\s(?:because|since|as|when|whenever|while|but|so|although|"
+    r"\s*(?:(?<!\d)[,:]|[,:](?!\d)|[()\[\]]|\u27e6q\u27e7|\s(?:because|since|as|when|whenever|while|but|so|although|"
     r"though|which|who|whom|where|if|unless|until|till|and then|and also|whereas|except|"
     r"especially|like|lol|haha|lmao|just because|even though|instead|not|in hopes|"
     # "that" starts a clause ("the book that I read") unless it points at a

@@ -4,10 +4,11 @@ import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 from functools import partial
-from typing import Any
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import IntegrityError, connection, transaction
+from django.db.models import Model
 from django.utils import timezone
 
 from accounts.models import User
@@ -317,21 +318,25 @@ def event_append(
         # A message without an external id needs no look at the session's
         # events first: one statement locks the session and numbers the message.
         if external_id is None and (session := _claim_sequence(principal, session_id, reach)):
-            return _event_create(session, **message)
-        session = session_get(
-            principal=principal, session_id=session_id, for_update=True, reach=reach
-        )
-        if external_id is not None:
-            existing = Event.objects.filter(session=session, external_id=external_id).first()
-            if existing is not None:
-                if existing.event_type != event_type or existing.parts != parts:
-                    raise conflict(
-                        "Another event already has this external_id.", field="external_id"
-                    )
-                return existing
-        if session.closed_at is not None:
-            raise conflict("The session is closed.", field="session_id")
-        return _append(session, external_id=external_id, **message)
+            event = _event_create(session, **message)
+        else:
+            session = session_get(
+                principal=principal, session_id=session_id, for_update=True, reach=reach
+            )
+            if external_id is not None:
+                existing = Event.objects.filter(session=session, external_id=external_id).first()
+                if existing is not None:
+                    if existing.event_type != event_type or existing.parts != parts:
+                        raise conflict(
+                            "Another event already has this external_id.", field="external_id"
+                        )
+                    return existing
+            if session.closed_at is not None:
+                raise conflict("The session is closed.", field="session_id")
+            event = _append(session, external_id=external_id, **message)
+        if event_type == EventType.USER_MESSAGE:
+            formation_request_for_messages(session)
+        return event
 
 
 def run_create(*, principal: User, session_id: object, reach: Reach = FULL_REACH) -> Run:
@@ -434,6 +439,52 @@ def _request_formation_after_run(
         logger.info("formation flag for run %s already present", run_id)
     except Exception:
         logger.exception("could not flag session %s for formation after run %s", session_id, run_id)
+
+
+def _flag_and_first_message(session: Session) -> tuple[int | None, int | None]:
+    """The sequence of the session's last formation flag and of its first user message past
+    its watermark (None where there is none), in one statement: every user message pays it.
+
+    Raw SQL, as ``_claim_sequence``: the ORM's building of this query cost more than
+    PostgreSQL's running it. A statement of its own, after the lock was taken, so that it
+    reads a watermark committed while the append waited for that lock.
+    """
+    events = Event._meta.db_table
+    # The formation app's model, reached by the relation: the memory app imports no app above it.
+    watermarks = cast(type[Model], Session.watermark.related.related_model)._meta.db_table
+    flag, user = EventType.FORMATION_REQUESTED.value, EventType.USER_MESSAGE.value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT MAX(CASE WHEN event_type = %s THEN sequence END), "
+            f"MIN(CASE WHEN event_type = %s THEN sequence END) FROM {events} "
+            f"WHERE session_id = %s AND event_type IN (%s, %s) AND sequence > "
+            f"COALESCE((SELECT sequence FROM {watermarks} WHERE session_id = %s), 0)",
+            [flag, user, session.pk, flag, user, session.pk],
+        )
+        row = cursor.fetchone()
+    return (row[0], row[1]) if row else (None, None)
+
+
+def formation_request_for_messages(session: Session) -> Event | None:
+    """Flag a locked session whose user messages since its watermark no flag covers yet.
+
+    A conversation that only appends messages (no run, never closed) forms too:
+    its first new user message flags it, due once the session has been idle for
+    the window, as a run's flag is. Later messages find that flag pending and add
+    nothing, so a burst of messages costs one flag. The caller holds the session's
+    row lock, which a consolidation also takes before it commits a watermark: a
+    message appended while it worked is either seen by it or sees its watermark.
+    """
+    flag, first = _flag_and_first_message(session)
+    if flag is not None or first is None:
+        return None
+    idle = timedelta(seconds=settings.REVERIE_FORMATION["idle_seconds"])
+    return _request_formation(
+        session,
+        derivation_key=f"formation:messages:{session.public_id}:{first}",
+        reason="messages",
+        not_before=timezone.now() + idle,
+    )
 
 
 def run_complete(*, principal: User, run_id: object, reach: Reach = FULL_REACH) -> Run:

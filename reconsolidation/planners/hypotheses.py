@@ -4,8 +4,8 @@ A subject key names an entity (``device:apple-watch`` names "apple watch");
 when beliefs of another subject mention it (``topic:running``: "Runs with the
 Apple Watch"), the two subjects may be connected. Such a guess is only made
 when it rests on at least two independent original events: a belief on one
-side and a belief on the other whose source events are disjoint and come from
-different sessions, so that one message cannot corroborate itself. It never
+side and a belief on the other that are independent evidence (memory.evidence: from
+different sessions), so that one conversation cannot corroborate itself. It never
 links beliefs of different scopes, it is never evidence (its confidence is
 capped and it creates no belief), and it lives only a finite time after the
 newest evidence it rests on.
@@ -20,6 +20,7 @@ from typing import ClassVar, Literal, Protocol
 from django.conf import settings
 from django.utils import timezone
 
+from memory.evidence import independent
 from memory.text import STOPWORDS, claim_words
 from reconsolidation.planners.labels import subject_label
 from reconsolidation.planning import SINGLE_VALUED_SUBJECTS, SourceView, current_policy_version
@@ -124,17 +125,13 @@ def _mentions(words: tuple[str, ...], tokens: tuple[str, ...]) -> bool:
 def _independent(
     side: list[SourceView], other: list[SourceView], events: Mapping[int, BeliefEvents]
 ) -> list[SourceView]:
-    """The beliefs of ``side`` that share no source event and no session with some belief
-    of ``other``."""
-    kept: list[SourceView] = []
-    for source in side:
-        own_events, own_sessions = events[source.pk]
-        if any(
-            own_events.isdisjoint(events[o.pk][0]) and own_sessions.isdisjoint(events[o.pk][1])
-            for o in other
-        ):
-            kept.append(source)
-    return kept
+    """The beliefs of ``side`` that are independent evidence (``memory.evidence``: no
+    session in common, so no source event either) of some belief of ``other``."""
+    return [
+        source
+        for source in side
+        if any(independent(events[source.pk][1], events[o.pk][1]) for o in other)
+    ]
 
 
 def _grounded(

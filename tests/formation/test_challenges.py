@@ -1,6 +1,7 @@
 """Nothing inferred overrules the owner: a proposal that would retract, supersede or correct an
-explicit memory, or a model's proposal that would replace a memory more messages support than
-it cites, becomes a challenge the owner decides, and recall keeps the standing memory."""
+explicit memory, or a model's proposal that would replace a memory more conversations support
+than it cites (memory.evidence), becomes a challenge the owner decides, and recall keeps the
+standing memory."""
 
 import pytest
 
@@ -193,9 +194,13 @@ def test_a_hedge_supersedes_nothing(owner, text):
     assert [b.statement for b in beliefs(owner, status="provisional")] == [formed.statement]
 
 
-def miso_memory(owner):
-    """An inferred memory two messages support."""
-    _, (first, second) = conversation(owner, "I have a cat named Miso.", "Miso is my cat.")
+def miso_memory(owner, *, conversations=2):
+    """An inferred memory two messages support, from two conversations or from one."""
+    if conversations == 2:
+        _, (first,) = conversation(owner, "I have a cat named Miso.")
+        _, (second,) = conversation(owner, "Miso is my cat.")
+    else:
+        _, (first, second) = conversation(owner, "I have a cat named Miso.", "Miso is my cat.")
     return belief_import(
         principal=owner,
         status="provisional",
@@ -235,6 +240,27 @@ def test_a_model_proposal_does_not_supersede_a_memory_with_more_sources_than_it_
     assert challenge["standing"]["id"] == str(miso.public_id)
     # The deterministic extractor read "my cat Miso" in the new message too: a third source.
     assert len(challenge["standing"]["sources"]) == 3
+
+
+def test_messages_of_one_conversation_do_not_outweigh_a_model_proposal(
+    owner, provider_settings, fake_provider
+):
+    # As above, but the memory's two messages come from one conversation: one piece of
+    # evidence, as the model's message is, so the proposal is decided, not challenged.
+    miso = miso_memory(owner, conversations=1)
+    session, (message,) = conversation(owner, "My cat Miso hates the new flat.")
+    fake_provider.set(
+        "valid",
+        proposals=[
+            proposal(message, "pet:miso", "User hates the cat Miso.", type="ownership"),
+        ],
+    )
+
+    audit = consolidate(owner, session, model=True)
+
+    assert challenges(owner, "open") == []
+    assert "challenged" not in audit.rejection_reasons
+    assert beliefs(owner, pk=miso.pk)[0].status == "superseded"
 
 
 def test_a_model_proposal_citing_as_many_messages_supersedes_an_inferred_memory(

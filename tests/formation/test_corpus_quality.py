@@ -8,6 +8,7 @@ fabricated, no secret, injection or transient detail stored, negatives form
 nothing) is asserted, so that no test asks for the extractor to be fitted to it.
 """
 
+import hashlib
 from collections import Counter
 from pathlib import Path
 
@@ -126,7 +127,51 @@ def test_the_held_out_corpus_is_reported_and_stores_nothing_unsafe(capsys):
     assert report.secrets_stored == 0, detail
     assert report.injections_stored == 0, detail
     assert report.transients_stored == 0, detail
-    assert not [item_id for item_id, _ in report.false_positives if item_id in negative_ids]
+    # Its negatives were labelled when another person's fact formed nothing; now it forms as
+    # that person's ("User's friend has a Tesla."), and never anything of the owner's.
+    assert not [
+        (item_id, belief.statement)
+        for item_id, belief in report.false_positives
+        if item_id in negative_ids
+        and not (belief.subject.startswith("person:") and belief.statement.startswith("User's"))
+    ]
+
+
+# -- the clause corpus: coordinated clauses, other people's facts, events, near misses ----
+
+CLAUSES = Path(__file__).with_name("corpus_clauses.jsonl")
+# Its held-out part, written with the development part and split from it by a hash of each
+# id before either was first scored; frozen: a changed file fails here.
+CLAUSES_HELDOUT = HELDOUT.with_name("formation_clauses_heldout.jsonl")
+CLAUSES_HELDOUT_SHA256 = "09d2c71c4045a67e231cfad346b5ef49ce582439a9d4793fd591376a8220c135"
+
+
+def test_the_clause_corpus_is_large_its_held_out_part_frozen_and_its_labels_canonical():
+    development, held_out = load_corpus(CLAUSES), load_corpus(CLAUSES_HELDOUT)
+    both = [*development, *held_out]
+
+    assert hashlib.sha256(CLAUSES_HELDOUT.read_bytes()).hexdigest() == CLAUSES_HELDOUT_SHA256
+    assert len(both) >= 150 and len(held_out) >= 75
+    assert len({item.id for item in both}) == len(both)
+    assert sum(1 for item in both if not item.expected) >= 50
+    for item in both:
+        assert item.tags, item.id
+        for belief in item.expected:
+            assert is_valid_subject(belief.subject), item.id
+            assert belief.statement.startswith("User"), item.id
+
+
+@pytest.mark.parametrize("path", [CLAUSES, CLAUSES_HELDOUT], ids=["development", "held-out"])
+def test_the_clause_corpus_is_reported_and_stores_nothing_unsafe(path, capsys):
+    report = score(load_corpus(path))
+    with capsys.disabled():
+        print(f"\nformation@2 clause corpus, {path.name}:", report.figures())
+    detail = report.summary()
+
+    assert report.fabrications == 0, detail
+    assert report.secrets_stored == 0, detail
+    assert report.injections_stored == 0, detail
+    assert report.transients_stored == 0, detail
 
 
 # -- the fabrication rule -------------------------------------------------------------

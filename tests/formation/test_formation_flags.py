@@ -14,8 +14,10 @@ from tests.memory.helpers import conversation
 
 
 def flags(principal, session):
+    """The session's formation flags but the one its first message raised."""
     with principal_context(principal):
-        return list(Event.objects.filter(session=session, event_type=EventType.FORMATION_REQUESTED))
+        found = Event.objects.filter(session=session, event_type=EventType.FORMATION_REQUESTED)
+        return [flag for flag in found if flag.payload["reason"] != "messages"]
 
 
 def test_a_completed_run_flags_its_session_after_commit(owner, django_capture_on_commit_callbacks):

@@ -12,8 +12,8 @@ from formation.models import ConsolidationWatermark
 from formation.selectors import flag_due_at, formation_due
 from memory.enums import AuthorKind, EventType
 from memory.models import Belief, Event, Session
-from memory.services.sessions import session_close
-from tests.memory.helpers import conversation, remember
+from memory.services.sessions import session_close, session_create
+from tests.memory.helpers import remember, say
 
 from .formation_helpers import later
 
@@ -36,8 +36,16 @@ def flag(principal, session, *, payload):
         return event
 
 
+def spoken(principal, text="hello", **session_fields):
+    """A session with one message that raises no flag of its own (the assistant's): the
+    flags a test writes are then its only ones."""
+    session = session_create(principal=principal, **session_fields)
+    say(principal, session, text, event_type=EventType.ASSISTANT_MESSAGE)
+    return session
+
+
 def due_flag(principal, text="hello", **session_fields):
-    session, _ = conversation(principal, text, **session_fields)
+    session = spoken(principal, text, **session_fields)
     flag(principal, session, payload={"not_before": timezone.now().isoformat()})
     return session
 
@@ -54,7 +62,7 @@ def test_a_flagged_session_is_due_once_idle(owner):
 
 
 def test_a_flag_is_not_due_before_its_not_before(owner):
-    session, _ = conversation(owner, "hello")
+    session = spoken(owner)
     flag(owner, session, payload={"not_before": (timezone.now() + timedelta(hours=1)).isoformat()})
 
     assert formation_due(now=later()) == []
@@ -62,7 +70,7 @@ def test_a_flag_is_not_due_before_its_not_before(owner):
 
 
 def test_a_closed_session_is_due_at_once(owner):
-    session, _ = conversation(owner, "hello")
+    session = spoken(owner)
 
     session_close(principal=owner, session_id=session.public_id)
 
@@ -70,7 +78,7 @@ def test_a_closed_session_is_due_at_once(owner):
 
 
 def test_a_flag_without_not_before_is_due_at_its_own_time(owner):
-    session, _ = conversation(owner, "hello")
+    session = spoken(owner)
     flag(owner, session, payload={})
 
     assert ids(formation_due(now=later())) == [str(session.public_id)]
@@ -80,7 +88,7 @@ def test_a_flag_without_not_before_is_due_at_its_own_time(owner):
     "not_before", ["next tuesday", "2026-01-01T10:00:00", 1767261600, ["2026-01-01T10:00Z"]]
 )
 def test_a_malformed_or_naive_flag_is_ineligible_and_the_sweep_goes_on(owner, not_before):
-    bad, _ = conversation(owner, "hello")
+    bad = spoken(owner)
     flag(owner, bad, payload={"not_before": not_before})
     good = due_flag(owner, "good")
 

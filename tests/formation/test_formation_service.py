@@ -69,7 +69,7 @@ def test_proposals_become_provisional_inferred_memories_with_their_formation(own
         2,
         "formation@2",
     )
-    assert watermark(owner, session) == message.sequence
+    assert watermark(owner, session) == message.sequence + 1  # and the flag it raised
     assert reconciled(audit)
 
 
@@ -263,6 +263,27 @@ def test_an_independent_message_reinforces_instead_of_duplicating(owner):
     with principal_context(owner):
         assert BeliefSource.objects.filter(belief=belief).count() == 2
     assert reconciled(audit)
+
+
+def test_a_repeat_in_the_same_conversation_is_the_same_evidence(owner):
+    # Said twice in one conversation, formed by two consolidations (the conversation went
+    # quiet in between): a source more, but no more confidence.
+    session, (message,) = conversation(owner, "I own a kindle.")
+    consolidate(owner, session, lambda r: [owns(message, "kindle")])
+    again = say(owner, session, "As I said, I own a kindle.")
+    audit = consolidate(owner, session, lambda r: [owns(again, "kindle")])
+    third = say(owner, session, "Yes, I own a kindle.")
+    consolidate(owner, session, lambda r: [owns(third, "kindle")])
+
+    belief = live(owner)["device:kindle"]
+    assert audit.reinforced_count == 1
+    assert belief.confidence == pytest.approx(0.55)
+    with principal_context(owner):
+        assert BeliefSource.objects.filter(belief=belief).count() == 3
+    # Another conversation is independent evidence: then it rises.
+    other, (elsewhere,) = conversation(owner, "I own a kindle.")
+    consolidate(owner, other, lambda r: [owns(elsewhere, "kindle")])
+    assert live(owner)["device:kindle"].confidence == pytest.approx(0.7)
 
 
 def test_duplicates_within_one_consolidation_are_rejected(owner):

@@ -37,7 +37,8 @@ def test_the_export_holds_every_session_message_and_memory(owner, other_owner):
     (exported_session,) = export["sessions"]
     assert exported_session["id"] == str(session.public_id)
     assert [(e["parts"], e["sensitivity"]) for e in exported_session["events"]] == [
-        ([{"type": "text", "text": "I keep bees in Porto."}], "normal")
+        ([{"type": "text", "text": "I keep bees in Porto."}], "normal"),
+        ([], "normal"),  # the formation flag the message raised
     ]
     assert [(m["statement"], m["status"]) for m in export["memories"]] == [
         ("User keeps bees.", "superseded"),
@@ -70,7 +71,7 @@ def test_the_export_of_each_kind_has_exactly_these_fields_in_this_order(owner):
 
     with principal_context(owner):
         session = Session.objects.get(pk=session.pk)
-        message, reply = Event.objects.filter(pk__in=[message.pk, reply.pk]).order_by("sequence")
+        message, flag, reply = Event.objects.filter(session=session).order_by("sequence")
         first, second = Belief.objects.filter(pk__in=[first.pk, second.pk]).order_by("id")
         (record,) = AccessRecord.objects.filter(owner=owner)
 
@@ -125,7 +126,7 @@ def test_the_export_of_each_kind_has_exactly_these_fields_in_this_order(owner):
                 "last_activity_at": session.last_activity_at,
                 "closed_at": session.closed_at,
                 "erased_at": session.erased_at,
-                "events": [event(message), event(reply)],
+                "events": [event(message), event(flag), event(reply)],
             }
         ],
         "memories": [
@@ -167,7 +168,8 @@ def test_erasing_an_account_removes_the_principal_and_everything_they_own(owner,
 
     counts = account_erase(principal=owner, token=token)
 
-    assert counts["belief"] == 3 and counts["event"] == 1 and counts["session"] == 1
+    # The message and the formation flag it raised.
+    assert counts["belief"] == 3 and counts["event"] == 2 and counts["session"] == 1
     assert not get_user_model().objects.filter(pk=owner.pk).exists()
     with principal_context(owner):
         for model in (Belief, Event, Session):
@@ -231,6 +233,6 @@ def test_a_bank_larger_than_one_delete_is_erased_batch_by_batch(owner, monkeypat
 
     counts = account_erase(principal=owner, token=token)
 
-    assert counts["belief"] == 7 and counts["event"] == 7
+    assert counts["belief"] == 7 and counts["event"] == 8  # and the formation flag
     assert statements.count("belief") == 3  # 3 + 3 + 1
     assert not get_user_model().objects.filter(pk=owner.pk).exists()

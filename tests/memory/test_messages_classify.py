@@ -9,6 +9,7 @@ from django.core.management import CommandError, call_command
 
 from accounts.models import OperatorAction
 from common.principal import principal_context
+from memory.enums import MESSAGE_EVENT_TYPES
 from memory.models import Belief, Event
 from memory.services.erasure import event_erase
 
@@ -39,7 +40,9 @@ def stale(principal, event, label):
 
 def labels(principal):
     with principal_context(principal):
-        events = Event.objects.filter(owner=principal).order_by("pk")
+        events = Event.objects.filter(owner=principal, event_type__in=MESSAGE_EVENT_TYPES).order_by(
+            "pk"
+        )
         return list(events.values_list("sensitivity", flat=True))
 
 

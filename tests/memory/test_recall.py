@@ -461,7 +461,7 @@ def test_on_postgresql_recall_matches_through_the_gin_indexes(owner):
             Event(
                 owner=owner,
                 session=session,
-                sequence=n + 2,
+                sequence=n + 3,  # after the message and the formation flag it raised
                 event_type=EventType.USER_MESSAGE,
                 author_kind="principal",
                 text=f"I cooked dish number {n} on a weekday evening.",
@@ -585,7 +585,7 @@ def test_on_postgresql_recall_reads_each_source_message_by_its_primary_key(owner
             Event(
                 owner=owner,
                 session=session,
-                sequence=n + 2,
+                sequence=n + 3,  # after the message and the formation flag it raised
                 event_type=EventType.USER_MESSAGE,
                 author_kind="principal",
                 text=f"I cooked dish number {n} on a weekday evening.",

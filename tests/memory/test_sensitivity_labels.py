@@ -6,7 +6,7 @@ import pytest
 
 from common.principal import principal_context
 from common.services.flags import flag_set
-from memory.enums import AuditAction
+from memory.enums import MESSAGE_EVENT_TYPES, AuditAction
 from memory.maintenance import run_once, schedules
 from memory.models import AuditRecord, Belief, Event, LabelsClassified
 from memory.sensitivity import CLASSIFIER_VERSION
@@ -32,8 +32,12 @@ def as_an_older_classifier_left_them(principal, events=(), beliefs=(), classifie
 
 
 def rows(principal, model, *fields):
+    """The principal's rows of ``model``; of events, their messages."""
     with principal_context(principal):
-        return list(model.objects.filter(owner=principal).order_by("pk").values_list(*fields))
+        found = model.objects.filter(owner=principal)
+        if model is Event:
+            found = found.filter(event_type__in=MESSAGE_EVENT_TYPES)
+        return list(found.order_by("pk").values_list(*fields))
 
 
 @pytest.fixture

@@ -42,13 +42,20 @@ def test_it_refuses_a_malformed_scope(owner):
         assert not Session.objects.filter(owner=owner).exists()
 
 
-def test_appended_messages_get_consecutive_sequences(owner):
+def test_appended_messages_get_increasing_sequences_after_one_formation_flag(owner):
     session = session_create(principal=owner)
 
     events = [say(owner, session, f"message {n}") for n in range(3)]
 
-    assert [e.sequence for e in events] == [1, 2, 3]
-    assert [e.text for e in events_of(owner, session)] == ["message 0", "message 1", "message 2"]
+    assert [e.sequence for e in events] == [1, 3, 4]
+    log = events_of(owner, session)
+    assert [e.event_type for e in log] == [
+        EventType.USER_MESSAGE,
+        EventType.FORMATION_REQUESTED,
+        EventType.USER_MESSAGE,
+        EventType.USER_MESSAGE,
+    ]
+    assert [e.text for e in log] == ["message 0", "", "message 1", "message 2"]
 
 
 def test_a_message_keeps_its_parts_and_joined_text(owner):
@@ -72,21 +79,23 @@ def test_a_replayed_external_id_returns_the_original_event(owner):
     session = session_create(principal=owner)
     first = say(owner, session, "hello", external_id="m-1")
 
+    log = events_of(owner, session)
     again = say(owner, session, "hello", external_id="m-1")
 
     assert again.pk == first.pk
-    assert len(events_of(owner, session)) == 1
+    assert events_of(owner, session) == log
 
 
 def test_a_different_message_under_a_used_external_id_is_a_conflict(owner):
     session = session_create(principal=owner)
     say(owner, session, "hello", external_id="m-1")
+    log = events_of(owner, session)
 
     with pytest.raises(ReverieError) as error:
         say(owner, session, "something else", external_id="m-1")
 
     assert error.value.code == "conflict"
-    assert len(events_of(owner, session)) == 1
+    assert events_of(owner, session) == log
 
 
 @pytest.mark.parametrize(
@@ -179,6 +188,7 @@ def test_closing_logs_it_once_and_flags_the_session_for_formation_at_once(owner)
     events = events_of(owner, session)
     assert [e.event_type for e in events] == [
         EventType.USER_MESSAGE,
+        EventType.FORMATION_REQUESTED,  # the message's own, due after the idle window
         EventType.SESSION_CLOSED,
         EventType.FORMATION_REQUESTED,
     ]
@@ -238,8 +248,10 @@ def test_concurrent_appends_keep_the_sequence_gapless(owner):
         sequences = list(
             Event.objects.filter(session=session)
             .order_by("sequence")
-            .values_list("sequence", flat=True)
+            .values_list("sequence", "event_type")
         )
         last_sequence = Session.objects.get(pk=session.pk).last_sequence
-    assert sequences == list(range(1, 41))
-    assert last_sequence == 40
+    # 40 messages and the one formation flag the first of them raised.
+    assert [sequence for sequence, _ in sequences] == list(range(1, 42))
+    assert [kind for _, kind in sequences].count(EventType.FORMATION_REQUESTED) == 1
+    assert last_sequence == 41

@@ -78,7 +78,8 @@ async def test_sessions_events_and_runs(reverie):
     said = await reverie.event_append(session.id, "I fly kites on weekends.")
     await reverie.event_append(session.id, "Fun!", type="assistant.message.created")
     assert [e.id for e in await reverie.event_list(session.id, limit=1)] == [said.id]
-    assert len([e async for e in reverie.iter_events(session.id, page_size=1)]) == 2
+    # The two messages and the formation flag the first raised.
+    assert len([e async for e in reverie.iter_events(session.id, page_size=1)]) == 3
     assert (await reverie.event_erase(said.id)).redacted_at is not None
 
     run = await reverie.run_create(session.id)

@@ -41,8 +41,13 @@ test("it appends messages and reads the log in order, by sequence", async () => 
   });
   const log = await client.eventList(session.id);
   assert.deepEqual(
-    log.slice(0, 5).map((event) => event.id),
+    log.filter((event) => event.type === "user.message.created").map((event) => event.id),
     appended.map((event) => event.id),
+  );
+  // The first message flags the conversation for formation, whether or not a run follows.
+  assert.deepEqual(
+    log.filter((event) => event.type === "memory.formation.requested").map((event) => event.sequence),
+    [(appended[0]?.sequence ?? 0) + 1],
   );
   assert.deepEqual(log.at(-1)?.parts, [{ type: "caption", text: "A photo of a bike." }]);
   const afterTwo = await all(client.iterEvents(session.id, { afterSequence: appended[1]?.sequence ?? 0, pageSize: 2 }));
