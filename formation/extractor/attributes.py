@@ -53,7 +53,7 @@ _AGE_RE = re.compile(
 )
 _RESIDENCE_RE = re.compile(
     WHO + ADV + r"(?:have\s+)?(?P<verb>live|lived|am living|are living|been living|reside|"
-    r"am based|are based|moved|relocated|have moved)\s+(?:in|to|out to)\s+" + _PLACE,
+    r"am based|are based|moved|relocated|have moved)\s+(?:back\s+)?(?:in|to|out to)\s+" + _PLACE,
     re.I,
 )
 _ORIGIN_RE = re.compile(

@@ -14,6 +14,11 @@ from .. import subjects as S
 from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .vocabulary import ADV, WHO
 
+# Qualifications one earns, not things one owns ("I got my PhD").
+QUALIFICATION = (
+    r"(?:PhD|doctorate|MBA|MSc|BSc|BA|MA|LLM|MD|degree|diploma|master'?s|bachelor'?s|"
+    r"certificate|certification|licen[cs]e|black belt)\b"
+)
 _OUTCOME_RE = re.compile(
     WHO + ADV + r"(?:have\s+)?(?P<verb>passed|failed|won|aced|finished|completed|"
     r"graduated(?:\s+from)?|earned|landed|launched|published|released|qualified for|"
@@ -21,7 +26,14 @@ _OUTCOME_RE = re.compile(
     r"got accepted(?:\s+(?:to|into|at))?|got into(?=\s+(?:[\w-]+\s+){0,3}(?:school|college|"
     r"university|program|programme|course|team|club|academy|conservatory)\b)|"
     r"got (?:the|a|my)\s+(?:new\s+|dream\s+)?job"
-    r"(?:\s+(?:at|as))?|quit|retired from|beat|achieved)\b\s*(?P<rest>.*)",
+    r"(?:\s+(?:at|as))?|quit|retired from|beat|achieved|"
+    # "I got my PhD in mathematics", "came third in the Lakeland 50": a qualification
+    # gained, a place won.
+    r"(?:got|received|was awarded)(?=\s+(?:my|a|an|the)\s+(?:[\w-]+\s+){0,2}"
+    + QUALIFICATION
+    + r")|"
+    r"came\s+(?:first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th))(?=\s+in\b))"
+    r"\b\s*(?P<rest>.*)",
     re.I,
 )
 # Verbs that name a notable outcome or experience only with a fitting object:
@@ -155,7 +167,7 @@ triggers(
         _OUTCOME_RE: (
             "passed failed won aced finished completed graduated earned landed launched published "
             "released qualified promoted promotion hired accepted into job quit retired beat "
-            "achieved"
+            "achieved got received awarded came"
         ),
         _EVENT_RE: (
             "attended visited went traveled travelled made developed created designed founded "

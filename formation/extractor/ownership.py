@@ -13,6 +13,7 @@ import re
 from memory.enums import BeliefType, Polarity
 
 from .. import subjects as S
+from .events import QUALIFICATION
 from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .things import NounPhrase, noun_phrases
 from .vocabulary import ADV, BOUNDARY_WORDS, NAME, WHO, is_capitalised, is_name
@@ -20,6 +21,14 @@ from .vocabulary import ADV, BOUNDARY_WORDS, NAME, WHO, is_capitalised, is_name
 _OWN_RE = re.compile(
     WHO + ADV + r"(?P<verb>have got|have|got|own|bought|purchased|picked up|adopted|rescued|"
     r"inherited|built|drive|ride)\s+",
+    re.I,
+)
+_QUALIFICATION_RE = re.compile(QUALIFICATION, re.I)
+# "My home office has an Epson projector and a Brother printer": what the owner's own rooms
+# hold, things of the lexicon only.
+_ROOM_HAS_RE = re.compile(
+    r"\b(?:my|our)\s+(?:home\s+)?(?:office|house|home|flat|apartment|garage|kitchen|studio|"
+    r"living\s+room|bedroom|desk|study)\s+(?:has|has got|is equipped with)\s+",
     re.I,
 )
 _OWN_VERBS_NEEDING_LEXICON = frozenset({"have", "have got", "own", "drive", "ride"})
@@ -199,7 +208,8 @@ def _ownership_subject(phrase: NounPhrase) -> str | None:
 
 def _owned(clause: Clause, phrase: NounPhrase, confidence: float, near: int) -> Proposal | None:
     subject = _ownership_subject(phrase)
-    if subject is None or phrase.blocked:
+    if subject is None or phrase.blocked or _QUALIFICATION_RE.match(phrase.text):
+        # A PhD or a licence is earned, not owned (the outcomes grammar reads it).
         return None
     tokens = S.entity_tokens(phrase.text + " " + phrase.name)
     return Proposal(
@@ -266,6 +276,11 @@ def read_ownership(clause: Clause, reader: MessageReader) -> None:
                 proposal = _owned(clause, phrase, 0.75, match.start())
                 if proposal:
                     reader.add(proposal)
+    for match in clause.find(_ROOM_HAS_RE):
+        phrases, _ = noun_phrases(text[match.end() :], determiner_required=True)
+        for phrase in phrases:
+            if phrase.kind != "home":
+                reader.add(_owned(clause, phrase, 0.7, match.start()))
     for match in clause.find(_ADOPTED_NAMED_RE):
         words = [w.lower() for w in match.group("words").split() if w.lower() not in _HOW_ADOPTED]
         name = match.group("name").split()[0]
@@ -560,6 +575,7 @@ triggers(
         _POSSESSIVE_RE: "my our",
         _GIVEN_RE: "left bequeathed gave handed passed given gifted",
         _ADOPTED_NAMED_RE: "adopted rescued took brought",
+        _ROOM_HAS_RE: "has equipped",
         _RETRACT_RE: (
             "sold gave given rid traded swapped donated scrapped returned replaced threw thrown "
             "recycled rehomed pawned"

@@ -27,6 +27,11 @@ _KIN_NAMED_RE = re.compile(
     r"(?:'s\s+name\s+is|\s+is\s+(?:called|named)|,|\s+)\s*" + NAME,
     re.I,
 )
+# "Maeve, my stepdaughter, just turned twelve."
+_NAME_APPOSED_KIN_RE = re.compile(
+    r"^" + NAME + r",\s+(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS}),",
+    re.I,
+)
 _NAME_IS_KIN_RE = re.compile(
     r"^"
     + NAME
@@ -166,7 +171,7 @@ def read_relationships(clause: Clause, reader: MessageReader) -> None:
 
     for match in clause.find(_KIN_NAMED_RE):
         named(match)
-    name_is_kin = _NAME_IS_KIN_RE.match(text)
+    name_is_kin = _NAME_IS_KIN_RE.match(text) or _NAME_APPOSED_KIN_RE.match(text)
     if name_is_kin:
         named(name_is_kin)
     for match in clause.find(_HAVE_KIN_RE):

@@ -126,6 +126,12 @@ _SKIP_SENTENCE_RE = re.compile(
     r"dreamt|dreamed|role-?play)\b",
     re.I,
 )
+# Irony says the opposite of its words ("Oh great, I just love sitting in traffic").
+_IRONY_RE = re.compile(
+    r"^(?:oh|ah|wow|well),?\s+(?:great|joy|wonderful|fantastic|perfect|brilliant|lovely|"
+    r"terrific|super)\b|\byeah,?\s+right\b|\bjust what I needed\b|\bsaid no one\b",
+    re.I,
+)
 # Clause markers of wishes, possibilities, intentions and hedges. "would
 # like/prefer/rather" are removed first: they state a present preference.
 WISH_RE = re.compile(
@@ -199,7 +205,7 @@ def clauses(sentence: str) -> list[str]:
     if "\u27e6q\u27e7" in sentence or '"' in sentence:
         return []
     sentence = _TELLING_LEAD_RE.sub("", sentence)
-    if _SKIP_SENTENCE_RE.search(_OWN_TELLING_RE.sub(" ", sentence)):
+    if _SKIP_SENTENCE_RE.search(_OWN_TELLING_RE.sub(" ", sentence)) or _IRONY_RE.search(sentence):
         return []
     found: list[str] = []
     lead = ""

@@ -219,11 +219,9 @@ def miso_memory(owner, *, conversations=2):
     )
 
 
-def test_a_model_proposal_does_not_supersede_a_memory_with_more_sources_than_it_cites(
-    owner, provider_settings, fake_provider
-):
-    miso = miso_memory(owner)
-    # Grounded word for word (formation.grounding), yet a misreading of whose dislike it is.
+def misread_miso(owner, fake_provider):
+    """A model's proposal about the cat Miso, grounded word for word (formation.grounding), yet
+    a misreading of whose dislike it is; the audit of its consolidation."""
     session, (message,) = conversation(owner, "My cat Miso hates the new flat.")
     fake_provider.set(
         "valid",
@@ -231,8 +229,15 @@ def test_a_model_proposal_does_not_supersede_a_memory_with_more_sources_than_it_
             proposal(message, "pet:miso", "User hates the cat Miso.", type="ownership"),
         ],
     )
+    return consolidate(owner, session, model=True)
 
-    audit = consolidate(owner, session, model=True)
+
+def test_a_model_proposal_does_not_supersede_a_memory_with_more_sources_than_it_cites(
+    owner, provider_settings, fake_provider
+):
+    miso = miso_memory(owner)
+
+    audit = misread_miso(owner, fake_provider)
 
     assert beliefs(owner, pk=miso.pk)[0].status == "provisional"
     assert audit.rejection_reasons == {"challenged": 1}
@@ -248,15 +253,8 @@ def test_messages_of_one_conversation_do_not_outweigh_a_model_proposal(
     # As above, but the memory's two messages come from one conversation: one piece of
     # evidence, as the model's message is, so the proposal is decided, not challenged.
     miso = miso_memory(owner, conversations=1)
-    session, (message,) = conversation(owner, "My cat Miso hates the new flat.")
-    fake_provider.set(
-        "valid",
-        proposals=[
-            proposal(message, "pet:miso", "User hates the cat Miso.", type="ownership"),
-        ],
-    )
 
-    audit = consolidate(owner, session, model=True)
+    audit = misread_miso(owner, fake_provider)
 
     assert challenges(owner, "open") == []
     assert "challenged" not in audit.rejection_reasons

@@ -186,3 +186,45 @@ def test_a_persons_facts_stand_beside_each_other_and_their_relationship(owner):
         "User's brother Tom works at a bakery in Leeds.": "person:tom",
         "User's brother Tom lives in York.": "person:tom",
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        (
+            "I got my PhD in mathematics from Utrecht last year.",
+            "User got their PhD in mathematics from Utrecht.",
+            "User owns a PhD.",
+        ),
+        ("I got my driving licence.", "User got their driving licence.", None),
+        ("I moved back to Valparaíso in March.", "User lives in Valparaíso.", None),
+        (
+            "Maeve, my stepdaughter, just turned twelve.",
+            "User has a stepdaughter named Maeve.",
+            None,
+        ),
+        (
+            "My home office has an Epson projector and a Synology NAS.",
+            "User owns an Epson projector.",
+            None,
+        ),
+    ],
+)
+def test_qualifications_moves_apposed_names_and_what_rooms_hold(text, expected, absent):
+    found = statements(text)
+
+    assert expected in found
+    assert absent not in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oh great, I just love sitting in traffic for two hours.",
+        "Yeah right, I love doing taxes.",
+        "My office has a great view.",
+        "I came home late.",
+    ],
+)
+def test_irony_and_what_is_no_claim_form_nothing(text):
+    assert extract(text) == ()
