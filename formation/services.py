@@ -42,6 +42,7 @@ from formation.hybrid import HybridExtractor
 from formation.models import ConsolidationWatermark, ExtractionAudit, FormationAudit, FormationRetry
 from formation.preference_axes import relation
 from formation.selectors import formation_due
+from formation.subjects import PERSON_PREFIX
 from memory.enums import (
     LIVE_BELIEF_STATUSES,
     MESSAGE_EVENT_TYPES,
@@ -74,8 +75,6 @@ MAX_CONSUMED = 12
 INFERRED_CONFIDENCE_CAP = 0.55
 REINFORCED_CONFIDENCE_CAP = 0.8
 REINFORCEMENT_STEP = 0.15
-# Subjects of people other than the owner ("person:tom", "person:daughter").
-PERSON_SUBJECT = "person:"
 # Live memories shown to the extractor, newest first, so that "I sold the BMW"
 # can name the subject it retracts.
 KNOWN_BELIEFS = 500
@@ -558,7 +557,7 @@ def _decide(bank: _Bank, proposal: _Proposal, tally: _Tally) -> None:
         "model_proposed": candidate.proposer == PROPOSER_MODEL,
         **proposal.temporal,
     }
-    if candidate.subject.startswith(PERSON_SUBJECT):
+    if candidate.subject.startswith(PERSON_PREFIX):
         # A person has a relationship with the owner and many facts of their own: "User's
         # brother Tom works at a bakery." neither replaces "User has a brother named Tom."
         # nor the fact that he lives in Leeds. Only the same kind of claim may replace.

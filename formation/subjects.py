@@ -60,6 +60,9 @@ KIND_OF_WORD = {word: kind for kind, words in _KINDS.items() for word in words.s
 # Nouns that only come in the plural; they take no article.
 PLURAL_NOUNS = frozenset("headphones earbuds airpods drums skis speakers".split())
 
+# Subjects of people other than the owner ("person:tom", "person:daughter"): a person has a
+# relationship with the owner and facts of their own, several under one subject.
+PERSON_PREFIX = "person:"
 # Relatives and other people, by the word the owner uses; the value is the key
 # of the unnamed relationship ("my kids" and "my children" are one subject).
 KIN = {

@@ -21,10 +21,9 @@ from memory.enums import BeliefType
 
 from .. import subjects as S
 from .reading import Clause, MessageReader, Proposal, hint, triggers
-from .relationships import KIN_BLOCKERS, KIN_MODIFIERS, kin_phrase
+from .relationships import KIN_BLOCKERS, KIN_MODIFIERS, KIN_WORDS, kin_phrase
 from .vocabulary import is_name
 
-_KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
 # The verbs a person's predicate may open with: the forms of be and have, a third person's
 # present ("works", "teaches") and past tenses ("opened", "bought").
 _VERB = (
@@ -34,7 +33,7 @@ _VERB = (
     r"[a-z]{2,}(?:ed|es|s))"
 )
 _PERSON_FACT_RE = re.compile(
-    r"^(?:[^,]{0,40},\s+)?(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})"
+    r"^(?:[^,]{0,40},\s+)?(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{KIN_WORDS})"
     r"(?:,?\s+(?-i:(?P<name>[A-Z][\w'-]+))(?:,)?)?"
     r"\s+(?P<adv>(?:(?:just|still|also|finally|recently|now|already)\s+){0,2})"
     + _VERB
@@ -46,13 +45,13 @@ _NAME_APPOSITIVE_RE = re.compile(
     r"^(?-i:(?P<name>[A-Z][\w'-]+)),\s+(?:my|our)\s+"
     + KIN_BLOCKERS
     + KIN_MODIFIERS
-    + rf"(?P<kin>{_KIN_WORDS}),\s+"
+    + rf"(?P<kin>{KIN_WORDS}),\s+"
     r"(?P<adv>(?:(?:just|still|also|finally|recently|now|already)\s+){0,2})"
     + _VERB
     + r"\s+(?P<rest>.+?)\s*[.!]*$",
     re.I,
 )
-_POSSESSIVE_KIN_RE = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{_KIN_WORDS})'s\b", re.I)
+_POSSESSIVE_KIN_RE = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN_WORDS})'s\b", re.I)
 # Words of a predicate that make it something other than a lasting fact about the person:
 # negation and doubt; the owner or the assistant in it ("sold my BMW": the owner's news);
 # what is under way or planned ("is visiting", "is going to"); what passes this week; and

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from memory.enums import BeliefType, Polarity
 
 from ..candidates import TemporalHint
+from ..subjects import PERSON_PREFIX
 from ..temporal import find_dates, find_temporal
 from .values import strip_temporal, value_phrase
 
@@ -162,7 +163,7 @@ class MessageReader:
             ):
                 continue
             key: tuple[str, ...] = (proposal.subject, proposal.polarity)
-            if proposal.type == BeliefType.FACT and proposal.subject.startswith("person:"):
+            if proposal.type == BeliefType.FACT and proposal.subject.startswith(PERSON_PREFIX):
                 # A person has a relationship with the owner and facts of their own, several.
                 key = (*key, proposal.type, proposal.statement)
             if key in seen:

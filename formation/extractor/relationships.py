@@ -16,20 +16,21 @@ from .attributes import attribute
 from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .vocabulary import ADV, NAME, WHO, is_name
 
-_KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
+# Every word of a relative, longest first, as one alternation of an expression.
+KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
 KIN_MODIFIERS = (
     r"(?:(?P<mod>little|big|older|younger|baby|twin|best|eldest|oldest|youngest|elder)\s+|"
     r"(?:lovely|wonderful|amazing|beloved|dear|two|three|four)\s+)?"
 )
 KIN_BLOCKERS = r"(?!(?:late|ex|former|future|deceased|dead|imaginary)\b)"
 _KIN_NAMED_RE = re.compile(
-    r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})"
+    r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{KIN_WORDS})"
     r"(?:'s\s+name\s+is|\s+is\s+(?:called|named)|,|\s+)\s*" + NAME,
     re.I,
 )
 # "Maeve, my stepdaughter, just turned twelve."
 _NAME_APPOSED_KIN_RE = re.compile(
-    r"^" + NAME + r",\s+(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS}),",
+    r"^" + NAME + r",\s+(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{KIN_WORDS}),",
     re.I,
 )
 _NAME_IS_KIN_RE = re.compile(
@@ -38,7 +39,7 @@ _NAME_IS_KIN_RE = re.compile(
     + r"\s+is\s+(?:my|our)\s+"
     + KIN_BLOCKERS
     + KIN_MODIFIERS
-    + rf"(?P<kin>{_KIN_WORDS})\b",
+    + rf"(?P<kin>{KIN_WORDS})\b",
     re.I,
 )
 _HAVE_KIN_RE = re.compile(
@@ -46,7 +47,7 @@ _HAVE_KIN_RE = re.compile(
     + ADV
     + r"(?:have got|have|got)\s+(?P<q>a|an|one|two|three|four|five|six|\d)\s+"
     + KIN_MODIFIERS
-    + rf"(?P<kin>{_KIN_WORDS})\b"
+    + rf"(?P<kin>{KIN_WORDS})\b"
     r"(?:\s+(?:named|called)\s+" + NAME + r")?",
     re.I,
 )
@@ -54,7 +55,7 @@ _HAVE_KIN_RE = re.compile(
 _AND_KIN_NAMED_RE = re.compile(
     r"(?:,\s*|\s+)(?:and\s+)?(?P<q>a|an|one)\s+"
     + KIN_MODIFIERS
-    + rf"(?P<kin>{_KIN_WORDS})\s+(?:named|called)\s+"
+    + rf"(?P<kin>{KIN_WORDS})\s+(?:named|called)\s+"
     + NAME,
     re.I,
 )
@@ -77,7 +78,7 @@ _ONE_OF = {
     "grandkids": "grandchild",
 }
 _MY_KIN_RE = re.compile(
-    r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{_KIN_WORDS})(?:'s)?\b",
+    r"\b(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?P<kin>{KIN_WORDS})(?:'s)?\b",
     re.I,
 )
 _MARRIED_TO_RE = re.compile(r"\bI\s+am\s+" + ADV + r"(?P<rel>married|engaged)\s+to\s+" + NAME, re.I)
