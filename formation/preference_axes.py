@@ -25,8 +25,14 @@ AXES = {
     "theme": {"dark": r"\b(?:dark|night)\b", "light": r"\blight\b"},
     "contrast": {"high": r"\bhigh[- ]contrast\b"},
     "units": {
-        "metric": r"\b(?:metric|celsius|kilomet(?:er|re)s?|km|kilograms?|kg|centimet(?:er|re)s?)\b",
-        "imperial": r"\b(?:imperial|fahrenheit|miles|lbs|pounds|inches|feet)\b",
+        "metric": (
+            r"\b(?:metric|celsius|kilomet(?:er|re)s?|km|kilograms?|kg|grams?|grammes?|"
+            r"centimet(?:er|re)s?|met(?:er|re)s?|lit(?:er|re)s?|millilit(?:er|re)s?|ml)\b"
+        ),
+        "imperial": (
+            r"\b(?:imperial|fahrenheit|miles|lbs|pounds|ounces|oz|inches|feet|cups|"
+            r"tablespoons|teaspoons|fluid ounces)\b"
+        ),
     },
     "indentation": {"tabs": r"\btabs?\b", "spaces": r"\bspaces?\b"},
     "indent_width": {

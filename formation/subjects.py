@@ -31,6 +31,9 @@ _KINDS = {
         smartwatch fitbit garmin headphone earbud airpod camera gopro drone tv television
         console playstation ps4 ps5 xbox nintendo switch monitor printer router speaker
         homepod keyboard mouse headset oculus ipod walkman projector synology nas
+        remarkable kobo nook chromecast firestick roku sonos alexa
+        soundbar turntable amplifier amp subwoofer hifi stereo scanner webcam
+        microphone mic modem telescope microscope calculator
         """,
     "vehicle": """
         car truck pickup van minivan suv jeep motorcycle motorbike bike bicycle ebike e-bike
@@ -38,27 +41,43 @@ _KINDS = {
         bmw audi tesla toyota honda ford volkswagen vw mercedes benz porsche volvo subaru
         mazda nissan hyundai kia chevy chevrolet lexus fiat skoda peugeot renault citroen
         ferrari lamborghini jaguar prius civic corolla vespa harley ducati kawasaki rivian
-        polestar
+        polestar narrowboat barge dinghy catamaran paddleboard jetski
+        motorhome trike tricycle tandem unicycle atv snowmobile golf-cart
+        landrover miata jetta passat crv rav4
+        camry wrangler cherokee hilux
         """,
     "pet": """
         dog puppy pup cat kitten kitty parrot budgie cockatiel canary hamster gerbil rabbit
         bunny goldfish fish turtle tortoise pig horse pony snake lizard gecko iguana ferret
         chinchilla hedgehog bird labrador retriever corgi poodle beagle husky pug dachshund
-        terrier spaniel collie shepherd chihuahua
+        terrier spaniel collie shepherd chihuahua greyhound whippet lurcher dalmatian
+        rottweiler doberman schnauzer pomeranian bulldog sheepdog alsatian springer cockapoo
+        labradoodle goldendoodle cavapoo maltipoo shih-tzu yorkie bichon akita shiba mastiff
+        weimaraner vizsla axolotl tarantula rat guinea-pig cockatoo
+        macaw lovebird parakeet hen rooster goat sheep alpaca llama
+        donkey mule beehive
         """,
     "instrument": """
         guitar piano violin viola cello bass drum ukulele uke saxophone sax trumpet trombone
-        flute clarinet harp banjo mandolin accordion harmonica synth synthesizer
+        flute clarinet harp banjo mandolin accordion harmonica synth synthesizer bagpipes
+        bagpipe oboe bassoon tuba cornet euphonium harpsichord cajon djembe sitar
+        tabla bouzouki didgeridoo dulcimer lute xylophone marimba glockenspiel theremin
+        kalimba ocarina harmonium concertina melodeon fiddle keytar
         """,
-    "home": "house apartment flat condo townhouse cabin cottage villa bungalow",
+    "home": """
+        house apartment flat condo townhouse cabin cottage villa bungalow farmhouse houseboat
+        chalet farm ranch smallholding
+        """,
     "appliance": """
         fridge refrigerator dishwasher washer dryer microwave oven roomba vacuum fryer
-        espresso thermomix
+        espresso thermomix toaster blender kettle mixer kitchenaid nespresso instant-pot
+        airfryer freezer stove cooker hob grill barbecue bbq treadmill peloton
+        dehumidifier humidifier purifier heater dyson vitamix machine
         """,
 }
 KIND_OF_WORD = {word: kind for kind, words in _KINDS.items() for word in words.split()}
 # Nouns that only come in the plural; they take no article.
-PLURAL_NOUNS = frozenset("headphones earbuds airpods drums skis speakers".split())
+PLURAL_NOUNS = frozenset("headphones earbuds airpods drums skis speakers bagpipes".split())
 
 # Subjects of people other than the owner ("person:tom", "person:daughter"): a person has a
 # relationship with the owner and facts of their own, several under one subject.
@@ -105,6 +124,35 @@ OCCUPATIONS = frozenset(
     technician economist statistician mathematician biologist chemist physicist
     historian linguist sociologist marketer recruiter salesperson realtor banker trader
     investor broker clerk secretary receptionist assistant hairdresser stylist tailor
+    attendant steward stewardess midwife optometrist optician radiographer
+    sonographer physiotherapist physio chiropractor osteopath podiatrist dietitian
+    nutritionist hygienist carer caregiver nanny childminder babysitter doula
+    paralegal solicitor barrister judge notary auditor bookkeeper actuary
+    underwriter surveyor planner builder bricklayer roofer plasterer welder machinist
+    joiner glazier locksmith landscaper groundskeeper arborist forester ranger
+    butcher fishmonger grocer florist jeweller jeweler cobbler potter
+    sculptor illustrator animator copywriter blogger podcaster youtuber streamer
+    influencer columnist reporter correspondent broadcaster presenter announcer dj
+    composer conductor drummer guitarist pianist violinist cellist bassist vocalist
+    choreographer comedian magician curator archivist archaeologist anthropologist
+    geologist astronomer ecologist botanist zoologist meteorologist epidemiologist
+    pathologist radiologist anaesthetist anesthetist cardiologist dermatologist
+    neurologist oncologist pediatrician paediatrician gp psychotherapist
+    cop policeman policewoman detective sergeant constable bodyguard bouncer
+    airman lieutenant captain firefighter lifeguard coastguard
+    chauffeur courier trucker cabbie postman postwoman
+    porter janitor housekeeper caretaker concierge bartender sommelier
+    brewer winemaker distiller busboy manager supervisor
+    foreman director executive vp president chairman treasurer ombudsman diplomat
+    ambassador politician councillor councilor senator mayor minister priest pastor vicar
+    rabbi imam chaplain monk nun missionary principal headteacher headmaster
+    headmistress dean provost postdoc undergrad
+    apprentice trainee contractor subcontractor tradesman tradesperson
+    technologist sysadmin devops tester analyst strategist
+    cartographer surveyor inspector assessor adjuster appraiser auctioneer
+    landlord landlady shopkeeper storekeeper merchant vendor wholesaler retailer
+    dispatcher navigator astronaut
+    zookeeper groomer trainer breeder farrier shepherd rancher beekeeper
     """.split()
 )
 
@@ -112,7 +160,7 @@ OCCUPATIONS = frozenset(
 DROPPED_MODIFIERS = frozenset(
     """
     new brand-new used second-hand secondhand refurbished little big small tiny huge
-    beautiful lovely trusty shiny cute sweet own
+    beautiful lovely trusty shiny cute sweet own rescue rescued shelter stray
     current adorable gorgeous fancy expensive cheap nice awesome amazing great cool
     red blue black white silver grey gray green yellow orange purple pink brown gold
     """.split()
@@ -159,7 +207,8 @@ _STABLE_PREFERENCES = (
         PREF_UNITS,
         re.compile(
             r"\b(?:metric|imperial|celsius|fahrenheit|kilometers|kilometres|km|miles|"
-            r"kilograms|kg|lbs|centimeters|centimetres|inches|units)\b",
+            r"kilograms|kg|grams|grammes|lbs|pounds|ounces|centimeters|centimetres|inches|"
+            r"litres|liters|millilitres|milliliters|units)\b",
             re.I,
         ),
     ),

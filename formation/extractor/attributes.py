@@ -48,7 +48,9 @@ _BIRTHDAY_RE = re.compile(
 )
 _AGE_RE = re.compile(
     r"\bI\s+am\s+(?P<n>\d{1,3})\s*(?:years?|yrs?)[ -]old\b|\bI\s+am\s+(?P<n2>\d{1,3})\s*"
-    r"(?:yo|y/o)\b|\bI\s+" + ADV + r"turned\s+(?P<n3>\d{1,3})\b",
+    r"(?:yo|y/o)\b|\bI\s+" + ADV + r"turned\s+(?P<n3>\d{1,3})\b"
+    # "I'm 52, divorced": a bare number the clause ends on, or a list goes on from.
+    r"|^I\s+am\s+(?P<n4>\d{1,3})\s*(?:$|,)",
     re.I,
 )
 _RESIDENCE_RE = re.compile(
@@ -138,7 +140,7 @@ def read_attributes(clause: Clause, reader: MessageReader) -> None:
         statement = f"User's birthday is {match.group('date')}."
         reader.add(attribute(clause, S.ATTR_BIRTHDAY, statement, match.start()))
     for match in clause.find(_AGE_RE):
-        age = match.group("n") or match.group("n2") or match.group("n3")
+        age = match.group("n") or match.group("n2") or match.group("n3") or match.group("n4")
         if 1 <= int(age) <= 120:
             statement = f"User is {age} years old."
             reader.add(attribute(clause, S.ATTR_AGE, statement, match.start()))
@@ -239,7 +241,7 @@ triggers(
         _MY_NAME_RE: "name called named",
         _BIRTHDAY_RE: "birthday",
         _GO_BY_RE: "go call",
-        _AGE_RE: "old yo y turned years year yrs yr",
+        _AGE_RE: "old yo y turned years year yrs yr am",
         _RESIDENCE_RE: "live lived living reside based moved relocated",
         _ORIGIN_RE: "from grew raised born",
         _WORK_AT_RE: "work working worked",

@@ -25,8 +25,14 @@ _OUTCOME_RE = re.compile(
     r"got promoted(?:\s+to)?|got a promotion|got hired(?:\s+(?:at|by))?|"
     r"got accepted(?:\s+(?:to|into|at))?|got into(?=\s+(?:[\w-]+\s+){0,3}(?:school|college|"
     r"university|program|programme|course|team|club|academy|conservatory)\b)|"
-    r"got (?:the|a|my)\s+(?:new\s+|dream\s+)?job"
+    r"got (?:the|a|my)\s+(?:[\w-]+\s+){0,2}?job(?!\s+done\b)"
     r"(?:\s+(?:at|as))?|quit|retired from|beat|achieved|"
+    # "I left my job at the bank", "walked out of my job": quitting it, in other words.
+    r"(?:left|walked out of|resigned from)(?=\s+(?:my|our)\s+(?:[\w-]+\s+)?job\b)|"
+    # A place or a post won: "I got the apprenticeship at the shipyard".
+    r"got(?=\s+(?:the|a|an|my)\s+(?:[\w-]+\s+){0,2}(?:apprenticeship|internship|"
+    r"scholarship|fellowship|residency|bursary|grant|job offer|offer|promotion|tenure|"
+    r"lead role|leading role|part|place)\b)|"
     # "I got my PhD in mathematics", "came third in the Lakeland 50": a qualification
     # gained, a place won.
     r"(?:got|received|was awarded)(?=\s+(?:my|a|an|the)\s+(?:[\w-]+\s+){0,2}"
@@ -43,7 +49,7 @@ _OBJECT_REQUIRED = {
     for verbs, pattern in (
         (
             ("passed", "failed", "aced"),
-            r"\b(?:exams?|tests?|interview|bar|certification|course|class|audition|quiz|"
+            r"\b(?:exams?|tests?|interviews?|bar|certification|course|class|audition|quiz|"
             r"assessment|probation|screening|finals|midterms?|boards|licen[cs]e|thesis|"
             r"defen[cs]e|physical|checkride|module|semester|grade)\b",
         ),
@@ -67,10 +73,19 @@ _ROUTINE = frozenset(
     query migration deploy deployment commit file files program process service database
     command terminal vm pipeline task tasks update upgrade install installation argument
     parameter variable docs documentation pr issue issues suite ci email emails message
-    messages meeting call calls typo""".split()
+    messages meeting call calls typo work homework chores report reports slides
+    spreadsheet""".split()
 )
-_OUTCOMES_WITHOUT_OBJECT = frozenset(
-    {"graduated", "got promoted", "got a promotion", "got hired", "got accepted", "quit"}
+_QUITTING = {"left": "quit", "walked out of": "quit", "resigned from": "quit"}
+_DURATION_RE = re.compile(
+    r"\bin\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|under|less than|"
+    r"just over|just under)\s*(?:\d+\s*)?(?:days?|weeks?|months?|hours?|minutes?|mins?|"
+    r"seconds?|years?)\b",
+    re.I,
+)
+_PREPOSITION_RE = re.compile(r"\s(?:at|in|on|for|with|from|of|to|by|about|near)\s")
+_WITHOUT_OBJECT_RE = re.compile(
+    r"^(?:graduated|got promoted|got a promotion|got hired|got accepted|quit|got .*\bjob)$"
 )
 _EVENT_RE = re.compile(
     WHO + ADV + r"(?:have\s+|had\s+)?(?P<verb>attended|visited|went to|went on|traveled to|"
@@ -102,13 +117,17 @@ def _notable(verb: str, value: str) -> bool:
     required = _OBJECT_REQUIRED.get(verb.split(" ", 1)[0])
     if required is not None and not required.search(value):
         return False
-    words = set(re.findall(r"[a-z0-9]+", value.lower()))
+    # The words before the first preposition name what was done: "the tests for the server"
+    # is routine, "my job at the call centre" is not, whatever its place is called.
+    head = _PREPOSITION_RE.split(value.lower(), maxsplit=1)[0]
+    words = set(re.findall(r"[a-z0-9]+", head))
     return not (words & _ROUTINE or words & _VAGUE)
 
 
 def read_outcomes(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_OUTCOME_RE):
         verb = " ".join(match.group("verb").lower().split())
+        verb = _QUITTING.get(verb, verb)
         rest = match.group("rest")
         value = (
             clause.value(match.start("rest"), max_words=8, demonstratives=True)
@@ -116,12 +135,22 @@ def read_outcomes(clause: Clause, reader: MessageReader) -> None:
             else ""
         )
         base = re.sub(r"\s+(?:to|at|by|into|from|as)$", "", verb)
-        if value is None or (not value and base not in _OUTCOMES_WITHOUT_OBJECT):
+        if base.endswith(" job") and (value is None or value.startswith("to ")):
+            # "I got a temp job to cover expenses": the job is the outcome, the why is not.
+            value = ""
+        if value is None or (not value and not _WITHOUT_OBJECT_RE.match(base)):
             continue
+        subject_value = value
+        duration = _DURATION_RE.search(rest)
+        if value and duration and rest[: duration.start()].rstrip(" ,").endswith(value.split()[-1]):
+            # "finished the Camino in 31 days": how long it took is part of the outcome, not
+            # a time of the message (which cut it off the value).
+            value = f"{value} {duration.group(0)}"
         if value and not _notable(verb, value):
             continue
+        base = re.sub(r"\b(?:my|our)\b", "their", base)
         statement = f"User {verb} {value}." if value else f"User {base}."
-        subject = S.topic_subject_of("outcome", value or base)
+        subject = S.topic_subject_of("outcome", subject_value or base)
         if subject:
             reader.add(
                 Proposal(
@@ -167,7 +196,7 @@ triggers(
         _OUTCOME_RE: (
             "passed failed won aced finished completed graduated earned landed launched published "
             "released qualified promoted promotion hired accepted into job quit retired beat "
-            "achieved got received awarded came"
+            "achieved got received awarded came left walked resigned"
         ),
         _EVENT_RE: (
             "attended visited went traveled travelled made developed created designed founded "

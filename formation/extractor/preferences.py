@@ -37,6 +37,12 @@ _HABIT_RE = re.compile(
     re.I,
 )
 _CONTRAST_RE = re.compile(r"\s+(?:over|to|rather than|instead of|more than|than)\s+", re.I)
+# "I'd like you to use Celsius", "I want you to answer in bullet points".
+_ASKED_RE = re.compile(
+    r"you\s+to\s+(?:always\s+)?(?:use|give me|answer in|answer with|respond in|reply in|"
+    r"write in|stick to|switch to)\s+",
+    re.I,
+)
 _IMPERATIVE_RE = re.compile(
     r"^(?:please\s+)?(?:always\s+|just\s+|only\s+)?(?:(?P<keep>keep|make)\s+(?:your\s+|the\s+|"
     r"all\s+|my\s+)?(?P<noun>answers|responses|replies|explanations|it)\s+(?P<adj>short|brief|"
@@ -152,6 +158,13 @@ def read_preferences(clause: Clause, reader: MessageReader) -> None:
         if verb.startswith(("am ", "are ")) and not verb.startswith(("am not", "are not")):
             verb = "like"
         rest_start = match.start("rest")
+        if asked := _ASKED_RE.match(text, rest_start):
+            # "I'd like you to use Celsius": what the assistant is asked to use is preferred,
+            # and only a preference of the stable kinds is read so.
+            value = clause.value(asked.end())
+            if value and S.stable_preference_subject(value):
+                _preference(clause, reader, value, "prefer", match.start())
+            continue
         rest = strip_temporal(text[rest_start:], clause.temporal, rest_start)
         contrast = ""
         if "prefer" in verb or verb.startswith("would rather"):
@@ -216,7 +229,10 @@ def read_wished_preferences(clause: Clause, reader: MessageReader) -> None:
     match = _WISHED_PREFERENCE_RE.match(clause.text)
     if not match or WISH_RE.search(clause.text, match.start("rest")):
         return
-    value = clause.value(match.start("rest"))
+    start = match.start("rest")
+    # "I'd like you to use Celsius": what the assistant is asked to use is what is preferred.
+    asked = _ASKED_RE.match(clause.text, start)
+    value = clause.value(asked.end() if asked else start)
     if value and S.stable_preference_subject(value):
         _preference(clause, reader, value, "prefer", 0)
 

@@ -559,11 +559,11 @@ def test_a_time_phrase_stays_out_of_the_statement():
 
 def test_every_proposal_is_well_formed():
     candidates = extract(
-        "I have an Apple Watch. I'm a therapist. My sister Ana lives in Porto. "
+        "I have an Apple Watch. I'm a therapist. My sister Ana is vegan. "
         "I prefer tabs. I decided to learn Spanish. I passed my exam."
     )
 
-    # Ana's relationship and her own fact ("User's sister Ana lives in Porto.") among them.
+    # Ana's relationship and her need ("User's sister Ana is vegan.") among them.
     assert len(candidates) == 7
     for candidate in candidates:
         assert candidate.type in BeliefType.values
