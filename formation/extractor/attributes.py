@@ -55,7 +55,8 @@ _AGE_RE = re.compile(
 )
 _RESIDENCE_RE = re.compile(
     WHO + ADV + r"(?:have\s+)?(?P<verb>live|lived|am living|are living|been living|reside|"
-    r"am based|are based|moved|relocated|have moved)\s+(?:back\s+)?(?:in|to|out to)\s+" + _PLACE,
+    r"am based|are based|moved|relocated|have moved)\s+(?:back\s+)?"
+    r"(?:in|to|out to|(?P<near>(?:just\s+)?(?:outside|near|outside of|close to)))\s+" + _PLACE,
     re.I,
 )
 _ORIGIN_RE = re.compile(
@@ -147,7 +148,9 @@ def read_attributes(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_RESIDENCE_RE):
         place = _place(match.group("place"))
         if place:
-            statement = f"User lives in {place}."
+            # "I live just outside Galway": where they live is near the place, not in it.
+            where = " ".join(match.group("near").lower().split()) if match.group("near") else "in"
+            statement = f"User lives {where} {place}."
             reader.add(attribute(clause, S.ATTR_RESIDENCE, statement, match.start()))
     for match in clause.find(_ORIGIN_RE):
         phrase = match.group(0)

@@ -38,7 +38,9 @@ _OUTCOME_RE = re.compile(
     r"(?:got|received|was awarded)(?=\s+(?:my|a|an|the)\s+(?:[\w-]+\s+){0,2}"
     + QUALIFICATION
     + r")|"
-    r"came\s+(?:first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th))(?=\s+in\b))"
+    r"came\s+(?:first|second|third|fourth|fifth|last|\d+(?:st|nd|rd|th))(?=\s+in\b)|"
+    # Money raised for a cause: "raised £2,300 for the hospice".
+    r"raised(?=\s+(?:over\s+|more than\s+|almost\s+|nearly\s+)?[£$€]\s?\d))"
     r"\b\s*(?P<rest>.*)",
     re.I,
 )
@@ -76,6 +78,11 @@ _ROUTINE = frozenset(
     messages meeting call calls typo work homework chores report reports slides
     spreadsheet""".split()
 )
+# An outcome's words may run longer than an event's: where and how well is the outcome ("came
+# third in the Lakeland 50 with a time of 9:47").
+_OUTCOME_WORDS = 10
+_MANNER_RE = re.compile(r"\s(?:with|by)\s", re.I)
+_AMOUNT_RE = re.compile(r"^(?:over\s+|more than\s+|almost\s+|nearly\s+)?[£$€]\s?[\d,.]+\s*")
 _QUITTING = {"left": "quit", "walked out of": "quit", "resigned from": "quit"}
 _DURATION_RE = re.compile(
     r"\bin\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|under|less than|"
@@ -130,7 +137,7 @@ def read_outcomes(clause: Clause, reader: MessageReader) -> None:
         verb = _QUITTING.get(verb, verb)
         rest = match.group("rest")
         value = (
-            clause.value(match.start("rest"), max_words=8, demonstratives=True)
+            clause.value(match.start("rest"), max_words=_OUTCOME_WORDS, demonstratives=True)
             if rest.strip()
             else ""
         )
@@ -140,7 +147,9 @@ def read_outcomes(clause: Clause, reader: MessageReader) -> None:
             value = ""
         if value is None or (not value and not _WITHOUT_OBJECT_RE.match(base)):
             continue
-        subject_value = value
+        # The outcome's key is what was achieved, not how well or how: "came third in the
+        # Lakeland 50" whatever the time, "raised ... for the hospice" whatever the sum.
+        subject_value = _MANNER_RE.split(_AMOUNT_RE.sub("", value), maxsplit=1)[0]
         duration = _DURATION_RE.search(rest)
         if value and duration and rest[: duration.start()].rstrip(" ,").endswith(value.split()[-1]):
             # "finished the Camino in 31 days": how long it took is part of the outcome, not
@@ -196,7 +205,7 @@ triggers(
         _OUTCOME_RE: (
             "passed failed won aced finished completed graduated earned landed launched published "
             "released qualified promoted promotion hired accepted into job quit retired beat "
-            "achieved got received awarded came left walked resigned"
+            "achieved got received awarded came left walked resigned raised"
         ),
         _EVENT_RE: (
             "attended visited went traveled travelled made developed created designed founded "

@@ -21,9 +21,20 @@ _FAVORITE_RE = re.compile(
     r"(?P<what>[a-z]+(?:\s+[a-z]+)?)\s+(?:is|are|has to be|would be)\s+(?P<rest>.+)",
     re.I,
 )
+_SET_TO_RE = re.compile(
+    WHO + ADV + r"(?:switch|switched|set|change|changed)\s+(?:[\w']+\s+){1,5}?(?:to|in|into)\s+"
+    r"(?P<rest>.+)$",
+    re.I,
+)
+_FAVORITE_INVERTED_RE = re.compile(
+    r"^(?P<rest>(?:[\w'-]+\s+){0,4}?[\w'-]+)\s+(?:is|are)\s+(?:my|our)\s+(?:all-time\s+|"
+    r"absolute\s+)?(?P<fav>favou?rite|fave)\s+(?P<what>[a-z]+(?:\s+[a-z]+)?)\s*[.!]*$",
+    re.I,
+)
 _PREFERENCE_RE = re.compile(
     WHO + ADV + r"(?P<verb>prefer|like|love|enjoy|adore|dislike|hate|detest|loathe|"
     r"cannot stand|can not stand|do not like|do not enjoy|do not love|am not a fan of|"
+    r"(?:have\s+)?never\s+(?:really\s+)?liked|"
     r"are not fans of|am not into|am (?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan of|"
     r"are (?:big\s+|huge\s+)?fans of|am (?:really\s+|so\s+|very\s+)?into|are into|"
     r"(?:am|are) (?:really\s+|so\s+|very\s+|super\s+)?(?:passionate about|interested in|"
@@ -74,7 +85,7 @@ _OBJECTLESS_VERBS = frozenset(
 )
 _DISLIKE_VERBS = {"dislike", "hate", "detest", "loathe", "cannot stand", "can not stand"}
 _DISLIKE_VERBS |= {"do not like", "do not enjoy", "do not love", "am not a fan of"}
-_DISLIKE_VERBS |= {"are not fans of", "am not into"}
+_DISLIKE_VERBS |= {"are not fans of", "am not into", "never liked", "have never liked"}
 _STABLE_ONLY_VERBS = {"would like", "want", "need"}
 
 
@@ -191,9 +202,13 @@ def read_preferences(clause: Clause, reader: MessageReader) -> None:
         value = clause.value(match.start("rest"))
         if value and S.stable_preference_subject(value):
             _preference(clause, reader, value, "prefer", match.start())
-    for match in clause.find(_FAVORITE_RE):
+    favorites = [(m, clause.value(m.start("rest"), max_words=6)) for m in clause.find(_FAVORITE_RE)]
+    inverted = _FAVORITE_INVERTED_RE.match(text)
+    if inverted and not favorites:
+        # "Ethiopian food is my favorite cuisine": the same taste, said the other way round.
+        favorites.append((inverted, value_phrase(inverted.group("rest"), max_words=6)))
+    for match, value in favorites:
         what = match.group("what").lower()
-        value = clause.value(match.start("rest"), max_words=6)
         if not value or what.split()[-1] in PRONOUN_VALUES:
             continue
         subject = S.subject_key("topic", f"favorite {what}")
@@ -209,6 +224,11 @@ def read_preferences(clause: Clause, reader: MessageReader) -> None:
                 temporal=hint(clause.temporal, match.start()),
             )
         )
+    for match in clause.find(_SET_TO_RE):
+        # "I always switch every app I use to dark mode": a setting the owner keeps.
+        value = clause.value(match.start("rest"), max_words=4)
+        if value and S.stable_preference_subject(value):
+            _preference(clause, reader, value, "prefer", match.start())
     imperative = _IMPERATIVE_RE.match(text)
     if imperative:
         if imperative.group("keep"):
@@ -241,10 +261,12 @@ def read_wished_preferences(clause: Clause, reader: MessageReader) -> None:
 triggers(
     {
         _PREFERENCE_RE: (
-            "prefer like love enjoy adore dislike hate detest loathe stand fan fans into "
+            "prefer like liked love enjoy adore dislike hate detest loathe stand fan fans into "
             "passionate interested obsessed crazy rather want need"
         ),
         _HABIT_RE: "use write code indent work measure think",
         _FAVORITE_RE: "favorite favourite fave",
+        _FAVORITE_INVERTED_RE: "favorite favourite fave",
+        _SET_TO_RE: "switch switched set change changed",
     }
 )

@@ -148,6 +148,19 @@ def _each_named(clause: Clause, reader: MessageReader, match: re.Match[str]) -> 
             reader.add(_relationship(clause, subject, statement, match.start(), 0.75))
 
 
+_NEXT_WORD_RE = re.compile(r"\s+([\w-]+)")
+
+
+def _brand(text: str, match: re.Match[str]) -> bool:
+    """Whether the relative's word is a brand's: capitalised before a thing of the lexicon
+    ("a Brother printer")."""
+    kin = match.group("kin")
+    following = _NEXT_WORD_RE.match(text, match.end("kin"))
+    return (
+        kin[0].isupper() and following is not None and S.word_kind(following.group(1)) is not None
+    )
+
+
 def read_relationships(clause: Clause, reader: MessageReader) -> None:
     text = clause.text
     mentioned = set()
@@ -176,6 +189,8 @@ def read_relationships(clause: Clause, reader: MessageReader) -> None:
     if name_is_kin:
         named(name_is_kin)
     for match in clause.find(_HAVE_KIN_RE):
+        if _brand(text, match):
+            continue
         if match.group("kin").lower() in _ONE_OF:
             _each_named(clause, reader, match)
         if match.group("name") and match.group("kin").lower() not in _ONE_OF:
@@ -198,7 +213,7 @@ def read_relationships(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_MY_KIN_RE):
         kin = match.group("kin").lower()
         key = S.KIN[kin]
-        if key not in S.CLOSE_KIN or key in mentioned:
+        if key not in S.CLOSE_KIN or key in mentioned or _brand(text, match):
             continue
         phrase = kin_phrase(match)
         plural = (key in _PLURAL_KIN and kin not in {"child", "kid"}) or (

@@ -101,8 +101,12 @@ def _noun_phrase(
             break
         window.append(tokens[i])
         i += 1
-    if not window or window[0][0].lower() in S.KIN:
-        # "my colleague owns three cats": a person, whose things are not the owner's.
+    if not window or (
+        window[0][0].lower() in S.KIN
+        and not (window[0][0][0].isupper() and len(window) > 1 and S.word_kind(window[1][0]))
+    ):
+        # "my colleague owns three cats": a person, whose things are not the owner's; but a
+        # capitalised one before a thing is its brand ("a Brother printer").
         return None
     end = -1
     for index, (token, _, _) in enumerate(window):

@@ -309,3 +309,48 @@ def test_ages_units_and_the_wider_vocabulary_of_things_and_jobs(text, expected):
 @pytest.mark.parametrize("text", ["I am 100 percent sure.", "I'm 5 minutes away."])
 def test_a_number_that_is_no_age_forms_none(text):
     assert not [c for c in extract(text) if c.subject == "attr:age"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I came third in the Lakeland 50 with a time of 9:47.",
+            ("outcome:lakeland-50", "User came third in the Lakeland 50 with a time of 9:47."),
+        ),
+        (
+            "I raised £2,300 for the hospice by cycling from Bristol to Paris.",
+            (
+                "outcome:hospice",
+                "User raised £2,300 for the hospice by cycling from Bristol to Paris.",
+            ),
+        ),
+        ("I've never liked cold brew.", ("topic:cold-brew", "User dislikes cold brew.")),
+        (
+            "Ethiopian food is my favorite cuisine.",
+            ("topic:favorite-cuisine", "User's favorite cuisine is Ethiopian food."),
+        ),
+        ("I live just outside Galway.", ("attr:residence", "User lives just outside Galway.")),
+        (
+            "I always switch every app I use to dark mode.",
+            ("pref:interface-theme", "User prefers dark mode."),
+        ),
+        ("I have a Brother printer.", ("device:brother-printer", "User owns a Brother printer.")),
+    ],
+)
+def test_outcomes_in_full_tastes_said_other_ways_and_settings_kept(text, expected):
+    assert (*expected, "positive") in claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        ("I have a Brother printer.", "relationship:brother"),  # a brand, not a relative
+        ("I raised my hand.", "outcome:hand"),
+        ("I have never liked him.", "topic:him"),
+        ("It is my favorite song.", "topic:favorite-song"),
+        ("I put the kids to bed.", "pref:units"),
+    ],
+)
+def test_near_misses_of_those_form_nothing_of_the_kind(text, absent):
+    assert not [c for c in extract(text) if c.subject == absent]
