@@ -62,6 +62,7 @@ _KINDS = {
         flute clarinet harp banjo mandolin accordion harmonica synth synthesizer bagpipes
         bagpipe oboe bassoon tuba cornet euphonium harpsichord cajon djembe sitar
         tabla bouzouki didgeridoo dulcimer lute xylophone marimba glockenspiel theremin
+        stratocaster telecaster
         kalimba ocarina harmonium concertina melodeon fiddle keytar
         """,
     "home": """
@@ -160,7 +161,7 @@ OCCUPATIONS = frozenset(
 DROPPED_MODIFIERS = frozenset(
     """
     new brand-new used second-hand secondhand refurbished little big small tiny huge
-    beautiful lovely trusty shiny cute sweet own rescue rescued shelter stray
+    beautiful lovely trusty shiny cute sweet own rescue rescued shelter stray vintage antique
     current adorable gorgeous fancy expensive cheap nice awesome amazing great cool
     red blue black white silver grey gray green yellow orange purple pink brown gold
     """.split()
@@ -355,6 +356,9 @@ def topic_subject_of(kind: str, text: str) -> str | None:
     return subject_key(kind, key) if key else None
 
 
+_CONTRAST_TAIL_RE = re.compile(r"\s(?:in|at|on|for|during|when|with)\s", re.I)
+
+
 def preference_subject(value: str, contrast: str = "") -> str | None:
     """The conflict key of a preference: a stable domain, else a topic of the value.
 
@@ -365,8 +369,10 @@ def preference_subject(value: str, contrast: str = "") -> str | None:
     if stable:
         return stable
     if contrast:
+        # What the value is preferred over, not when: "over coffee in the mornings" is coffee.
+        other = _CONTRAST_TAIL_RE.split(contrast, maxsplit=1)[0]
         keys = sorted(
-            k for k in (topic_key(value, max_words=2), topic_key(contrast, max_words=2)) if k
+            k for k in (topic_key(value, max_words=2), topic_key(other, max_words=2)) if k
         )
         joined = "-".join(keys)
         return subject_key("topic", joined) if joined else None

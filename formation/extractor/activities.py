@@ -34,6 +34,17 @@ _IDLE_ING = frozenset(
     keeping making taking putting staying sitting sleeping eating talking texting planning
     considering using needing wanting""".split()
 )
+# What passes with the day or the mood ("I've been crying", "I've been relaxing").
+_PASSING_ING = frozenset(
+    """crying laughing stressing worrying panicking freaking resting relaxing chilling hanging
+    sitting lying waiting procrastinating""".split()
+)
+_LATELY_RE = re.compile(
+    r"\b(?:lately|recently|these days|nowadays|this year|for a while|for ages|a lot|"
+    r"(?:since\s+)?we\s+(?:last\s+)?(?:talked|chatted|spoke)(?:\s+last)?)\b",
+    re.I,
+)
+_PREPOSITION_LEAD_RE = re.compile(r"\s*(about|on|with|at|for|in|into)\s+", re.I)
 _ACTIVITY_RE = re.compile(
     r"\bI\s+(?:am|have\s+been)\s+" + ADV + r"(?P<verb>working on|looking into|researching|"
     r"training for|saving up for|saving for|preparing for|trying out|volunteering at|"
@@ -61,11 +72,23 @@ def read_pastimes(clause: Clause, reader: MessageReader) -> None:
         looks_back = [
             m for m in clause.temporal if m.hint.valid_from is not None and m.start >= match.start()
         ]
-        if ing in _IDLE_ING or not looks_back:
+        if ing in _IDLE_ING or ing in _PASSING_ING:
+            continue
+        if not looks_back and not any(
+            _LATELY_RE.search(part) for part in (text, *clause.before[-1:])
+        ):
+            # "I have been blogging about politics lately" is what they do these days; a bare
+            # "I have been cooking" may be this afternoon.
             continue
         start = match.start("rest")
-        rest_text = strip_temporal(text[start:], clause.temporal, start)
-        rest = value_phrase(rest_text, max_words=5) if rest_text.strip(" ,.") else ""
+        rest_text = _LATELY_RE.sub("", strip_temporal(text[start:], clause.temporal, start))
+        preposition = _PREPOSITION_LEAD_RE.match(rest_text)
+        if preposition:
+            # "blogging about politics": the preposition belongs to the activity.
+            tail = value_phrase(rest_text[preposition.end() :], max_words=5)
+            rest = f"{preposition.group(1).lower()} {tail}" if tail else None
+        else:
+            rest = value_phrase(rest_text, max_words=5) if rest_text.strip(" ,.") else ""
         if rest is None:
             continue
         activity = f"{ing} {rest}".strip()
@@ -76,7 +99,7 @@ def read_pastimes(clause: Clause, reader: MessageReader) -> None:
                 subject=subject,
                 statement=f"User has been {activity}.",
                 confidence=0.6,
-                temporal=looks_back[0].hint,
+                temporal=looks_back[0].hint if looks_back else hint(clause.temporal, match.start()),
             )
             reader.add(proposal)
 

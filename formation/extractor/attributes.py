@@ -25,7 +25,11 @@ def _capitalised_words(most: int) -> str:
 
 
 _CAP_SEQUENCE = _capitalised_words(4)
-_PLACE = r"(?P<place>(?:the\s+)?" + _CAP_SEQUENCE + r")"
+# "rural Ohio", "northern Portugal": a region's word before the name is part of the place.
+_PLACE = (
+    r"(?P<place>(?:the\s+)?(?:(?:rural|northern|southern|eastern|western|central|upstate|"
+    r"downstate|coastal|suburban|inner-city|north|south|east|west)\s+)?" + _CAP_SEQUENCE + r")"
+)
 _MY_NAME_RE = re.compile(
     r"\b(?:my\s+name\s+is|I\s+am\s+called|I\s+am\s+named)\s+" + NAME + r"(?![\w'-])", re.I
 )

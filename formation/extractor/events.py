@@ -29,6 +29,9 @@ _OUTCOME_RE = re.compile(
     r"(?:\s+(?:at|as))?|quit|retired from|beat|achieved|"
     # "I left my job at the bank", "walked out of my job": quitting it, in other words.
     r"(?:left|walked out of|resigned from)(?=\s+(?:my|our)\s+(?:[\w-]+\s+)?job\b)|"
+    # Losing one's job, however it is said.
+    r"lost(?=\s+(?:my|our)\s+(?:[\w-]+\s+)?job\b)|(?:got|was|have been)\s+(?:laid off|fired|"
+    r"made redundant)(?:\s+(?:from|at|by))?|"
     # A place or a post won: "I got the apprenticeship at the shipyard".
     r"got(?=\s+(?:the|a|an|my)\s+(?:[\w-]+\s+){0,2}(?:apprenticeship|internship|"
     r"scholarship|fellowship|residency|bursary|grant|job offer|offer|promotion|tenure|"
@@ -72,39 +75,54 @@ _OBJECT_REQUIRED = {
 # Work-of-the-day objects: true, but not memories about the person.
 _ROUTINE = frozenset(
     """server tests script build code function bug bugs error errors ticket branch container
-    query migration deploy deployment commit file files program process service database
+    query migration deploy deployment commit file files process service database
     command terminal vm pipeline task tasks update upgrade install installation argument
     parameter variable docs documentation pr issue issues suite ci email emails message
-    messages meeting call calls typo work homework chores report reports slides
+    messages meeting call calls typo homework chores report reports slides
     spreadsheet""".split()
 )
 # An outcome's words may run longer than an event's: where and how well is the outcome ("came
 # third in the Lakeland 50 with a time of 9:47").
 _OUTCOME_WORDS = 10
-_MANNER_RE = re.compile(r"\s(?:with|by)\s", re.I)
+_MANNER_RE = re.compile(r"\s(?:with|by|to)\s", re.I)
 _AMOUNT_RE = re.compile(r"^(?:over\s+|more than\s+|almost\s+|nearly\s+)?[£$€]\s?[\d,.]+\s*")
 _QUITTING = {"left": "quit", "walked out of": "quit", "resigned from": "quit"}
 _DURATION_RE = re.compile(
-    r"\bin\s+(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|under|less than|"
-    r"just over|just under)\s*(?:\d+\s*)?(?:days?|weeks?|months?|hours?|minutes?|mins?|"
-    r"seconds?|years?)\b",
+    r"\bin\s+(?:(?:under|less than|just over|just under|about|around|over)\s+)?"
+    r"(?:\d+|a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s*"
+    r"(?:days?|weeks?|months?|hours?|minutes?|mins?|seconds?|years?)\b",
     re.I,
 )
 _PREPOSITION_RE = re.compile(r"\s(?:at|in|on|for|with|from|of|to|by|about|near)\s")
 _WITHOUT_OBJECT_RE = re.compile(
-    r"^(?:graduated|got promoted|got a promotion|got hired|got accepted|quit|got .*\bjob)$"
+    r"^(?:graduated|got promoted|got a promotion|got hired|got accepted|quit|got .*\bjob|"
+    r"(?:got|was|have been) (?:laid off|fired|made redundant))$"
 )
 _EVENT_RE = re.compile(
     WHO + ADV + r"(?:have\s+|had\s+)?(?P<verb>attended|visited|went to|went on|traveled to|"
-    r"travelled to|made|developed|created|designed|founded|opened|"
+    r"travelled to|made|developed|created|designed|founded|opened|got back from|came back from|"
+    # A film, show or book watched or read by its title: "I just watched Little Women".
+    r"(?:watched|read|finished reading|finished watching)(?=\s+(?-i:[A-Z]))|"
+    # An outing with the owner's people: "I took the kids to the museum".
+    r"took(?=\s+(?:the|my|our)\s+(?:[\w-]+\s+)?(?:kids|children|family|son|daughter|mom|mum|"
+    r"dad|parents|wife|husband|partner|girlfriend|boyfriend|grandkids|students|team)\s+to\s)|"
     r"took part in|participated in|competed in|volunteered(?:\s+(?:at|for|with))?|"
-    r"signed up for|enrolled in|joined|started|ran|hiked|climbed|painted|wrote|"
+    r"signed up for|enrolled in|joined|started|ran|hiked|climbed|painted|wrote|applied to|"
+    r"applied for|"
     r"performed(?:\s+(?:at|in))?|hosted|organized|organised|gave a talk(?:\s+(?:at|on|about))?|"
     r"gave a presentation(?:\s+(?:at|on|about))?|celebrated|took up|donated to|tried out|"
     r"took(?=\s+(?:a|an|the|my|our)\s+(?:[\w-]+\s+){0,2}(?:class|classes|course|trip|"
-    r"vacation|holiday|workshop|lessons?)\b)|went(?=\s+[a-z]+ing\b))\s+(?P<rest>.+)",
+    r"vacation|holiday|workshop|lessons?)\b)|went(?=\s+[a-z]+ing\b)|"
+    # "We had a picnic", "I had a housewarming party": an occasion the owner held.
+    r"had(?=\s+(?:a|an|our|my)\s+(?:[\w-]+\s+){0,2}(?:picnic|party|barbecue|bbq|reunion|"
+    r"housewarming|celebration|road trip|getaway|staycation|ceremony)\b))\s+(?P<rest>.+)",
     re.I,
 )
+_THE_DAYS_ROUND = frozenset(
+    "work school class lunch dinner breakfast homework chores day shift early today".split()
+)
+_ERRANDS = frozenset("vet doctors hospital clinic dentist practice appointment station".split())
+_MEMBERSHIP = frozenset({"joined", "signed up for", "enrolled in"})
 _NEW_ROLE_RE = re.compile(r"(?:working|work)\s+as\b", re.I)
 # Errands and routines: true, but not worth remembering.
 _MUNDANE = frozenset(
@@ -142,6 +160,9 @@ def read_outcomes(clause: Clause, reader: MessageReader) -> None:
             else ""
         )
         base = re.sub(r"\s+(?:to|at|by|into|from|as)$", "", verb)
+        if value is None and not clause.value_text(match.start("rest")).strip(" .!,"):
+            # "I got laid off last month": nothing after the verb but its time.
+            value = ""
         if base.endswith(" job") and (value is None or value.startswith("to ")):
             # "I got a temp job to cover expenses": the job is the outcome, the why is not.
             value = ""
@@ -149,13 +170,16 @@ def read_outcomes(clause: Clause, reader: MessageReader) -> None:
             continue
         # The outcome's key is what was achieved, not how well or how: "came third in the
         # Lakeland 50" whatever the time, "raised ... for the hospice" whatever the sum.
-        subject_value = _MANNER_RE.split(_AMOUNT_RE.sub("", value), maxsplit=1)[0]
+        subject_value = _MANNER_RE.split(
+            _DURATION_RE.sub("", _AMOUNT_RE.sub("", value)), maxsplit=1
+        )[0].strip()
         duration = _DURATION_RE.search(rest)
         if value and duration and rest[: duration.start()].rstrip(" ,").endswith(value.split()[-1]):
             # "finished the Camino in 31 days": how long it took is part of the outcome, not
             # a time of the message (which cut it off the value).
             value = f"{value} {duration.group(0)}"
-        if value and not _notable(verb, value):
+        if value and (not _notable(verb, value) or S.topic_key(value) in _THE_DAYS_ROUND):
+            # "I finished work early", "I finished lunch": the day's round, no outcome.
             continue
         base = re.sub(r"\b(?:my|our)\b", "their", base)
         statement = f"User {verb} {value}." if value else f"User {base}."
@@ -182,9 +206,15 @@ def read_events(clause: Clause, reader: MessageReader) -> None:
         if not value:
             continue
         key_words = S.topic_key(value).split("-")
-        if not key_words[0] or (len(key_words) == 1 and key_words[0] in _MUNDANE):
+        if not key_words[0] or (
+            len(key_words) == 1 and key_words[0] in _MUNDANE and verb not in _MEMBERSHIP
+        ):
+            # "I went to the gym" is an errand; "I joined a gym" is not.
             continue
         if not _notable(verb, value):
+            continue
+        if verb == "took" and value.split()[-1].lower() in _MUNDANE | _ERRANDS:
+            # "I took the kids to school" is the day's round, not an outing.
             continue
         subject = S.topic_subject_of("event", value)
         if subject:
@@ -205,13 +235,14 @@ triggers(
         _OUTCOME_RE: (
             "passed failed won aced finished completed graduated earned landed launched published "
             "released qualified promoted promotion hired accepted into job quit retired beat "
-            "achieved got received awarded came left walked resigned raised"
+            "achieved got received awarded came left walked resigned raised lost laid fired "
+            "redundant"
         ),
         _EVENT_RE: (
             "attended visited went traveled travelled made developed created designed founded "
             "opened took participated competed volunteered signed enrolled joined started ran "
             "hiked climbed painted wrote performed hosted organized organised gave celebrated "
-            "donated tried"
+            "donated tried had got came watched read finished applied"
         ),
     }
 )

@@ -54,7 +54,7 @@ _NAME_APPOSITIVE_RE = re.compile(
 # A need of the person's, as the predicate opens: an allergy or intolerance, a diet, a
 # condition that decides what they eat, and how they hear, see or get about.
 _NEED_RE = re.compile(
-    r"^(?:is|are|has|have)\s+(?:(?:severely|very|deathly|mildly|strictly|a|an)\s+)*"
+    r"^(?:is|are|has|have)\s+(?:been\s+)?(?:(?:severely|very|deathly|mildly|strictly|a|an)\s+)*"
     r"(?:allergic\s+to\s|(?:lactose|gluten)[\s-]intolerant\b|intolerant\s+(?:to|of)\s|"
     r"vegetarian\b|vegan\b|pescatarian\b|pescetarian\b|coeliac\b|celiac\b|diabetic\b|"
     r"(?:type\s+[12]\s+)?diabetes\b|teetotal\b|kosher\b|halal\b|"

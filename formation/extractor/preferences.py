@@ -35,7 +35,8 @@ _PREFERENCE_RE = re.compile(
     WHO + ADV + r"(?P<verb>prefer|like|love|enjoy|adore|dislike|hate|detest|loathe|"
     r"cannot stand|can not stand|do not like|do not enjoy|do not love|am not a fan of|"
     r"(?:have\s+)?never\s+(?:really\s+)?liked|"
-    r"are not fans of|am not into|am (?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan of|"
+    r"are not fans of|am not (?:really\s+)?into|"
+    r"am (?:a\s+)?(?:big\s+|huge\s+|massive\s+|great\s+)?fan of|"
     r"are (?:big\s+|huge\s+)?fans of|am (?:really\s+|so\s+|very\s+)?into|are into|"
     r"(?:am|are) (?:really\s+|so\s+|very\s+|super\s+)?(?:passionate about|interested in|"
     r"obsessed with|crazy about)|"
@@ -75,7 +76,7 @@ ORDINAL_REFERENCE_RE = re.compile(
 _SHOWN_THING_RE = re.compile(
     r"^(?:all\s+)?the\s+(?:way|look|looks|colou?rs?|vibes?|idea|thought|feeling|energy|"
     r"details?|texture|design|style|shot|pic|picture|photo|view|atmosphere|mood|message|"
-    r"sound|smell|name)\b",
+    r"sound|smell|name)\b(?!\s+of\b)",
     re.I,
 )
 

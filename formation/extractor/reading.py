@@ -114,8 +114,11 @@ class Clause:
         return self._dates
 
     def value(self, start: int, **options: Any) -> str | None:
-        rest = strip_temporal(self.text[start:], self.temporal, start)
-        return value_phrase(rest, **options)
+        return value_phrase(self.value_text(start), **options)
+
+    def value_text(self, start: int) -> str:
+        """The clause's words from ``start``, cut before its first time phrase."""
+        return strip_temporal(self.text[start:], self.temporal, start)
 
 
 @dataclass

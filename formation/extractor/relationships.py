@@ -19,7 +19,8 @@ from .vocabulary import ADV, NAME, WHO, is_name
 # Every word of a relative, longest first, as one alternation of an expression.
 KIN_WORDS = "|".join(sorted((re.escape(k) for k in S.KIN), key=len, reverse=True))
 KIN_MODIFIERS = (
-    r"(?:(?P<mod>little|big|older|younger|baby|twin|best|eldest|oldest|youngest|elder)\s+|"
+    r"(?:(?P<mod>little|big|older|younger|baby|twin|best|eldest|oldest|youngest|elder|"
+    r"teenage|grown-up|adult|newborn|infant|toddler)\s+|"
     r"(?:lovely|wonderful|amazing|beloved|dear|two|three|four)\s+)?"
 )
 KIN_BLOCKERS = r"(?!(?:late|ex|former|future|deceased|dead|imaginary)\b)"

@@ -21,6 +21,29 @@ _CODE_RE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)
 _QUOTE_RE = re.compile(r"\"[^\"\n]{0,2000}\"")
 _QUOTE_MARK = " \u27e6q\u27e7 "
 _BLOCKQUOTE_RE = re.compile(r"^\s*>.*$", re.M)
+# A short quotation in title case, every word capitalised but the small ones ("The Lean
+# Startup", "Eternal Sunshine of the Spotless Mind"), not after a verb of saying.
+_TITLE_WORD = r"(?:[A-Z0-9][\w'&-]*[!?]?|a|an|the|of|and|in|on|to|for|at|by|with|or|from)"
+_TITLE_RE = re.compile(
+    r"(?<!\w)(?P<lead>\b\w+\s+)?\"(?P<title>[A-Z0-9][\w'&-]*(?:[ ,:]\s?"
+    + _TITLE_WORD
+    + r"){0,7})\""
+)
+_SAYING_RE = re.compile(
+    r"(?:said|says|say|told|tells|asked|asks|wrote|writes|texted|replied|shouted|yelled|"
+    r"goes|went)\s+$",
+    re.I,
+)
+_TITLE_PERSON_RE = re.compile(r"\b(?:I|Me|My|We|Us|Our|You|Your)\b")
+
+
+def _title(match: re.Match[str]) -> str:
+    lead, title = match.group("lead") or "", match.group("title")
+    if _SAYING_RE.search(lead) or _TITLE_PERSON_RE.search(title):
+        return match.group(0)
+    return f"{lead}{title}"
+
+
 _CONTRACTION_RE = re.compile(
     r"\b(?:(?P<pro>i|you|we|they|he|she|it|that|there|what|who)'(?P<tail>m|re|ve|ll|d|s)"
     r"|(?P<neg>ca|wo|sha|ai|[a-z]+)n't"
@@ -77,7 +100,9 @@ def prepare(text: object) -> str | None:
     text = _CONTROL_RE.sub(" ", text)
     text = _CODE_RE.sub(_QUOTE_MARK, text)
     text = _BLOCKQUOTE_RE.sub(_QUOTE_MARK, text)
-    # A quotation is someone's words, the owner's or not; its sentence is skipped.
+    # A title in quotes ("The Lean Startup") is a name, not anyone's words; any other
+    # quotation is someone's words, the owner's or not, and its sentence is skipped.
+    text = _TITLE_RE.sub(_title, text)
     text = _QUOTE_RE.sub(_QUOTE_MARK, text)
     text = _CONTRACTION_RE.sub(_expand, text)
     return _LOWER_I_RE.sub("I", text)
@@ -110,7 +135,8 @@ def sentences(text: str) -> Iterator[tuple[str, bool]]:
 
 _QUESTION_START_RE = re.compile(
     r"^(?:do|does|did|should|can|could|would|will|is|are|was|were|what|which|how|why|where|"
-    r"when|who|whom|whose|shall|may|might|am|have|has|had|any idea|wonder)\b",
+    # "When I was younger, ..." tells a time, not a question.
+    r"when(?!\s+(?:I|we)\s)|who|whom|whose|shall|may|might|am|have|has|had|any idea|wonder)\b",
     re.I,
 )
 # Whole sentences that state no fact about the owner: conditions, suppositions
@@ -143,7 +169,9 @@ WISH_RE = re.compile(
 _PRESENT_PREFERENCE_RE = re.compile(r"\bwould\s+(?:like|prefer|rather)\b", re.I)
 _CLAUSE_SPLIT_RE = re.compile(
     r"\s*,?\s*\b(?:and|but|so|while|whereas|although|though|because|since|plus|also|or|"
-    r"then|yet)\s+(?=(?:I|we)\s)|,\s+(?=(?:I|we)\s)",
+    r"then|yet)\s+(?=(?:I|we)\s)|,\s+(?=(?:I|we)\s)|"
+    # "... and hoping it will help": a hope of its own, which leaves what came before it be.
+    r",?\s+and\s+(?=(?:hoping|wishing|wondering|praying)\b)",
     re.I,
 )
 # "(I) just wanted to let you know I got the job": the owner's own preface to
@@ -246,7 +274,8 @@ _SUBJECT_DROP_RE = re.compile(
     r"^(?:(?:just|finally|recently|also|then|so|and)\s+)*(?:bought|got|joined|finished|"
     r"started|went|visited|attended|adopted|passed|won|completed|picked up|ran|painted|wrote|"
     r"made|tried|took|launched|published|decided|moved|graduated|quit|sold|volunteered|"
-    r"signed up)\b",
+    r"signed up|lost my job|got laid off|got fired|applied|watched|read|raised|came back|"
+    r"got back|had a)\b",
     re.I,
 )
 

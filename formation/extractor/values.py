@@ -43,6 +43,7 @@ _FILLER_RE = re.compile(
     r"in the (?:past|last) (?:few |couple of )?(?:days?|weeks?|months?|years?)|"
     r"in general|generally|usually|always|all the time|every day|every time|haha+|:\)|!+|"
     r"soon|later|someday|for good|once and for all|"
+    r"over (?:the )?(?:christmas|easter|the holidays|new year|the weekend|the summer)|"
     r"next (?:week|weekend|month|year|time|summer|winter|spring|fall|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday)|this (?:week|weekend|month|"
     r"year|morning|afternoon|evening|summer|winter|spring|fall)|from now on|"

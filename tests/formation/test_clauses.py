@@ -354,3 +354,97 @@ def test_outcomes_in_full_tastes_said_other_ways_and_settings_kept(text, expecte
 )
 def test_near_misses_of_those_form_nothing_of_the_kind(text, absent):
     assert not [c for c in extract(text) if c.subject == absent]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "My uncle left me his vintage Leica camera.",
+            ("device:leica-camera", "User owns a Leica camera."),
+        ),
+        (
+            "I can't stand the smell of coriander.",
+            ("topic:smell-coriander", "User dislikes the smell of coriander."),
+        ),
+        ("I'm not really into football.", ("topic:football", "User dislikes football.")),
+        (
+            "I prefer tea over coffee in the mornings.",
+            ("topic:coffee-tea", "User prefers tea over coffee in the mornings."),
+        ),
+        (
+            "My mum has been diabetic for years.",
+            ("person:mother", "User's mum has been diabetic for years."),
+        ),
+        (
+            "I finished my first triathlon in under four hours.",
+            ("outcome:first-triathlon", "User finished their first triathlon in under four hours."),
+        ),
+        (
+            "I got a scholarship to study in Seoul.",
+            ("outcome:scholarship", "User got a scholarship to study in Seoul."),
+        ),
+        (
+            "I volunteered at a food bank over Christmas.",
+            ("event:food-bank", "User volunteered at a food bank."),
+        ),
+        ("I grew up in rural Ohio.", ("attr:origin", "User grew up in rural Ohio.")),
+        ("I have a teenage son.", ("relationship:son", "User has a teenage son.")),
+        (
+            "I bought a Fender Stratocaster.",
+            ("instrument:fender-stratocaster", "User owns a Fender Stratocaster."),
+        ),
+    ],
+)
+def test_a_second_batch_of_ordinary_sentences_forms_what_they_say(text, expected):
+    assert (*expected, "positive") in claims(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm currently reading \"The Lean Startup\" and hoping it'll give me tips.",
+            "User is reading The Lean Startup.",
+        ),
+        ('I just watched "Little Women" and it was amazing!', "User watched Little Women."),
+        (
+            "When I was younger, my family and I went on a road trip to Oregon.",
+            "User went on a road trip to Oregon.",
+        ),
+        ("I joined a gym last week!", "User joined a gym."),
+        ("We even had a picnic last week!", "User had a picnic."),
+        ("Lost my job as a banker yesterday.", "User lost their job."),
+        ("I got laid off last month.", "User got laid off."),
+        ("I applied to adoption agencies!", "User applied to adoption agencies."),
+        ("Yesterday I took the kids to the museum.", "User took the kids to the museum."),
+        (
+            "I joined a mentorship program for LGBTQ youth.",
+            "User joined a mentorship program for LGBTQ youth.",
+        ),
+        (
+            "Since we chatted last, I've been blogging about politics.",
+            "User has been blogging about politics.",
+        ),
+        ("I've been painting a lot lately.", "User has been painting."),
+    ],
+)
+def test_what_people_tell_each_other_of_their_lives_forms(text, expected):
+    assert expected in statements(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'My friend said "Stop Now" to me.',  # someone's words, not a title
+        'He told me "I Love You".',
+        "I finished work early today.",
+        "I took the kids to school.",
+        "I've been crying all day.",
+        "I've been cooking.",  # this afternoon, perhaps
+        "I went to the gym.",
+        "When will I hear back?",
+    ],
+)
+def test_what_only_looks_like_news_of_a_life_forms_nothing(text):
+    assert not statements(text)

@@ -144,14 +144,20 @@ CLAUSES = Path(__file__).with_name("corpus_clauses.jsonl")
 # id before either was first scored; frozen: a changed file fails here.
 CLAUSES_HELDOUT = HELDOUT.with_name("formation_clauses_heldout.jsonl")
 CLAUSES_HELDOUT_SHA256 = "9f9e4141dc2b243f74866e95de223594160b052df4003fa429543d9cf6b65e82"
+# A second batch, written later the same way (its development half appended to CLAUSES) and
+# frozen before it was first scored: the measure of rules written after the first.
+CLAUSES_HELDOUT_2 = HELDOUT.with_name("formation_clauses_heldout_2.jsonl")
+CLAUSES_HELDOUT_2_SHA256 = "e6f65bf6126fbafd736c467d48da197d0cd4f3c0d0b7683ff42913d33a784154"
 
 
 def test_the_clause_corpus_is_large_its_held_out_part_frozen_and_its_labels_canonical():
     development, held_out = load_corpus(CLAUSES), load_corpus(CLAUSES_HELDOUT)
-    both = [*development, *held_out]
+    held_out_2 = load_corpus(CLAUSES_HELDOUT_2)
+    both = [*development, *held_out, *held_out_2]
 
     assert hashlib.sha256(CLAUSES_HELDOUT.read_bytes()).hexdigest() == CLAUSES_HELDOUT_SHA256
-    assert len(both) >= 150 and len(held_out) >= 75
+    assert hashlib.sha256(CLAUSES_HELDOUT_2.read_bytes()).hexdigest() == CLAUSES_HELDOUT_2_SHA256
+    assert len(both) >= 250 and len(held_out) >= 75 and len(held_out_2) >= 50
     assert len({item.id for item in both}) == len(both)
     assert sum(1 for item in both if not item.expected) >= 50
     for item in both:
@@ -161,7 +167,11 @@ def test_the_clause_corpus_is_large_its_held_out_part_frozen_and_its_labels_cano
             assert belief.statement.startswith("User"), item.id
 
 
-@pytest.mark.parametrize("path", [CLAUSES, CLAUSES_HELDOUT], ids=["development", "held-out"])
+@pytest.mark.parametrize(
+    "path",
+    [CLAUSES, CLAUSES_HELDOUT, CLAUSES_HELDOUT_2],
+    ids=["development", "held-out", "held-out-2"],
+)
 def test_the_clause_corpus_is_reported_and_stores_nothing_unsafe(path, capsys):
     report = score(load_corpus(path))
     with capsys.disabled():
