@@ -8,11 +8,13 @@ cannot talk its way past them. Reasons are short codes, never text.
 import re
 from collections.abc import Iterable
 
-from memory.enums import Portability, Sensitivity
+from memory.enums import BeliefType, Portability, Sensitivity
 from memory.screening import contains_secret, looks_like_injection
 
 from .candidates import MemoryCandidate
 from .instructions import refused_family
+from .needs import states_a_need
+from .subjects import PERSON_PREFIX
 
 # -- transient details -----------------------------------------------------------
 
@@ -38,7 +40,8 @@ def content_rejection(candidate: MemoryCandidate, source_texts: Iterable[str]) -
     """The first content gate ``candidate`` fails, as a reason code; None when it passes.
 
     The statement is checked for secrets, injection, instructions, roles and
-    access (``formation.instructions``) and transient details. Sources are
+    access (``formation.instructions``), transient details, and another person's
+    fact that is no need of theirs (``formation.needs``). Sources are
     checked for injection too: a message that tries to instruct the assistant
     forms no memory at all.
     """
@@ -51,6 +54,12 @@ def content_rejection(candidate: MemoryCandidate, source_texts: Iterable[str]) -
         return "instruction"
     if is_transient(statement):
         return "transient"
+    if (
+        candidate.type == BeliefType.FACT
+        and candidate.subject.startswith(PERSON_PREFIX)
+        and not states_a_need(statement)
+    ):
+        return "other_person"
     if candidate.portability not in Portability.values:
         return "portability"
     if candidate.sensitivity not in Sensitivity.values:

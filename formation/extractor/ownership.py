@@ -196,7 +196,8 @@ def _ownership_statement(phrase: NounPhrase) -> str:
 
 
 def _ownership_subject(phrase: NounPhrase) -> str | None:
-    if phrase.kind == "pet" and phrase.name:
+    if phrase.kind == "pet" and phrase.name and not phrase.quantity:
+        # A name is one pet's: "three cats named Tom, Ada and Kit" are named each (below).
         return S.subject_key("pet", phrase.name)
     words = list(phrase.words)
     head = words[-1]
@@ -220,6 +221,41 @@ def _owned(clause: Clause, phrase: NounPhrase, confidence: float, near: int) -> 
         temporal=hint(clause.temporal, near),
         tokens=frozenset(tokens),
     )
+
+
+# "two greyhounds I rescued (Sprocket and Mabel)", "two dogs, Pepper and Salt", "three cats
+# named Tom, Ada and Kit": the names of several pets of one kind.
+_PET_NAMES_RE = re.compile(
+    r"(?:\s+(?:I|we)(?:\s+[a-z]+){1,2})?(?:\s*[,:(]\s*|\s+(?:named|called)\s+)"
+    r"(?P<names>(?-i:[A-Z][\w'-]+)(?:\s*,\s*(?-i:[A-Z][\w'-]+))*\s*,?\s+and\s+"
+    r"(?-i:[A-Z][\w'-]+))"
+)
+
+
+def _each_pet_named(clause: Clause, reader: MessageReader, phrase: NounPhrase, start: int) -> None:
+    """A pet named each, after "two greyhounds" and a list of names."""
+    head = phrase.words[-1]
+    found = re.search(rf"\b{re.escape(head)}\b", clause.text[start:], re.I)
+    if found is None:
+        return
+    names_match = _PET_NAMES_RE.match(clause.text, start + found.end())
+    if names_match is None:
+        return
+    names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", names_match.group("names"))
+    animal = " ".join([*phrase.words[:-1], S.singular(head.lower())])
+    for name in names:
+        subject = S.subject_key("pet", name) if is_name(name) else None
+        if subject is not None:
+            reader.add(
+                Proposal(
+                    type=BeliefType.OWNERSHIP,
+                    subject=subject,
+                    statement=f"User has {S.article(animal)} {animal} named {name}.",
+                    confidence=0.75,
+                    temporal=hint(clause.temporal, start),
+                    tokens=frozenset(S.entity_tokens(f"{animal} {name}")),
+                )
+            )
 
 
 _HEIRLOOM_RE = re.compile(r"^(?:a|an|the)\s+(?P<words>(?:[a-z][a-z-]*\s*){1,4})", re.I)
@@ -268,6 +304,8 @@ def read_ownership(clause: Clause, reader: MessageReader) -> None:
             proposal = _owned(clause, phrase, 0.8, match.start())
             if proposal:
                 reader.add(proposal)
+                if phrase.kind == "pet" and phrase.quantity:
+                    _each_pet_named(clause, reader, phrase, match.end())
         for joint in _LATER_ITEM_RE.finditer(text, match.end()):
             phrases, _ = noun_phrases(text[joint.end() :], determiner_required=True)
             for phrase in phrases:

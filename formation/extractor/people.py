@@ -9,10 +9,7 @@ where the person's verb began (``text.clauses``), so nothing the owner says of t
 comes along.
 
 Of other people Reverie keeps, by itself, only the relationship (``relationships``, ``family``)
-and such needs: an allergy or intolerance, a diet, and how they hear, see or get about
-(``_NEED_RE``). The rest of what the owner says of them ("my brother Tom works at a bakery",
-"my friend has a Tesla") is about someone who is not the owner and never agreed to be
-remembered; the owner may still save it as a memory of their own.
+and such needs (``formation.needs``: why, and the rule every proposer is held to).
 
 A negation or doubt ("is not allergic", "might be coeliac"), a possessive of the person ("my
 sister's dog is allergic to chicken"), a late, former or imaginary relative, several people
@@ -25,6 +22,7 @@ import re
 from memory.enums import BeliefType
 
 from .. import subjects as S
+from ..needs import NEED_RE
 from .reading import Clause, MessageReader, Proposal, hint, triggers
 from .relationships import KIN_BLOCKERS, KIN_MODIFIERS, KIN_WORDS, kin_phrase
 from .vocabulary import is_name
@@ -51,19 +49,6 @@ _NAME_APPOSITIVE_RE = re.compile(
     + r"\s+(?P<rest>.+?)\s*[.!]*$",
     re.I,
 )
-# A need of the person's, as the predicate opens: an allergy or intolerance, a diet, a
-# condition that decides what they eat, and how they hear, see or get about.
-_NEED_RE = re.compile(
-    r"^(?:is|are|has|have)\s+(?:been\s+)?(?:(?:severely|very|deathly|mildly|strictly|a|an)\s+)*"
-    r"(?:allergic\s+to\s|(?:lactose|gluten)[\s-]intolerant\b|intolerant\s+(?:to|of)\s|"
-    r"vegetarian\b|vegan\b|pescatarian\b|pescetarian\b|coeliac\b|celiac\b|diabetic\b|"
-    r"(?:type\s+[12]\s+)?diabetes\b|teetotal\b|kosher\b|halal\b|"
-    r"deaf\b|blind\b|hard\s+of\s+hearing\b|in\s+a\s+wheelchair\b|"
-    r"(?:[a-z]+\s+){0,2}(?:allergy|intolerance)\b)"
-    r"|^uses?\s+a\s+wheelchair\b"
-    r"|^keeps?\s+(?:kosher|halal)\b",
-    re.I,
-)
 _POSSESSIVE_KIN_RE = re.compile(rf"\b(?:my|our)\s+(?:\w+\s+)?(?:{KIN_WORDS})'s\b", re.I)
 # Negation and doubt, and the owner or the assistant in the predicate.
 _NOT_A_FACT_RE = re.compile(
@@ -82,7 +67,7 @@ def _fact(match: re.Match[str], clause: Clause, reader: MessageReader) -> None:
         # "My kids are vegan": several people under one word, no one person's need.
         return
     verb, rest = match.group("verb"), match.group("rest").strip().rstrip(",;:")
-    if not _NEED_RE.match(f"{verb} {rest}") or _NOT_A_FACT_RE.search(rest):
+    if not NEED_RE.match(f"{verb} {rest}") or _NOT_A_FACT_RE.search(rest):
         return
     name = match.group("name")
     if name is not None and not is_name(name):

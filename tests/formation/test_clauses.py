@@ -1,11 +1,13 @@
 """Each clause says what it says: a predicate binds to the subject of its own clause, a
-retraction covers only what its clause names, coordinated relatives each form, another
-person's fact is that person's, and times and scores stay whole."""
+retraction covers only what its clause names, coordinated relatives each form, of another
+person only a need forms and as theirs, and times and scores stay whole."""
 
 import pytest
 
 from common.principal import principal_context
+from formation.candidates import MemoryCandidate
 from formation.extractor import DeterministicExtractor
+from formation.gates import content_rejection
 from formation.services import formation_consolidate
 from memory.models import Belief
 from tests.memory.helpers import conversation
@@ -448,3 +450,32 @@ def test_what_people_tell_each_other_of_their_lives_forms(text, expected):
 )
 def test_what_only_looks_like_news_of_a_life_forms_nothing(text):
     assert not statements(text)
+
+
+@pytest.mark.parametrize(
+    ("subject", "statement", "reason"),
+    [
+        ("person:tom", "User's brother Tom works at a bakery in Leeds.", "other_person"),
+        ("person:friend", "User's friend has a Tesla.", "other_person"),
+        ("person:mother", "User's mum has been diabetic for years.", None),
+        ("person:orla", "User's flatmate Orla is vegetarian.", None),
+        ("person:kian", "User's son Kian uses a wheelchair.", None),
+    ],
+)
+def test_the_gates_keep_of_another_person_only_a_need(subject, statement, reason):
+    candidate = MemoryCandidate(
+        type="fact", subject=subject, statement=statement, source_ids=("m1",)
+    )
+
+    assert content_rejection(candidate, [statement]) == reason
+
+
+def test_a_relationship_is_no_fact_of_the_person_and_passes():
+    candidate = MemoryCandidate(
+        type="relationship",
+        subject="person:tom",
+        statement="User has a brother named Tom.",
+        source_ids=("m1",),
+    )
+
+    assert content_rejection(candidate, ["My brother Tom works at a bakery."]) is None

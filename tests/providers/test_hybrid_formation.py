@@ -667,3 +667,28 @@ def test_an_instruction_grounded_word_for_word_is_refused(owner, provider_settin
     assert statement not in memories(owner)
     assert extraction(owner).dropped == {}
     assert formation.rejection_reasons.get("instruction") == 1
+
+
+def test_a_model_keeps_of_another_person_only_their_needs(owner, provider_settings, fake_provider):
+    """The need rule holds whatever a model proposes: a grounded fact of the brother that is no
+    need of his is refused by the content gates; the daughter's diet is kept as hers."""
+    session, (event,) = conversation(
+        owner, "My brother Tom works at a bakery in Leeds and my daughter is vegetarian."
+    )
+    fake_provider.set(
+        "valid",
+        proposals=[
+            proposal(event, "person:tom", "User's brother Tom works at a bakery in Leeds."),
+            proposal(event, "person:daughter", "User's daughter is vegetarian."),
+        ],
+    )
+
+    formation = consolidate(owner, session)
+
+    kept = memories(owner)
+    assert "User's brother Tom works at a bakery in Leeds." not in kept
+    assert "User's daughter is vegetarian." in kept
+    assert "User is vegetarian." not in kept
+    # The deterministic extractor read the diet first: the model's is a duplicate.
+    assert formation.rejection_reasons == {"other_person": 1}
+    assert extraction(owner).dropped == {"duplicate": 1}

@@ -71,8 +71,8 @@ def test_a_careful_provider_is_certified_for_formation_and_formation_then_calls_
         ("fabrication", "model_refused_share = 1.0 is above the maximum"),
         # Retracts every explicit memory: refused or raised as a question, never applied.
         ("overrule_by_negation", "model_refused_share = 0.9[0-9]* is above the maximum"),
-        # Reads every first-person sentence literally, traps included.
-        ("valid", "precision_margin = -0.[0-9]+ is below the minimum"),
+        # Reads every first-person sentence literally, traps included: it stores a wish.
+        ("valid", "unsafe_stored = 1 is above the maximum 0"),
     ],
 )
 def test_a_useless_or_careless_formation_provider_is_refused_by_the_figure_that_fails(
