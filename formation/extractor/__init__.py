@@ -45,7 +45,7 @@ from .ownership import read_ownership, read_retractions
 from .people import read_people
 from .preferences import read_preferences, read_wished_preferences
 from .reading import MAX_PROPOSALS, Clause, MessageReader, Proposal, Tally
-from .relationships import read_relationships
+from .relationships import RELATIVE_WISHES_RE, read_relationships
 from .situations import read_situations
 from .text import clauses, statements, wishful
 
@@ -84,8 +84,11 @@ def _read_message(message: ExtractionMessage, reader: MessageReader) -> None:
                 clause = Clause(clause_text, reader, before=found[:index], after=found[index + 1 :])
                 if wishful(clause_text):
                     # Only a present preference survives a wish ("I want short
-                    # answers"), and what is arranged survives the plain future.
+                    # answers"), and what is arranged survives the plain future;
+                    # a relative who wishes is one the owner has ("my son wants a puppy").
                     read_wished_preferences(clause, reader)
+                    if RELATIVE_WISHES_RE.match(clause_text):
+                        read_relationships(clause, reader)
                     if not wishful(clause_text, future=True):
                         for grammar in _FUTURE_GRAMMARS:
                             grammar(clause, reader)

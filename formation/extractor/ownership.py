@@ -50,6 +50,12 @@ _ADOPTED_NAMED_RE = re.compile(
     r"(?P<words>(?:[a-z][a-z-]*\s+){1,3}?)(?:called|named)\s+" + NAME,
     re.I,
 )
+# "We brought home Tripod, a three-legged cat from the shelter": the name first, then what it is.
+_ADOPTED_NAME_FIRST_RE = re.compile(
+    WHO + ADV + r"(?:adopted|rescued|took in|brought home)\s+" + NAME + r",\s+(?:a|an)\s+"
+    r"(?P<phrase>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3})",
+    re.I,
+)
 _HOW_ADOPTED = frozenset({"rescue", "shelter", "stray", "little", "sweet", "new"})
 _LEFT_TO_THE_OWNER = frozenset({"left", "bequeathed", "handed down", "passed down", "passed on"})
 # What is left someone that is no thing they own ("left me a message").
@@ -319,6 +325,25 @@ def read_ownership(clause: Clause, reader: MessageReader) -> None:
         for phrase in phrases:
             if phrase.kind != "home":
                 reader.add(_owned(clause, phrase, 0.7, match.start()))
+    for match in clause.find(_ADOPTED_NAME_FIRST_RE):
+        words = match.group("phrase").lower().split()
+        head = next((i for i, w in enumerate(words) if S.word_kind(w) == "pet"), None)
+        name = match.group("name").split()[0]
+        if head is None or not is_name(name):
+            continue
+        described = " ".join([w for w in words[:head] if w not in _HOW_ADOPTED] + [words[head]])
+        subject = S.subject_key("pet", name)
+        if subject is not None:
+            reader.add(
+                Proposal(
+                    type=BeliefType.OWNERSHIP,
+                    subject=subject,
+                    statement=f"User has {S.article(described)} {described} named {name}.",
+                    confidence=0.75,
+                    temporal=hint(clause.temporal, match.start()),
+                    tokens=frozenset(S.entity_tokens(f"{described} {name}")),
+                )
+            )
     for match in clause.find(_ADOPTED_NAMED_RE):
         words = [w.lower() for w in match.group("words").split() if w.lower() not in _HOW_ADOPTED]
         name = match.group("name").split()[0]
@@ -613,6 +638,7 @@ triggers(
         _POSSESSIVE_RE: "my our",
         _GIVEN_RE: "left bequeathed gave handed passed given gifted",
         _ADOPTED_NAMED_RE: "adopted rescued took brought",
+        _ADOPTED_NAME_FIRST_RE: "adopted rescued took brought",
         _ROOM_HAS_RE: "has equipped",
         _RETRACT_RE: (
             "sold gave given rid traded swapped donated scrapped returned replaced threw thrown "

@@ -149,6 +149,14 @@ def _each_named(clause: Clause, reader: MessageReader, match: re.Match[str]) -> 
             reader.add(_relationship(clause, subject, statement, match.start(), 0.75))
 
 
+# A relative who wishes or plans something exists ("My son wants a puppy"), whatever the wish;
+# the owner's own wish about one ("I wish my husband were here") says nothing of the kind.
+RELATIVE_WISHES_RE = re.compile(
+    r"^(?:my|our)\s+" + KIN_BLOCKERS + KIN_MODIFIERS + rf"(?:{KIN_WORDS})"
+    r"(?:\s+(?-i:[A-Z][\w'-]+))?\s+(?:really\s+)?(?:wants|would like|wishes|hopes|is hoping|"
+    r"plans|is planning|needs|would love)\b",
+    re.I,
+)
 _NEXT_WORD_RE = re.compile(r"\s+([\w-]+)")
 
 

@@ -248,8 +248,25 @@ def clauses(sentence: str) -> list[str]:
             continue
         clause, lead = lead + clause, ""
         for own in _OWN_SUBJECT_SPLIT_RE.split(clause):
-            found.extend(_shared_subject_clauses(own.strip()))
+            for piece in _shared_subject_clauses(own.strip()):
+                found.extend(_attribute_list(piece))
     return found
+
+
+# "I am 52, divorced and a nurse": a list of what the owner is, each item short.
+_I_AM_LIST_RE = re.compile(r"^(?P<lead>I\s+am|we\s+are)\s+(?P<items>[^,]+(?:,\s*[^,]+)+)$", re.I)
+_LIST_ITEM_SPLIT_RE = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+", re.I)
+
+
+def _attribute_list(clause: str) -> list[str]:
+    """``clause``, or "I am" with each item of its list ("I am 52", "I am divorced")."""
+    listed = _I_AM_LIST_RE.match(clause)
+    if listed is None:
+        return [clause]
+    items = [item for item in _LIST_ITEM_SPLIT_RE.split(listed.group("items")) if item]
+    if len(items) < 2 or any(len(item.split()) > 3 for item in items):
+        return [clause]
+    return [f"{listed.group('lead')} {item}" for item in items]
 
 
 def _shared_subject_clauses(clause: str) -> list[str]:

@@ -479,3 +479,39 @@ def test_a_relationship_is_no_fact_of_the_person_and_passes():
     )
 
     assert content_rejection(candidate, ["My brother Tom works at a bakery."]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "I'm 52, divorced, and I live just outside Galway.",
+            {"User is 52 years old.", "User is divorced.", "User lives just outside Galway."},
+        ),
+        (
+            "I'm 34, vegan and a nurse.",
+            {"User is 34 years old.", "User is vegan.", "User is a nurse."},
+        ),
+        (
+            "Yesterday we brought home Tripod, a three-legged cat from the shelter.",
+            {"User has a three-legged cat named Tripod."},
+        ),
+        ("We adopted Biscuit, a rescue greyhound.", {"User has a greyhound named Biscuit."}),
+        ("My son wants a puppy for his birthday.", {"User has a son."}),
+    ],
+)
+def test_lists_of_what_the_owner_is_pets_named_first_and_relatives_who_wish(text, expected):
+    assert statements(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm tired, hungry and cranky.",
+        "I took in Sam, a friend from work.",
+        "I wish my husband were still here.",  # the owner's wish says nothing of a husband now
+        "My ex-wife wants the house.",
+    ],
+)
+def test_near_misses_of_lists_names_first_and_wishes_form_nothing(text):
+    assert not statements(text)
