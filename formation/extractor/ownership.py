@@ -229,6 +229,21 @@ def _owned(clause: Clause, phrase: NounPhrase, confidence: float, near: int) -> 
     )
 
 
+def _named_pet(clause: Clause, animal: str, name: str, near: int) -> Proposal | None:
+    """ "User has a greyhound named Pip.", under the pet's name; None for a word no name."""
+    subject = S.subject_key("pet", name) if is_name(name) else None
+    if subject is None:
+        return None
+    return Proposal(
+        type=BeliefType.OWNERSHIP,
+        subject=subject,
+        statement=f"User has {S.article(animal)} {animal} named {name}.",
+        confidence=0.75,
+        temporal=hint(clause.temporal, near),
+        tokens=frozenset(S.entity_tokens(f"{animal} {name}")),
+    )
+
+
 # "two greyhounds I rescued (Sprocket and Mabel)", "two dogs, Pepper and Salt", "three cats
 # named Tom, Ada and Kit": the names of several pets of one kind.
 _PET_NAMES_RE = re.compile(
@@ -250,18 +265,7 @@ def _each_pet_named(clause: Clause, reader: MessageReader, phrase: NounPhrase, s
     names = re.split(r"\s*,\s*(?:and\s+)?|\s+and\s+", names_match.group("names"))
     animal = " ".join([*phrase.words[:-1], S.singular(head.lower())])
     for name in names:
-        subject = S.subject_key("pet", name) if is_name(name) else None
-        if subject is not None:
-            reader.add(
-                Proposal(
-                    type=BeliefType.OWNERSHIP,
-                    subject=subject,
-                    statement=f"User has {S.article(animal)} {animal} named {name}.",
-                    confidence=0.75,
-                    temporal=hint(clause.temporal, start),
-                    tokens=frozenset(S.entity_tokens(f"{animal} {name}")),
-                )
-            )
+        reader.add(_named_pet(clause, animal, name, start))
 
 
 _HEIRLOOM_RE = re.compile(r"^(?:a|an|the)\s+(?P<words>(?:[a-z][a-z-]*\s*){1,4})", re.I)
@@ -328,38 +332,15 @@ def read_ownership(clause: Clause, reader: MessageReader) -> None:
     for match in clause.find(_ADOPTED_NAME_FIRST_RE):
         words = match.group("phrase").lower().split()
         head = next((i for i, w in enumerate(words) if S.word_kind(w) == "pet"), None)
-        name = match.group("name").split()[0]
-        if head is None or not is_name(name):
-            continue
-        described = " ".join([w for w in words[:head] if w not in _HOW_ADOPTED] + [words[head]])
-        subject = S.subject_key("pet", name)
-        if subject is not None:
-            reader.add(
-                Proposal(
-                    type=BeliefType.OWNERSHIP,
-                    subject=subject,
-                    statement=f"User has {S.article(described)} {described} named {name}.",
-                    confidence=0.75,
-                    temporal=hint(clause.temporal, match.start()),
-                    tokens=frozenset(S.entity_tokens(f"{described} {name}")),
-                )
-            )
+        if head is not None:
+            described = [w for w in words[:head] if w not in _HOW_ADOPTED] + [words[head]]
+            name = match.group("name").split()[0]
+            reader.add(_named_pet(clause, " ".join(described), name, match.start()))
     for match in clause.find(_ADOPTED_NAMED_RE):
         words = [w.lower() for w in match.group("words").split() if w.lower() not in _HOW_ADOPTED]
-        name = match.group("name").split()[0]
-        subject = S.subject_key("pet", name) if words and is_name(name) else None
-        if subject is not None and not (S.KIND_OF_WORD.get(words[-1]) not in {None, "pet"}):
-            animal = " ".join(words)
-            reader.add(
-                Proposal(
-                    type=BeliefType.OWNERSHIP,
-                    subject=subject,
-                    statement=f"User has {S.article(animal)} {animal} named {name}.",
-                    confidence=0.75,
-                    temporal=hint(clause.temporal, match.start()),
-                    tokens=frozenset(S.entity_tokens(f"{animal} {name}")),
-                )
-            )
+        if words and S.KIND_OF_WORD.get(words[-1]) in {None, "pet"}:
+            name = match.group("name").split()[0]
+            reader.add(_named_pet(clause, " ".join(words), name, match.start()))
     for match in clause.find(_GIVEN_RE):
         heirloom = (match.group("verb") or "").lower() in _LEFT_TO_THE_OWNER
         rest = text[match.end() :]
